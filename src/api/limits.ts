@@ -1,0 +1,50 @@
+/**
+ * The limits table of the spec ("Limits"), the one place every layer reads them from:
+ * client validation before a byte is sent, proxy budgets, sandbox enforcement.
+ */
+export const LIMITS = {
+  video: {
+    maxBytes: 500 * 1024 * 1024,
+    maxDurationSeconds: 180,
+    /** "at most 1080p": the shorter side of the frame, so portrait 1080x1920 passes and 1440p does not. */
+    maxShortSidePixels: 1080,
+    /** Longer side of 1080p. A 1080x2400 strip is not 1080p either. */
+    maxLongSidePixels: 1920,
+    containers: ['mp4', 'mov'] as const,
+    mimeTypes: ['video/mp4', 'video/quicktime'] as const,
+  },
+  image: {
+    maxBytes: 12 * 1024 * 1024,
+    formats: ['jpeg', 'png', 'webp'] as const,
+    mimeTypes: ['image/jpeg', 'image/png', 'image/webp'] as const,
+  },
+  model: {
+    minImages: 1,
+    maxImages: 6,
+    minPromptChars: 3,
+    maxPromptChars: 300,
+    qualities: ['fast', 'standard', 'high'] as const,
+    /** quality -> texture size (px) and sampling steps, the spec's quality table. */
+    qualitySettings: {
+      fast: { textureSize: 512, steps: 12 },
+      standard: { textureSize: 1024, steps: 12 },
+      high: { textureSize: 2048, steps: 25 },
+    },
+    /** Advice, not a rule: a single photo works best from 512 px. */
+    recommendedMinImagePixels: 512,
+  },
+  headshot: {
+    slots: [0, 1, 2, 3] as const,
+    styles: ['corporate', 'business-casual', 'bewerbung', 'creative'] as const,
+    defaultStyle: 'corporate' as const,
+  },
+  imageTools: {
+    previewMaxPixels: 250_000,
+    sizes: ['auto', 'preview', 'full'] as const,
+    formats: ['png', 'jpg'] as const,
+  },
+  /** "provider links inside expire after about 60 minutes". */
+  archiveLinkLifetimeMs: 60 * 60 * 1000,
+} as const;
+
+export type ImageFormat = (typeof LIMITS.image.formats)[number];

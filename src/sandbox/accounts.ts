@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { CAPABILITIES, KEY_PREFIXES, type Capability } from '../api/index.js';
+
+export interface LedgerEntry {
+  /** Sandbox time (ISO 8601). */
+  at: string;
+  type: 'charge' | 'refund';
+  amount: number;
+  balance_after: number;
+  /** What the entry is for: the route name. */
+  endpoint: string;
+  /** Job id for job charges and refunds; absent for synchronous calls. */
+  job_id?: string;
+}
+
+export type FaultKind = 'job_fail' | 'create_error' | 'variant_fail' | 'all_variants_fail' | 'rate_limit' | 'expire';
+
+export interface Account {
+  id: string;
+  balance: number;
+  /** Credits held by calls in flight that charge after the work (headshots, image tools). */
+  held: number;
+  keys: Record<Capability, string>;
+  ledger: LedgerEntry[];
+  faults: {
+    job_fail: number;
+    create_error: number;
+    all_variants_fail: number;
+    rate_limit: number;
+    variant_fail: { count: number; variants: number[] };
+  };
+}
+
+export interface ResolvedKey {
+  account: Account;
+  capability: Capability;
+  key: string;
+}
+
+export class AccountBook {
+  readonly #accounts = new Map<string, Account>();
+  readonly #keys = new Map<string, ResolvedKey>();
+
+  create(credits: number): Account {
+    const id = 'acct_' + randomBytes(12).toString('base64url');
+    const keys = {} as Record<Capability, string>;
+    for (const cap of CAPABILITIES) keys[cap] = KEY_PREFIXES[cap] + randomBytes(24).toString('base64url');
+    const account: Account = {
+      id,
+      balance: credits,
+      held: 0,
+      keys,
+      ledger: [],
+      faults: { job_fail: 0, create_error: 0, all_variants_fail: 0, rate_limit: 0, variant_fail: { count: 0, variants: [] } },
+    };
+    this.#accounts.set(id, account);
+    for (const cap of CAPABILITIES) this.#keys.set(keys[cap], { account, capability: cap, key: keys[cap] });
+    return account;
+  }
+
+  get(id: string): Account | undefined {
+    return this.#accounts.get(id);
+  }
+
+  resolveKey(key: string): ResolvedKey | undefined {
+    return this.#keys.get(key);
+  }
+
+  /** Credits a call may still spend: the balance less what calls in flight hold. */
+  available(account: Account): number {
+    return account.balance - account.held;
+  }
+
+  charge(account: Account, amount: number, at: number, endpoint: string, jobId?: string): void {
+    if (amount <= 0) return;
+    account.balance -= amount;
+    account.ledger.push({ at: new Date(at).toISOString(), type: 'charge', amount, balance_after: account.balance, endpoint, ...(jobId ? { job_id: jobId } : {}) });
+  }
+
+  refund(account: Account, amount: number, at: number, endpoint: string, jobId?: string): void {
+    if (amount <= 0) return;
+    account.balance += amount;
+    account.ledger.push({ at: new Date(at).toISOString(), type: 'refund', amount, balance_after: account.balance, endpoint, ...(jobId ? { job_id: jobId } : {}) });
+  }
+
+  /** Takes one pending fault of `kind`; true when one was pending. */
+  takeFault(account: Account, kind: 'job_fail' | 'create_error' | 'all_variants_fail' | 'rate_limit'): boolean {
+    if (account.faults[kind] <= 0) return false;
+    account.faults[kind]--;
+    return true;
+  }
+
+  takeVariantFault(account: Account): number[] {
+    const f = account.faults.variant_fail;
+    if (f.count <= 0) return [];
+    f.count--;
+    return f.variants;
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * `createSandbox(options)`: the media API emulator (shared/spec/media-api.md) as a Web-standard
+ * `fetch(Request) => Promise<Response>` handler, plus the `/__sandbox/*` control plane for tests
+ * and demos. It runs in-process behind the proxy or behind any HTTP server (see node-server.ts).
+ */
+import {
+  ApiError,
+  HEADERS,
+  IDEMPOTENCY_KEY_PATTERN,
+  KEY_PREFIXES,
+  LIMITS,
+  matchRoute,
+  type Capability,
+  type RouteMatch,
+  type RouteSpec,
+} from '../api/index.js';
+import { AccountBook, type Account, type FaultKind, type ResolvedKey } from './accounts.js';
+import { createClock, type SandboxClock } from './clock.js';
+import { errorResponse, fail, json } from './http.js';
+import { IdempotencyCache } from './idempotency.js';
+import { fingerprint, parseBody, readBody, type Body } from './inputs.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { JobRegistry, type ArtifactOptions } from './job-routes.js';
+import { SyncRoutes } from './sync-routes.js';
+
+export interface SandboxOptions {
+  /** Clock speed: sandbox seconds per real second. Default 12 (a short video job in about 20 s, a 3D job in about 5 s). */
+  speed?: number;
+  /** Rate limit per key and charged endpoint. Default 120 requests per 60 s. */
+  rateLimit?: RateLimitOptions;
+  /** Secret for download link signatures. Default: random per process. */
+  secret?: string;
+  /** How long a succeeded video result is kept before it expires (sandbox ms). Default 7 days. */
+  videoRetentionMs?: number;
+  /** Fetch used for image_url and http(s) images. Default: global fetch. */
+  fetchImage?: typeof fetch;
+  /** Time allowed to fetch an image URL (real ms). Default 10 000. */
+  imageUrlTimeoutMs?: number;
+  /** Sizes of generated artifacts (smaller is faster in tests). */
+  artifacts?: ArtifactOptions;
+}
+
+export interface Sandbox {
+  fetch(request: Request): Promise<Response>;
+  readonly clock: SandboxClock;
+  /** Waits until every artifact being generated is written (tests, graceful shutdown). */
+  idle(): Promise<void>;
+}
+
+const CAPABILITY_LABEL: Record<Capability, string> = {
+  video: 'video-to-3D',
+  headshot: 'headshot',
+  generate: '3D generation',
+  imageTools: 'image tools',
+};
+
+/** Multipart framing around a video of at most 500 MB. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const clock = createClock(options.speed ?? 12);
+  const accounts = new AccountBook();
+  const limiter = new RateLimiter(options.rateLimit);
+  const idempotency = new IdempotencyCache(() => clock.now());
+  const jobs = new JobRegistry(accounts, clock, options);
+  const sync = new SyncRoutes(accounts, clock, options);
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname.startsWith('/__sandbox/')) return controlPlane(request, url);
+    const provider = /^\/__provider\/models\/(job_[A-Za-z0-9_-]+)\.glb$/.exec(url.pathname);
+    if (provider && request.method === 'GET') return jobs.providerModel(provider[1]!, url);
+    const matches = matchRoute(url.pathname);
+    if (matches.length === 0) fail('not_found', `There is no endpoint at ${url.pathname.slice(0, 100)}. See the API reference for the paths.`);
+    const match = matches.find((m) => m.route.method === request.method);
+    if (!match) {
+      return errorResponse(ApiError.of('method_not_allowed', `${url.pathname} takes ${matches.map((m) => m.route.method).join(', ')}, not ${request.method}.`), {
+        allow: matches.map((m) => m.route.method).join(', '),
+      });
+    }
+    if (match.route.capability === null) return jobs.download(match, url);
+    const auth = authenticate(request, match.route);
+    jobs.settle(auth.account);
+    if (!match.route.charged) {
+      if (match.route.name === 'account') return json({ data: { credits: { balance: auth.account.balance } } });
+      return jobs.poll(match, auth);
+    }
+    return charged(request, match, auth);
+  }
+
+  async function charged(request: Request, match: RouteMatch, auth: ResolvedKey): Promise<Response> {
+    const rate = accounts.takeFault(auth.account, 'rate_limit')
+      ? { allowed: false, limit: limiter.limit, remaining: 0, retryAfter: 1 }
+      : limiter.hit(`${auth.key}\n${match.route.name}`);
+    const rateHeaders = { [HEADERS.rateLimitLimit]: String(rate.limit), [HEADERS.rateLimitRemaining]: String(rate.remaining) };
+    if (!rate.allowed) {
+      await request.body?.cancel().catch(() => {});
+      return errorResponse(ApiError.of('rate_limited', `Too many requests. Wait ${rate.retryAfter} s (Retry-After) and send the same request again; nothing was charged.`, rate.retryAfter), rateHeaders);
+    }
+    const idemKey = request.headers.get(HEADERS.idempotencyKey);
+    if (idemKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idemKey)) {
+      fail('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters without spaces (a UUID is a good choice).');
+    }
+    const body = await readRequestBody(request, match.route);
+    const work = async (): Promise<Response> => {
+      try {
+        const response = await route(match.route, body, request, auth);
+        for (const [k, v] of Object.entries(rateHeaders)) response.headers.set(k, v);
+        return response;
+      } catch (err) {
+        if (err instanceof ApiError) return errorResponse(err, rateHeaders);
+        throw err;
+      }
+    };
+    if (idemKey === null) return work();
+    return idempotency.run(auth.key, idemKey, await fingerprint(match.route.name, body), work);
+  }
+
+  function route(spec: RouteSpec, body: Body, request: Request, auth: ResolvedKey): Promise<Response> {
+    switch (spec.name) {
+      case 'createVideoJob':
+        return jobs.createVideo(body, auth);
+      case 'createModelJob':
+        return jobs.createModel(body, auth);
+      case 'headshots':
+        return sync.headshots(body, auth);
+      case 'imageTool':
+        return sync.imageTool(body, auth, request.headers.get('accept') ?? '');
+      default:
+        throw new Error(`unrouted charged endpoint ${spec.name}`);
+    }
+  }
+
+  async function readRequestBody(request: Request, spec: RouteSpec): Promise<Body> {
+    if (spec.name === 'createVideoJob') {
+      const tooLarge = (): never => fail('payload_too_large', 'video_file is larger than 500 MB. Trim or re-encode the video (1080p H.264 at a moderate bitrate) and try again.');
+      const bytes = await readBody(request, LIMITS.video.maxBytes + MULTIPART_OVERHEAD, tooLarge);
+      const body = await parseBody(request, bytes, ['multipart']);
+      const file = body.fields.get('video_file');
+      if (file instanceof File && file.size > LIMITS.video.maxBytes) tooLarge();
+      return body;
+    }
+    // JSON bodies carry base64 images: 12 MB of image is 16 MB of base64, times six for 3D jobs.
+    const max = spec.name === 'createModelJob' ? 6 * 17 * 1024 * 1024 : 17 * 1024 * 1024;
+    const bytes = await readBody(request, max, () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'));
+    return parseBody(request, bytes, spec.name === 'createModelJob' ? ['json'] : ['json', 'multipart']);
+  }
+
+  function authenticate(request: Request, spec: RouteSpec): ResolvedKey {
+    const headerKey = request.headers.get(HEADERS.apiKey)?.trim() || undefined;
+    const authorization = request.headers.get('authorization');
+    const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+    if (authorization && !bearer) fail('unauthorized', 'The Authorization header must be "Bearer <API key>".');
+    if (spec.name === 'imageTool' && headerKey && !bearer) {
+      fail('unauthorized', 'The image tools endpoint takes the key as "Authorization: Bearer <API key>", not X-Api-Key.');
+    }
+    if (headerKey && bearer && headerKey !== bearer) fail('unauthorized', 'X-Api-Key and Authorization carry two different keys; send one key.');
+    const key = bearer ?? headerKey;
+    if (!key) fail('unauthorized', 'No API key was sent. Send it as X-Api-Key: <key> or Authorization: Bearer <key>.');
+    const resolved = accounts.resolveKey(key);
+    if (!resolved) fail('unauthorized', 'The API key is not valid. Check that it was copied whole from the dashboard.');
+    if (spec.capability !== 'any' && spec.capability !== resolved.capability) {
+      const need = spec.capability as Capability;
+      fail('unauthorized', `This endpoint needs a ${CAPABILITY_LABEL[need]} key (${KEY_PREFIXES[need]}…); the key sent is a ${CAPABILITY_LABEL[resolved.capability]} key.`);
+    }
+    return resolved;
+  }
+
+  async function controlPlane(request: Request, url: URL): Promise<Response> {
+    const path = url.pathname;
+    const ledger = /^\/__sandbox\/accounts\/(acct_[A-Za-z0-9_-]+)\/ledger$/.exec(path);
+    if (ledger && request.method === 'GET') {
+      const account = accounts.get(ledger[1]!) ?? fail('not_found', 'No sandbox account has that id.');
+      jobs.settle(account);
+      return json({ account_id: account.id, balance: account.balance, entries: account.ledger });
+    }
+    if (request.method !== 'POST' || !['/__sandbox/accounts', '/__sandbox/faults', '/__sandbox/clock'].includes(path)) {
+      fail('not_found', 'The sandbox control plane has POST /__sandbox/accounts, POST /__sandbox/faults, POST /__sandbox/clock and GET /__sandbox/accounts/{id}/ledger.');
+    }
+    const body = (await parseBody(request, await readBody(request, 64 * 1024, () => fail('invalid_request', 'Control plane bodies are small JSON objects.')), ['json'])).json!;
+    if (path === '/__sandbox/accounts') {
+      const credits = body['credits'];
+      if (typeof credits !== 'number' || !Number.isSafeInteger(credits) || credits < 0) fail('invalid_request', 'credits must be a whole number of credits, 0 or more.');
+      const account = accounts.create(credits);
+      return json({ account_id: account.id, keys: account.keys }, 201);
+    }
+    if (path === '/__sandbox/clock') {
+      const ms = body['advance_ms'];
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) fail('invalid_request', 'advance_ms must be a number of milliseconds, 0 or more.');
+      clock.advance(ms);
+      return json({ now: new Date(clock.now()).toISOString() });
+    }
+    return json(applyFault(body));
+  }
+
+  function applyFault(body: Record<string, unknown>): Record<string, unknown> {
+    const account: Account = (typeof body['account_id'] === 'string' && accounts.get(body['account_id'])) || fail('invalid_request', 'account_id must name a sandbox account.');
+    const kinds: FaultKind[] = ['job_fail', 'create_error', 'variant_fail', 'all_variants_fail', 'rate_limit', 'expire'];
+    const kind = body['kind'] as FaultKind;
+    if (!kinds.includes(kind)) fail('invalid_request', `kind must be one of ${kinds.join(', ')}.`);
+    const countRaw = body['count'] ?? 1;
+    if (typeof countRaw !== 'number' || !Number.isSafeInteger(countRaw) || countRaw < 1) fail('invalid_request', 'count must be a whole number, 1 or more.');
+    if (kind === 'expire') return { kind, expired: jobs.expireVideoJobs(account, body['count'] === undefined ? Infinity : countRaw) };
+    if (kind === 'variant_fail') {
+      const variants = body['variants'];
+      if (!Array.isArray(variants) || variants.length === 0 || !variants.every((v) => Number.isInteger(v) && v >= 0 && v <= 3)) {
+        fail('invalid_request', 'variant_fail needs variants: a list of slots 0-3 that should fail.');
+      }
+      account.faults.variant_fail = { count: countRaw, variants: variants as number[] };
+      return { kind, pending: countRaw, variants };
+    }
+    account.faults[kind] = countRaw;
+    return { kind, pending: countRaw };
+  }
+
+  return {
+    clock,
+    idle: () => jobs.idle(),
+    async fetch(request: Request): Promise<Response> {
+      try {
+        return await handle(request);
+      } catch (err) {
+        if (err instanceof ApiError) return errorResponse(err);
+        // A bug, not bad input: say so without internals.
+        console.error('[sandbox] internal error', err);
+        return errorResponse(ApiError.of('provider_error', 'The sandbox failed unexpectedly; nothing was charged. Please report this with the request that caused it.'));
+      }
+    },
+  };
+}

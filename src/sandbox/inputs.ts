@@ -1,0 +1,218 @@
+/**
+ * Reading and checking request input: bodies with a byte cap, JSON or multipart fields, the three
+ * image sources, videos judged by their bytes and their own metadata. Every refusal names the
+ * field and the fix, and happens before any credit is touched.
+ */
+import { createHash } from 'node:crypto';
+import { ApiError, LIMITS, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
+import { fail } from './http.js';
+
+export type Fields = Map<string, string | File>;
+
+export interface Body {
+  kind: 'json' | 'multipart';
+  fields: Fields;
+  /** Raw JSON value, for fields whose JSON type matters (arrays, booleans, numbers). */
+  json: Record<string, unknown> | undefined;
+}
+
+/**
+ * Reads the body, refusing it from Content-Length before a byte is read when it is over `maxBytes`,
+ * and stopping as soon as a body without a length passes it.
+ */
+export async function readBody(request: Request, maxBytes: number, tooLarge: () => never): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    if (!/^\d+$/.test(declared)) fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
+    if (Number(declared) > maxBytes) {
+      await request.body?.cancel().catch(() => {});
+      tooLarge();
+    }
+  }
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch {
+      fail('invalid_request', 'The request body ended before it was complete. Send it again.');
+    }
+    if (step.done) break;
+    total += step.value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      tooLarge();
+    }
+    chunks.push(step.value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/** Parses a JSON object or a multipart form. `accept` lists the kinds the endpoint takes. */
+export async function parseBody(request: Request, bytes: Uint8Array, accept: readonly ('json' | 'multipart')[]): Promise<Body> {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  const expected = accept.map((k) => (k === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ');
+  if (type.startsWith('application/json') && accept.includes('json')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      fail('invalid_request', 'The body is not valid UTF-8 JSON. Send a JSON object.');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('invalid_request', 'The JSON body must be an object with the parameters as fields.');
+    const fields: Fields = new Map();
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof v === 'string') fields.set(k, v);
+    }
+    return { kind: 'json', fields, json: value as Record<string, unknown> };
+  }
+  if (type.startsWith('multipart/form-data') && accept.includes('multipart')) {
+    let form: FormData;
+    try {
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
+    } catch {
+      fail('invalid_request', 'The body is not valid multipart/form-data (check the boundary and that every part is complete).');
+    }
+    const fields: Fields = new Map();
+    for (const [k, v] of form.entries()) {
+      if (fields.has(k)) fail('invalid_request', `The field ${k} appears more than once; send it once.`);
+      fields.set(k, v);
+    }
+    return { kind: 'multipart', fields, json: undefined };
+  }
+  fail('unsupported_content_type', `This endpoint takes ${expected}; the request was sent as ${type || 'no content type'}.`);
+}
+
+/** A digest of the request's content (fields and file bytes), independent of multipart boundaries. */
+export async function fingerprint(route: string, body: Body | undefined): Promise<string> {
+  const hash = createHash('sha256').update(route + '\n');
+  if (body?.json) hash.update('json\n' + stableStringify(body.json));
+  else if (body) {
+    for (const [k, v] of [...body.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      hash.update(k + '\0');
+      if (typeof v === 'string') hash.update('s' + v);
+      else hash.update('f' + v.type + '\0').update(new Uint8Array(await v.arrayBuffer()));
+      hash.update('\n');
+    }
+  }
+  return hash.digest('hex');
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return '[' + value.map(stableStringify).join(',') + ']';
+  if (value && typeof value === 'object') {
+    return '{' + Object.keys(value).sort().map((k) => JSON.stringify(k) + ':' + stableStringify((value as Record<string, unknown>)[k])).join(',') + '}';
+  }
+  return JSON.stringify(value);
+}
+
+/** Strict base64 (RFC 4648 alphabet, padding optional, no whitespace or data: prefix). */
+export function decodeBase64(value: string, field: string): Uint8Array {
+  if (value.startsWith('data:')) fail('invalid_request', `${field} must be raw base64 without a data: URL prefix; remove everything up to and including the comma.`);
+  const clean = value.replace(/=+$/, '');
+  if (clean.length === 0) fail('invalid_request', `${field} is empty; send the image bytes as base64.`);
+  if (!/^[A-Za-z0-9+/]*$/.test(clean) || clean.length % 4 === 1) fail('invalid_request', `${field} is not valid base64 (only A-Z, a-z, 0-9, +, / and = padding are allowed).`);
+  return new Uint8Array(Buffer.from(clean, 'base64'));
+}
+
+/** Checks image bytes: not empty, at most 12 MB, JPG/PNG/WebP by magic bytes. */
+export function checkImage(bytes: Uint8Array, field: string): ImageFormat {
+  if (bytes.byteLength === 0) fail('invalid_request', `${field} is empty; send a JPG, PNG or WebP image.`);
+  if (bytes.byteLength > LIMITS.image.maxBytes) fail('invalid_request', `${field} is ${mb(bytes.byteLength)}; images may be at most 12 MB. Send a smaller or more compressed image.`);
+  const format = sniffImage(bytes);
+  if (!format) fail('invalid_request', `${field} is not a JPG, PNG or WebP image (judged by its bytes, not its name). Convert it to one of those formats.`);
+  return format;
+}
+
+export interface UrlFetchOptions {
+  /** How long to wait for an image URL. */
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+/** Fetches an http(s) image URL with a time and size cap. */
+export async function fetchImageUrl(raw: string, field: string, options: UrlFetchOptions): Promise<Uint8Array> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail('invalid_request', `${field} is not a valid URL; send an absolute http(s) URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('invalid_request', `${field} must be an http or https URL, not ${url.protocol.replace(':', '')}.`);
+  if (url.username || url.password) fail('invalid_request', `${field} must not contain credentials.`);
+  let response: Response;
+  try {
+    response = await options.fetch(url, { signal: AbortSignal.timeout(options.timeoutMs), redirect: 'follow' });
+  } catch {
+    fail('invalid_request', `${field} could not be fetched (${url.host} did not answer within ${options.timeoutMs / 1000} s). Use a publicly reachable URL or send the image bytes instead.`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    fail('invalid_request', `${field} answered HTTP ${response.status}; use a URL that serves the image publicly.`);
+  }
+  const tooLarge = (): never => fail('invalid_request', `${field} serves more than 12 MB; images may be at most 12 MB.`);
+  return readBody(new Request('http://x/', { method: 'POST', body: response.body, headers: response.headers.has('content-length') ? { 'content-length': response.headers.get('content-length')! } : {}, duplex: 'half' } as RequestInit), LIMITS.image.maxBytes, tooLarge);
+}
+
+/** Parses a data URL of an image (3D generation's `images` entries). */
+export function decodeDataUrl(value: string, field: string): Uint8Array {
+  const m = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[a-z0-9-]+=[^;,]*)*;base64,(.*)$/is.exec(value);
+  if (!m) fail('invalid_request', `${field} is a data URL that is not base64 encoded; use data:image/png;base64,… (or …jpeg, …webp).`);
+  return decodeBase64(m[3]!, field);
+}
+
+export interface VideoInfo {
+  container: 'mp4' | 'mov';
+  durationSeconds: number;
+  width: number;
+  height: number;
+  sha256: Uint8Array;
+}
+
+/** Judges a video by its bytes and its own metadata (spec "Limits": MP4/MOV, 3 minutes, 1080p). */
+export async function inspectVideo(bytes: Uint8Array): Promise<VideoInfo> {
+  const container = sniffVideo(bytes);
+  if (!container) fail('unsupported_media', 'video_file is not an MP4 or MOV file (judged by its bytes, not its name). Export the video as MP4 (H.264) and try again.');
+  const { Input, BufferSource, ALL_FORMATS } = await import('mediabunny');
+  const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
+  let durationSeconds: number;
+  let width: number;
+  let height: number;
+  try {
+    const track = await input.getPrimaryVideoTrack();
+    if (!track) fail('unsupported_media', 'video_file has no video track. Send a walkthrough video, not an audio file.');
+    durationSeconds = await input.computeDuration();
+    width = track.displayWidth;
+    height = track.displayHeight;
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    fail('unsupported_media', 'video_file could not be read as MP4/MOV (the file is damaged or incomplete). Export it again and retry.');
+  } finally {
+    input.dispose?.();
+  }
+  const { maxDurationSeconds, maxShortSidePixels, maxLongSidePixels } = LIMITS.video;
+  if (durationSeconds > maxDurationSeconds) fail('unsupported_media', `video_file is ${formatDuration(durationSeconds)} long; videos may be at most 3 minutes. Trim it to one continuous take of 3 minutes or less.`);
+  if (Math.min(width, height) > maxShortSidePixels || Math.max(width, height) > maxLongSidePixels) {
+    fail('unsupported_media', `video_file is ${width}x${height}; videos may be at most 1080p (1920x1080 either way). Export it at 1080p or lower.`);
+  }
+  if (!(durationSeconds > 0) || width === 0 || height === 0) fail('unsupported_media', 'video_file has no frames. Send a walkthrough video of at least a few seconds.');
+  return { container, durationSeconds, width, height, sha256: new Uint8Array(createHash('sha256').update(bytes).digest()) };
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1) + ' MB';
+}
+
+function formatDuration(s: number): string {
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}

@@ -1,0 +1,316 @@
+/**
+ * The asynchronous endpoints: video-to-3D and 3D generation jobs (create, poll, downloads).
+ */
+import { randomInt } from 'node:crypto';
+import sharp from 'sharp';
+import { COSTS, HEADERS, LIMITS, type ModelJob, type RouteMatch, type VideoJob } from '../api/index.js';
+import type { AccountBook, Account, ResolvedKey } from './accounts.js';
+import { buildScene } from './artifacts/scene.js';
+import { glbStats } from './artifacts/glb-stats.js';
+import { buildRelief } from './artifacts/relief.js';
+import { renderReference } from './artifacts/reference.js';
+import { encodeTurntable } from './artifacts/turntable.js';
+import { removeBackground } from './artifacts/background.js';
+import type { SandboxClock } from './clock.js';
+import { bytesResponse, fail, json } from './http.js';
+import { checkImage, decodeDataUrl, fetchImageUrl, inspectVideo, type Body } from './inputs.js';
+import { modelJobDurationMs, videoJobDurationMs, viewModelJob, viewVideoJob, type JobRecord, type ModelJobRecord, type VideoJobRecord } from './jobs.js';
+import { LinkSigner, newJobId } from './links.js';
+import { modelParams, onlyKnownFields } from './params.js';
+
+export interface ArtifactOptions {
+  /** Video frames turned into wall panels of the splat scene. Default 6. */
+  sceneFrames?: number;
+  /** Splat columns per panel. Default 40 (about 6 000 splats in all). */
+  sceneColumns?: number;
+  /** Turntable frames (12 fps). Default 36. */
+  turntableFrames?: number;
+  /** Turntable width and height. Default 256. */
+  turntableSize?: number;
+}
+
+interface RegistryOptions {
+  secret?: string;
+  videoRetentionMs?: number;
+  fetchImage?: typeof fetch;
+  imageUrlTimeoutMs?: number;
+  artifacts?: ArtifactOptions;
+}
+
+export class JobRegistry {
+  readonly #jobs = new Map<string, JobRecord>();
+  readonly #byAccount = new Map<string, JobRecord[]>();
+  readonly #pending = new Set<Promise<unknown>>();
+  readonly #links: LinkSigner;
+
+  constructor(
+    private readonly accounts: AccountBook,
+    private readonly clock: SandboxClock,
+    private readonly options: RegistryOptions,
+  ) {
+    this.#links = new LinkSigner(options.secret);
+  }
+
+  async idle(): Promise<void> {
+    while (this.#pending.size) await Promise.allSettled([...this.#pending]);
+  }
+
+  // ------------------------------------------------------------------ create
+
+  async createVideo(body: Body, auth: ResolvedKey): Promise<Response> {
+    onlyKnownFields(body, ['video_file']);
+    const file = body.fields.get('video_file');
+    if (file === undefined) fail('invalid_request', 'video_file is required: send the video as a multipart file field named video_file.');
+    if (typeof file === 'string') fail('invalid_request', 'video_file must be a file part (with a filename), not a text field.');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const info = await inspectVideo(bytes);
+    const account = this.#requireCredits(auth.account, COSTS.videoJob);
+    if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the reconstruction. Nothing was charged; try again in a moment.');
+    const job: VideoJobRecord = {
+      kind: 'video',
+      id: newJobId(),
+      accountId: account.id,
+      apiKey: auth.key,
+      createdAt: this.clock.now(),
+      durationMs: videoJobDurationMs(info.durationSeconds),
+      failing: this.accounts.takeFault(account, 'job_fail'),
+      artifactFailed: false,
+      refunded: false,
+      artifact: undefined,
+      expired: false,
+    };
+    this.accounts.charge(account, COSTS.videoJob, job.createdAt, 'createVideoJob', job.id);
+    this.#add(job);
+    if (!job.failing) {
+      const a = this.options.artifacts ?? {};
+      this.#track(
+        buildScene({ bytes, ...info }, { frames: a.sceneFrames, columns: a.sceneColumns }).then(
+          (artifact) => (job.artifact = artifact),
+          () => (job.artifactFailed = true),
+        ),
+      );
+    }
+    return json({ data: { job_id: job.id, status: 'queued' }, credits_charged: COSTS.videoJob, credits_remaining: account.balance }, 202, chargeHeaders(COSTS.videoJob, account.balance));
+  }
+
+  async createModel(body: Body, auth: ResolvedKey): Promise<Response> {
+    const params = modelParams(body);
+    const images: Uint8Array[] = [];
+    for (const [i, src] of params.images.entries()) {
+      const field = `images[${i}]`;
+      const bytes = src.startsWith('data:') ? decodeDataUrl(src, field) : await fetchImageUrl(src, field, this.#urlOptions());
+      checkImage(bytes, field);
+      await decodable(bytes, field);
+      images.push(bytes);
+    }
+    const account = this.#requireCredits(auth.account, COSTS.modelJob);
+    if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the generation. Nothing was charged; try again in a moment.');
+    const quality = params.quality;
+    const seed = params.seed ?? randomInt(0, 2 ** 32 - 1);
+    const job: ModelJobRecord = {
+      kind: 'model',
+      id: newJobId(),
+      accountId: account.id,
+      apiKey: auth.key,
+      createdAt: this.clock.now(),
+      durationMs: modelJobDurationMs(quality, params.mode, images.length),
+      failing: this.accounts.takeFault(account, 'job_fail'),
+      artifactFailed: false,
+      refunded: false,
+      mode: params.mode,
+      quality,
+      seed,
+      reference: undefined,
+      artifact: undefined,
+    };
+    // Text mode renders the square reference first (spec), so it exists from the 202 on.
+    if (params.mode === 'text') {
+      job.reference = await renderReference(params.prompt!, seed, 1024);
+      images.push(job.reference);
+    }
+    job.createdAt = this.clock.now();
+    this.accounts.charge(account, COSTS.modelJob, job.createdAt, 'createModelJob', job.id);
+    this.#add(job);
+    if (!job.failing) this.#track(this.#generate(job, images, params.removeBackground));
+    const headers = { ...chargeHeaders(COSTS.modelJob, account.balance), [HEADERS.location]: `/api/v1/3d/jobs/${job.id}` };
+    // The 202 reports the job as created (spec: queued), whatever a fast clock did meanwhile.
+    const created = { ...this.#modelView(job), status: 'queued' as const, progress: 0 };
+    return json({ data: created, credits_charged: COSTS.modelJob, credits_remaining: account.balance }, 202, headers);
+  }
+
+  async #generate(job: ModelJobRecord, images: Uint8Array[], removeBg: boolean): Promise<void> {
+    try {
+      const { textureSize } = LIMITS.model.qualitySettings[job.quality];
+      const sources = removeBg
+        ? await Promise.all(images.map(async (img) => {
+            const cut = await removeBackground(img);
+            return new Uint8Array(await sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } }).png().toBuffer());
+          }))
+        : images;
+      const relief = await buildRelief(sources, { textureSize, seed: job.seed, cutout: removeBg });
+      const a = this.options.artifacts ?? {};
+      const [stats, turntable] = await Promise.all([glbStats(relief.glb), encodeTurntable(relief.faces, { frames: a.turntableFrames, size: a.turntableSize })]);
+      job.artifact = { glb: relief.glb, turntable, stats };
+    } catch (err) {
+      console.error('[sandbox] generation failed', err);
+      job.artifactFailed = true;
+    }
+  }
+
+  // ------------------------------------------------------------------ poll
+
+  poll(match: RouteMatch, auth: ResolvedKey): Response {
+    const job = this.#jobs.get(match.jobId!);
+    const kind = match.route.name === 'getVideoJob' ? 'video' : 'model';
+    // Another key's job, or a job of the other kind, does not exist for this key (spec: a key can only see jobs it created).
+    if (!job || job.apiKey !== auth.key || job.kind !== kind) fail('not_found', 'No job with this id exists for this API key. Check the id; a key can only see jobs it created.');
+    this.#settleJob(job);
+    return json({ data: job.kind === 'video' ? this.#videoView(job) : this.#modelView(job) });
+  }
+
+  #videoView(job: VideoJobRecord): VideoJob {
+    const now = this.clock.now();
+    const view = viewVideoJob(job, now);
+    let output: VideoJob['output'] = null;
+    if (view.status === 'succeeded') {
+      const expires = now + LIMITS.archiveLinkLifetimeMs;
+      const q = this.#links.query(job.id, 'archive', expires);
+      output = {
+        ply_url: `/api/app/jobs/${job.id}/download?extract=ply&${q}`,
+        archive_url: `/api/app/jobs/${job.id}/download?${q}`,
+        kind: 'gaussian_splat_ply',
+        links_expire_at: new Date(expires).toISOString(),
+      };
+    }
+    return { job_id: job.id, status: view.status, progress: view.progress, output, error: view.error };
+  }
+
+  #modelView(job: ModelJobRecord): ModelJob {
+    const now = this.clock.now();
+    const view = viewModelJob(job, now);
+    const out: ModelJob = { job_id: job.id, status: view.status, progress: view.progress, mode: job.mode, quality: job.quality, seed: job.seed, output: null, error: view.error };
+    if (job.mode === 'text') out.reference_image_url = `/api/demo/3d/jobs/${job.id}/reference`;
+    if (view.status === 'succeeded' && job.artifact) {
+      const expires = now + LIMITS.archiveLinkLifetimeMs;
+      out.output = {
+        model_url: `/api/demo/3d/jobs/${job.id}/model`,
+        provider_model_url: `/__provider/models/${job.id}.glb?${this.#links.query(job.id, 'provider', expires)}`,
+        turntable_url: `/api/demo/3d/jobs/${job.id}/turntable`,
+        stats: job.artifact.stats,
+      };
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ downloads
+
+  download(match: RouteMatch, url: URL): Response {
+    const job = this.#jobs.get(match.jobId!);
+    if (!job) fail('not_found', 'No job with this id exists.');
+    this.#settleJob(job);
+    if (match.route.name === 'downloadVideoJob') {
+      if (job.kind !== 'video') fail('not_found', 'No video job with this id exists.');
+      const verdict = this.#links.verify(job.id, 'archive', url.searchParams.get('expires'), url.searchParams.get('sig'), this.clock.now());
+      if (verdict !== 'ok') fail('link_expired', verdict === 'expired' ? 'This download link has expired (links last about 60 minutes). Poll the job again for fresh links.' : 'This download link is not valid. Use the ply_url or archive_url of a fresh poll of the job.');
+      const view = viewVideoJob(job, this.clock.now());
+      if (view.status === 'expired') fail('expired', 'The provider purged this result. Start a new job to reconstruct the video again.');
+      if (view.status !== 'succeeded' || !job.artifact) fail('not_found', 'This job has no result yet; download once its status is succeeded.');
+      const extract = url.searchParams.get('extract');
+      if (extract !== null && extract !== 'ply') fail('invalid_request', 'extract may only be "ply" (the raw .ply); leave it out for the zip archive.');
+      return extract === 'ply'
+        ? bytesResponse(job.artifact.ply, 'application/octet-stream', { 'content-disposition': 'attachment; filename="scene.ply"' })
+        : bytesResponse(job.artifact.zip, 'application/zip', { 'content-disposition': 'attachment; filename="scene.zip"' });
+    }
+    if (job.kind !== 'model') fail('not_found', 'No 3D generation job with this id exists.');
+    if (match.route.name === 'downloadReference') {
+      if (!job.reference) fail('not_found', 'This job has no reference image: only text-mode jobs render one.');
+      return bytesResponse(job.reference, 'image/png');
+    }
+    const view = viewModelJob(job, this.clock.now());
+    if (view.status !== 'succeeded' || !job.artifact) fail('not_found', 'This job has no model yet; download once its status is succeeded.');
+    if (match.route.name === 'downloadTurntable') return bytesResponse(job.artifact.turntable, 'video/mp4');
+    const download = url.searchParams.get('download');
+    if (download !== null && download !== '1' && download !== '0') fail('invalid_request', 'download may be 1 (save as a file) or 0.');
+    return bytesResponse(job.artifact.glb, 'model/gltf-binary', download === '1' ? { 'content-disposition': 'attachment; filename="model.glb"' } : {});
+  }
+
+  providerModel(jobId: string, url: URL): Response {
+    const job = this.#jobs.get(jobId);
+    if (!job || job.kind !== 'model' || !job.artifact) fail('not_found', 'No model at this address.');
+    const verdict = this.#links.verify(job.id, 'provider', url.searchParams.get('expires'), url.searchParams.get('sig'), this.clock.now());
+    if (verdict !== 'ok') fail('link_expired', 'This provider link has expired or is not valid. Use model_url, or poll the job for a fresh provider_model_url.');
+    return bytesResponse(job.artifact.glb, 'model/gltf-binary');
+  }
+
+  // ------------------------------------------------------------------ settlement
+
+  /** Applies refunds of failed jobs and expiry of old results for one account. */
+  settle(account: Account): void {
+    for (const job of this.#byAccount.get(account.id) ?? []) this.#settleJob(job);
+  }
+
+  expireVideoJobs(account: Account, max: number): number {
+    let n = 0;
+    for (const job of this.#byAccount.get(account.id) ?? []) {
+      if (n >= max) break;
+      if (job.kind === 'video' && !job.expired && viewVideoJob(job, this.clock.now()).status === 'succeeded') {
+        job.expired = true;
+        n++;
+      }
+    }
+    return n;
+  }
+
+  #settleJob(job: JobRecord): void {
+    const now = this.clock.now();
+    const view = job.kind === 'video' ? viewVideoJob(job, now) : viewModelJob(job, now);
+    if (view.status === 'failed' && !job.refunded) {
+      job.refunded = true;
+      const account = this.accounts.get(job.accountId)!;
+      const amount = job.kind === 'video' ? COSTS.videoJob : COSTS.modelJob;
+      this.accounts.refund(account, amount, view.failedAt ?? now, job.kind === 'video' ? 'createVideoJob' : 'createModelJob', job.id);
+    }
+    if (job.kind === 'video' && view.status === 'succeeded') {
+      const retention = this.options.videoRetentionMs ?? 7 * 24 * 60 * 60 * 1000;
+      if (now >= job.createdAt + job.durationMs + retention) job.expired = true;
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  #requireCredits(account: Account, price: number): Account {
+    const available = this.accounts.available(account);
+    if (available < price) fail('insufficient_credits', `This call costs ${price} credits and the balance is ${available}. Top up the account, then try again; nothing was charged.`);
+    return account;
+  }
+
+  #add(job: JobRecord): void {
+    this.#jobs.set(job.id, job);
+    const list = this.#byAccount.get(job.accountId) ?? [];
+    list.push(job);
+    this.#byAccount.set(job.accountId, list);
+  }
+
+  #track(p: Promise<unknown>): void {
+    this.#pending.add(p);
+    void p.finally(() => this.#pending.delete(p));
+  }
+
+  #urlOptions() {
+    return { fetch: this.options.fetchImage ?? fetch, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000 };
+  }
+}
+
+export function chargeHeaders(charged: number, remaining: number): Record<string, string> {
+  return { [HEADERS.creditsCharged]: String(charged), [HEADERS.creditsRemaining]: String(remaining) };
+}
+
+/** Checks that image bytes decode, not only that their magic bytes look right. */
+export async function decodable(bytes: Uint8Array, field: string): Promise<{ width: number; height: number }> {
+  try {
+    const { info } = await sharp(bytes, { failOn: 'error' }).raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height };
+  } catch {
+    fail('invalid_request', `${field} could not be decoded as an image (the file is damaged or truncated). Export it again as JPG, PNG or WebP.`);
+  }
+}

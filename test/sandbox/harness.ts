@@ -1,0 +1,88 @@
+/**
+ * Starts a sandbox on a real HTTP port and gives tests small helpers around it.
+ */
+import { createSandbox, serve, type SandboxOptions, type LedgerEntry } from '../../src/sandbox/index.js';
+
+export interface Keys {
+  video: string;
+  headshot: string;
+  generate: string;
+  imageTools: string;
+}
+
+export interface Harness {
+  url: string;
+  sandbox: ReturnType<typeof createSandbox>;
+  /** fetch relative to the sandbox's URL. */
+  call(path: string, init?: RequestInit): Promise<Response>;
+  account(credits?: number): Promise<{ id: string; keys: Keys }>;
+  ledger(accountId: string): Promise<{ balance: number; entries: LedgerEntry[] }>;
+  fault(accountId: string, kind: string, extra?: Record<string, unknown>): Promise<void>;
+  advance(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A sandbox on 127.0.0.1:<free port>; call close() in an after hook. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Harness> {
+  const sandbox = createSandbox({ speed: 1, artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 }, ...options });
+  const { server, url } = await serve((r) => sandbox.fetch(r), 0);
+  const call = (path: string, init?: RequestInit) => fetch(url + path, init);
+  const post = async (path: string, body: unknown) => {
+    const r = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+    return r.json() as Promise<Record<string, unknown>>;
+  };
+  return {
+    url,
+    sandbox,
+    call,
+    async close() {
+      await sandbox.idle();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+    async account(credits = 100) {
+      const body = await post('/__sandbox/accounts', { credits });
+      return { id: body['account_id'] as string, keys: body['keys'] as Keys };
+    },
+    async ledger(accountId) {
+      const r = await call(`/__sandbox/accounts/${accountId}/ledger`);
+      return (await r.json()) as { balance: number; entries: LedgerEntry[] };
+    },
+    async fault(accountId, kind, extra = {}) {
+      await post('/__sandbox/faults', { account_id: accountId, kind, ...extra });
+    },
+    async advance(ms) {
+      await post('/__sandbox/clock', { advance_ms: ms });
+    },
+  };
+}
+
+export function jsonPost(key: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+export function formPost(key: string, form: FormData, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { 'x-api-key': key, ...headers }, body: form };
+}
+
+/** Asserts the spec's error envelope and returns it. */
+export async function envelope(response: Response): Promise<{ code: string; message: string }> {
+  const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+  if (typeof body.error?.code !== 'string' || typeof body.error.message !== 'string' || body.error.message.length < 10) {
+    throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
+  }
+  return body.error as { code: string; message: string };
+}
+
+/** Polls until the job leaves queued/processing, advancing the clock a minute at a time. */
+export async function settle(h: Harness, path: string, key: string): Promise<Record<string, any>> {
+  for (let i = 0; i < 400; i++) {
+    const r = await h.call(path, { headers: { 'x-api-key': key } });
+    const body = (await r.json()) as { data: Record<string, any> };
+    if (body.data.status !== 'queued' && body.data.status !== 'processing') return body.data;
+    await h.advance(60_000);
+    await h.sandbox.idle();
+  }
+  throw new Error('job never settled');
+}
