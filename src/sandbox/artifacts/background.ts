@@ -34,6 +34,7 @@ export async function removeBackground(image: Uint8Array): Promise<Cutout> {
   const maskImage = await sharp(Buffer.from(mask), { raw: { width: w, height: h, channels: 1 } })
     .resize(width, height, { fit: 'fill', kernel: 'cubic' })
     .blur(Math.max(0.6, 1.2 / scale))
+    .extractChannel(0) // sharp widens a one-channel raw input to sRGB on the way
     .raw()
     .toBuffer();
   let minX = width, minY = height, maxX = -1, maxY = -1;

@@ -50,11 +50,15 @@ export async function renderHeadshot(cut: Cutout, style: HeadshotStyle, slot: Va
   const cx = subjectBox.left + subjectBox.width / 2;
   const top = Math.round(subjectBox.top - side * margin);
   const left = Math.round(cx - side / 2);
-  let person = sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } })
+  // sharp runs extract before extend within one pipeline, so the padding is materialised first.
+  const padded = await sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } })
     .extend({ top: side, bottom: side, left: side, right: side, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .raw()
+    .toBuffer();
+  let person = sharp(padded, { raw: { width: cut.width + 2 * side, height: cut.height + 2 * side, channels: 4 } })
     .extract({ left: left + side, top: Math.max(0, top) + side, width: side, height: side })
     .resize(size, size);
-  let raw = await person.raw().toBuffer();
+  const raw = await person.raw().toBuffer();
   // Outfit: tint the subject's lower third (slot 2 in the alternate colour).
   const tint = hex(slot === 2 ? look.altOutfit : look.outfit);
   for (let y = Math.floor(size * 0.72); y < size; y++) {
@@ -70,8 +74,10 @@ export async function renderHeadshot(cut: Cutout, style: HeadshotStyle, slot: Va
   person = sharp(raw, { raw: { width: size, height: size, channels: 4 } });
   if (slot === 1) {
     // A three-quarter turn: compress one side slightly, then warm the light.
-    person = sharp(await person.affine([[0.92, 0.06], [0, 1]], { background: { r: 0, g: 0, b: 0, alpha: 0 } }).resize(size, size, { fit: 'fill' }).raw().toBuffer(), { raw: { width: size, height: size, channels: 4 } });
-    person = person.modulate({ brightness: look.brightness * 1.03, saturation: look.saturation * 1.1 }).tint({ r: 255, g: 226, b: 196 });
+    const turned = await person.affine([[0.92, 0.06], [0, 1]], { background: { r: 0, g: 0, b: 0, alpha: 0 } }).raw().toBuffer({ resolveWithObject: true });
+    const resized = await sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: 4 } }).resize(size, size, { fit: 'fill' }).raw().toBuffer();
+    person = sharp(resized, { raw: { width: size, height: size, channels: 4 } });
+    person = person.modulate({ brightness: look.brightness * 1.03, saturation: look.saturation * 1.1 }).recomb([[1.1, 0.02, 0], [0, 1.0, 0], [0, 0, 0.85]]);
   } else if (slot === 3) {
     person = person.modulate({ brightness: 1, saturation: look.saturation * 0.85 });
   } else {
