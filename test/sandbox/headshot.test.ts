@@ -42,7 +42,7 @@ describe('headshots', () => {
     const corner = async (style: string) => {
       const r = await post(keys.headshot, { image_base64: toBase64(selfie), style, variants: [0] });
       const { data } = await pixels(((await r.json()) as any).data.variants[0].image_base64);
-      return [data[0]!, data[1]!, data[2]!];
+      return [data[0]!, data[1]!, data[2]!] as const;
     };
     const [cr, cg, cb] = await corner('corporate');
     const [wr, , wb] = await corner('creative');

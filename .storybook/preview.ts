@@ -1,0 +1,7 @@
+import type { Preview } from '@storybook/web-components-vite';
+
+const preview: Preview = {
+  parameters: { controls: { expanded: true } },
+};
+
+export default preview;
