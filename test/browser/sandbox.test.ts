@@ -62,3 +62,37 @@ describe('sandbox over HTTP from the browser', () => {
     expect(body.error.code).to.equal('unauthorized');
   });
 });
+
+describe('sandbox artifacts in the browser', () => {
+  it('a 3D job turntable plays in a <video> and the model downloads as GLB', async () => {
+    const { keys } = await account(10);
+    const created = await fetch(`${base}/api/v1/3d/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys['generate']}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'text', prompt: 'a green cube', quality: 'fast' }),
+    });
+    expect(created.status).to.equal(202);
+    const poll = created.headers.get('location')!;
+    let data: { status: string; output: { turntable_url: string; model_url: string } };
+    for (;;) {
+      await fetch(`${base}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      data = (await (await fetch(base + poll, { headers: { 'x-api-key': keys['generate']! } })).json()).data;
+      if (data.status !== 'queued' && data.status !== 'processing') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(data.status).to.equal('succeeded');
+    const video = document.createElement('video');
+    video.muted = true;
+    video.src = base + data.output.turntable_url;
+    document.body.append(video);
+    await new Promise((resolve, reject) => {
+      video.addEventListener('loadeddata', resolve, { once: true });
+      video.addEventListener('error', () => reject(new Error(`video error ${video.error?.code}`)), { once: true });
+    });
+    expect(video.videoWidth).to.equal(128);
+    expect(video.duration).to.be.greaterThan(0.5);
+    video.remove();
+    const glb = new Uint8Array(await (await fetch(base + data.output.model_url)).arrayBuffer());
+    expect(new TextDecoder().decode(glb.subarray(0, 4))).to.equal('glTF');
+  });
+});
