@@ -140,8 +140,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (file instanceof File && file.size > LIMITS.video.maxBytes) tooLarge();
       return body;
     }
-    // JSON bodies carry base64 images: 12 MB of image is 16 MB of base64, times six for 3D jobs.
-    const max = spec.name === 'createModelJob' ? 6 * 17 * 1024 * 1024 : 17 * 1024 * 1024;
+    // JSON bodies carry base64 images (4 characters per 3 bytes): room for the largest allowed
+    // image (six of them for 3D jobs) plus the other fields.
+    const perImage = Math.ceil((LIMITS.image.maxBytes * 4) / 3) + MULTIPART_OVERHEAD;
+    const max = spec.name === 'createModelJob' ? LIMITS.model.maxImages * perImage : perImage;
     const bytes = await readBody(request, max, () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'));
     return parseBody(request, bytes, spec.name === 'createModelJob' ? ['json'] : ['json', 'multipart']);
   }
