@@ -13,9 +13,6 @@ export const KEY_PREFIXES: Record<Capability, string> = {
   imageTools: 'ut_live_',
 };
 
-/** Which header forms carry the key. The spec states only Bearer for image tools. */
-export type KeyForm = 'x-api-key' | 'bearer';
-
 export interface RouteSpec {
   /** Stable name used by the client, the proxy's allowlist and the sandbox's router. */
   name: RouteName;

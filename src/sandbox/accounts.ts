@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CAPABILITIES, KEY_PREFIXES, type Capability } from '../api/index.js';
+import { fail } from './http.js';
 
 export interface LedgerEntry {
   /** Sandbox time (ISO 8601). */
@@ -69,6 +70,14 @@ export class AccountBook {
   /** Credits a call may still spend: the balance less what calls in flight hold. */
   available(account: Account): number {
     return account.balance - account.held;
+  }
+
+  /** Refuses with 402, before any work, when fewer than `price` credits are available. */
+  requireAvailable(account: Account, price: number): void {
+    const available = this.available(account);
+    if (available < price) {
+      fail('insufficient_credits', `This call costs up to ${price} credits and the balance is ${available}. Top up the account, then try again; nothing was charged.`);
+    }
   }
 
   charge(account: Account, amount: number, at: number, endpoint: string, jobId?: string): void {

@@ -1,4 +1,4 @@
-import { ApiError, type ErrorCode } from '../api/index.js';
+import { ApiError, HEADERS, type ErrorCode } from '../api/index.js';
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -33,4 +33,9 @@ export function bytesResponse(
       ...headers,
     },
   });
+}
+
+/** X-Credits-Charged and X-Credits-Remaining, on every answer that charged. */
+export function chargeHeaders(charged: number, remaining: number): Record<string, string> {
+  return { [HEADERS.creditsCharged]: String(charged), [HEADERS.creditsRemaining]: String(remaining) };
 }

@@ -4,6 +4,7 @@
  * field and the fix, and happens before any credit is touched.
  */
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { ApiError, LIMITS, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
 import { fail } from './http.js';
 
@@ -22,23 +23,26 @@ export interface Body {
  */
 export async function readBody(request: Request, maxBytes: number, tooLarge: () => never): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
-  if (declared !== null) {
-    if (!/^\d+$/.test(declared)) fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
-    if (Number(declared) > maxBytes) {
-      await request.body?.cancel().catch(() => {});
-      tooLarge();
-    }
+  if (declared !== null && !/^\d+$/.test(declared)) fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
+  return readStream(request.body, declared === null ? undefined : Number(declared), maxBytes, tooLarge);
+}
+
+/** Reads a stream of at most `maxBytes`, refusing a `declared` length over it before reading. */
+async function readStream(body: ReadableStream<Uint8Array> | null, declared: number | undefined, maxBytes: number, tooLarge: () => never): Promise<Uint8Array> {
+  if (declared !== undefined && declared > maxBytes) {
+    await body?.cancel().catch(() => {});
+    tooLarge();
   }
-  if (!request.body) return new Uint8Array(0);
+  if (!body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = request.body.getReader();
+  const reader = body.getReader();
   for (;;) {
     let step: ReadableStreamReadResult<Uint8Array>;
     try {
       step = await reader.read();
     } catch {
-      fail('invalid_request', 'The request body ended before it was complete. Send it again.');
+      fail('invalid_request', 'The body ended before it was complete. Send it again.');
     }
     if (step.done) break;
     total += step.value.byteLength;
@@ -160,7 +164,8 @@ export async function fetchImageUrl(raw: string, field: string, options: UrlFetc
     fail('invalid_request', `${field} answered HTTP ${response.status}; use a URL that serves the image publicly.`);
   }
   const tooLarge = (): never => fail('invalid_request', `${field} serves more than 12 MB; images may be at most 12 MB.`);
-  return readBody(new Request('http://x/', { method: 'POST', body: response.body, headers: response.headers.has('content-length') ? { 'content-length': response.headers.get('content-length')! } : {}, duplex: 'half' } as RequestInit), LIMITS.image.maxBytes, tooLarge);
+  const length = response.headers.get('content-length');
+  return readStream(response.body, length !== null && /^\d+$/.test(length) ? Number(length) : undefined, LIMITS.image.maxBytes, tooLarge);
 }
 
 /** Parses a data URL of an image (3D generation's `images` entries). */
@@ -215,4 +220,14 @@ function mb(bytes: number): string {
 function formatDuration(s: number): string {
   const m = Math.floor(s / 60);
   return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+/** Checks that image bytes decode, not only that their magic bytes look right. */
+export async function decodable(bytes: Uint8Array, field: string): Promise<{ width: number; height: number }> {
+  try {
+    const { info } = await sharp(bytes, { failOn: 'error' }).raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height };
+  } catch {
+    fail('invalid_request', `${field} could not be decoded as an image (the file is damaged or truncated). Export it again as JPG, PNG or WebP.`);
+  }
 }

@@ -12,8 +12,8 @@ import { renderReference } from './artifacts/reference.js';
 import { encodeTurntable } from './artifacts/turntable.js';
 import { removeBackground } from './artifacts/background.js';
 import type { SandboxClock } from './clock.js';
-import { bytesResponse, fail, json } from './http.js';
-import { checkImage, decodeDataUrl, fetchImageUrl, inspectVideo, type Body } from './inputs.js';
+import { bytesResponse, chargeHeaders, fail, json } from './http.js';
+import { checkImage, decodable, decodeDataUrl, fetchImageUrl, inspectVideo, type Body } from './inputs.js';
 import { modelJobDurationMs, videoJobDurationMs, viewModelJob, viewVideoJob, type JobRecord, type ModelJobRecord, type VideoJobRecord } from './jobs.js';
 import { LinkSigner, newJobId } from './links.js';
 import { modelParams, onlyKnownFields } from './params.js';
@@ -64,7 +64,8 @@ export class JobRegistry {
     if (typeof file === 'string') fail('invalid_request', 'video_file must be a file part (with a filename), not a text field.');
     const bytes = new Uint8Array(await file.arrayBuffer());
     const info = await inspectVideo(bytes);
-    const account = this.#requireCredits(auth.account, COSTS.videoJob);
+    const account = auth.account;
+    this.accounts.requireAvailable(account, COSTS.videoJob);
     if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the reconstruction. Nothing was charged; try again in a moment.');
     const job: VideoJobRecord = {
       kind: 'video',
@@ -103,7 +104,8 @@ export class JobRegistry {
       await decodable(bytes, field);
       images.push(bytes);
     }
-    const account = this.#requireCredits(auth.account, COSTS.modelJob);
+    const account = auth.account;
+    this.accounts.requireAvailable(account, COSTS.modelJob);
     if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the generation. Nothing was charged; try again in a moment.');
     const quality = params.quality;
     const seed = params.seed ?? randomInt(0, 2 ** 32 - 1);
@@ -278,12 +280,6 @@ export class JobRegistry {
 
   // ------------------------------------------------------------------ helpers
 
-  #requireCredits(account: Account, price: number): Account {
-    const available = this.accounts.available(account);
-    if (available < price) fail('insufficient_credits', `This call costs ${price} credits and the balance is ${available}. Top up the account, then try again; nothing was charged.`);
-    return account;
-  }
-
   #add(job: JobRecord): void {
     this.#jobs.set(job.id, job);
     const list = this.#byAccount.get(job.accountId) ?? [];
@@ -298,19 +294,5 @@ export class JobRegistry {
 
   #urlOptions() {
     return { fetch: this.options.fetchImage ?? fetch, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000 };
-  }
-}
-
-export function chargeHeaders(charged: number, remaining: number): Record<string, string> {
-  return { [HEADERS.creditsCharged]: String(charged), [HEADERS.creditsRemaining]: String(remaining) };
-}
-
-/** Checks that image bytes decode, not only that their magic bytes look right. */
-export async function decodable(bytes: Uint8Array, field: string): Promise<{ width: number; height: number }> {
-  try {
-    const { info } = await sharp(bytes, { failOn: 'error' }).raw().toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height };
-  } catch {
-    fail('invalid_request', `${field} could not be decoded as an image (the file is damaged or truncated). Export it again as JPG, PNG or WebP.`);
   }
 }

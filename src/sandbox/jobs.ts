@@ -4,7 +4,7 @@
  * poll only reads where the clock is; transitions with side effects (the refund of a failed job,
  * expiry) are settled once, when first observed or when the ledger is read.
  */
-import type { JobError, ModelJob, ModelQuality, ModelMode, ModelStats, VideoJob, VideoJobStatus } from '../api/index.js';
+import type { JobError, ModelJob, ModelQuality, ModelMode, ModelStats, VideoJobStatus } from '../api/index.js';
 import type { SceneArtifact } from './artifacts/scene.js';
 
 /** Sandbox time a reconstruction takes: 3 minutes plus 20 s per second of footage (3 min clip: 63 min). */
@@ -112,4 +112,3 @@ export function viewModelJob(job: ModelJobRecord, now: number): JobView<ModelJob
   return { status: 'processing', progress, error: null };
 }
 
-export type { VideoJob };

@@ -8,9 +8,8 @@ import type { AccountBook, ResolvedKey } from './accounts.js';
 import type { SandboxClock } from './clock.js';
 import { prepareSelfie, renderHeadshot } from './artifacts/headshot.js';
 import { NoSubjectError, runImageTool } from './artifacts/image-tool.js';
-import { fail, json } from './http.js';
-import { checkImage, decodeBase64, fetchImageUrl, type Body } from './inputs.js';
-import { chargeHeaders, decodable } from './job-routes.js';
+import { chargeHeaders, fail, json } from './http.js';
+import { checkImage, decodable, decodeBase64, fetchImageUrl, type Body } from './inputs.js';
 import { headshotParams, imageToolParams, oneImageSource, type ImageSource } from './params.js';
 
 interface SyncOptions {
@@ -73,8 +72,7 @@ export class SyncRoutes {
 
   /** Holds `price` credits while `work` runs: a 402 before any work when they are not there. */
   async #withHold<T>(account: ResolvedKey['account'], price: number, work: () => Promise<T>): Promise<T> {
-    const available = this.accounts.available(account);
-    if (available < price) fail('insufficient_credits', `This call costs up to ${price} credits and the balance is ${available}. Top up the account, then try again; nothing was charged.`);
+    this.accounts.requireAvailable(account, price);
     account.held += price;
     try {
       return await work();

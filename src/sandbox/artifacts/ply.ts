@@ -18,11 +18,6 @@ export interface Splat {
   rotation: [number, number, number, number];
 }
 
-/** Floats per splat for an SH degree: 17 at degree 0, 62 at degree 3. */
-export function floatsPerSplat(shDegree: 0 | 1 | 2 | 3): number {
-  return 17 + 3 * ((shDegree + 1) ** 2 - 1);
-}
-
 export function encodePly(splats: readonly Splat[], shDegree: 0 | 1 | 2 | 3 = 0): Uint8Array {
   const restPerChannel = (shDegree + 1) ** 2 - 1;
   const props = ['x', 'y', 'z', 'nx', 'ny', 'nz', 'f_dc_0', 'f_dc_1', 'f_dc_2'];
