@@ -1,27 +1,14 @@
 /**
- * `npm start`: the demo site (demo/) on Vite's dev server with the sandbox mounted at /sandbox in
- * the same process. The session-token proxy will mount at /mediakit beside it (issue: proxy).
+ * `npm start`: the demo site (demo/) on Vite's dev server, with the session-token proxy at
+ * /mediakit and the sandbox (its upstream) at /sandbox in the same process. Storybook reuses
+ * this config, so stories talk to the same stack.
  */
-import { defineConfig, type Plugin } from 'vite';
-import { createSandbox, connectMiddleware } from './src/sandbox/index.js';
-
-function sandboxPlugin(): Plugin {
-  return {
-    name: 'mediakit-sandbox',
-    configureServer(server) {
-      const speed = Number(process.env['MEDIAKIT_SANDBOX_SPEED'] ?? 12);
-      const sandbox = createSandbox({ speed });
-      server.middlewares.use(connectMiddleware('/sandbox', (r) => sandbox.fetch(r)));
-      server.httpServer?.once('listening', () => {
-        setTimeout(() => server.config.logger.info(`  mediakit sandbox at /sandbox (clock x${speed}); demo pages in demo/`), 0);
-      });
-    },
-  };
-}
+import { defineConfig } from 'vite';
+import { mediakitDev } from './src/dev/index.js';
 
 export default defineConfig({
   root: 'demo',
   server: { port: Number(process.env['PORT'] ?? 5173), host: '127.0.0.1', fs: { allow: ['..'] } },
-  plugins: [sandboxPlugin()],
+  plugins: [mediakitDev()],
   build: { outDir: '../dist-demo', emptyOutDir: true },
 });

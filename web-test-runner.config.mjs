@@ -1,27 +1,26 @@
 // Browser tests in Debian's Chromium through playwright-core (no browser download), TypeScript
 // through esbuild with our tsconfig (Lit decorators need it), and the sandbox mounted in the test
-// server itself at /sandbox, so tests talk real HTTP to it. Run through scripts/test.mjs, which
-// registers tsx so this file can import the TypeScript sandbox.
+// server itself (the proxy at /mediakit, the sandbox at /sandbox: the same stack as `npm start`),
+// so tests talk real HTTP to both. Run through scripts/test.mjs, which registers tsx so this file
+// can import the TypeScript stack.
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
-import { createSandbox } from './src/sandbox/index.ts';
-import { connectMiddleware } from './src/sandbox/node-server.ts';
+import { createDevStack } from './src/dev/index.ts';
 
-const sandbox = createSandbox({ speed: 60, artifacts: { turntableFrames: 12, turntableSize: 128 } });
+const stack = createDevStack({ sandbox: { speed: 60, artifacts: { turntableFrames: 12, turntableSize: 128 } }, budget: 10_000 });
 
-/** Koa middleware around the connect one: the sandbox answers /sandbox/*, the test server the rest. */
-function mount(prefix, handler) {
-  const middleware = connectMiddleware(prefix, handler);
+/** Koa middleware around the connect one: the stack answers /mediakit/* and /sandbox/*, the test server the rest. */
+function mount(middleware) {
   return (ctx, next) =>
     new Promise((resolve, reject) => {
       const path = ctx.path;
-      if (path !== prefix && !path.startsWith(prefix + '/')) return resolve(next());
+      if (!['/mediakit', '/sandbox'].some((p) => path === p || path.startsWith(p + '/'))) return resolve(next());
       ctx.respond = false;
       ctx.res.once('finish', resolve);
       ctx.res.once('close', resolve);
-      middleware(ctx.req, ctx.res, () => reject(new Error('unreachable')));
+      middleware(ctx.req, ctx.res, (err) => reject(err ?? new Error('unreachable')));
     });
 }
 
@@ -36,6 +35,6 @@ export default {
       launchOptions: { executablePath: process.env.CHROME_PATH ?? findChromium(), args: CHROMIUM_ARGS },
     }),
   ],
-  middleware: [mount('/sandbox', (r) => sandbox.fetch(r))],
+  middleware: [mount(stack.middleware)],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
 };

@@ -61,8 +61,14 @@ export interface RouteMatch {
   jobId: string | undefined;
 }
 
-/** Matches a path (no query) to a route, ignoring the method. Only exact segment matches. */
-export function matchRoute(pathname: string): RouteMatch[] {
+/** Upstream job ids: one URL-safe segment. */
+export const JOB_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * Matches a path (no query) to a route, ignoring the method. Only exact segment matches; the
+ * `{job_id}` segment must match `idPattern` (the proxy passes the pattern of its job handles).
+ */
+export function matchRoute(pathname: string, idPattern: RegExp = JOB_ID_PATTERN): RouteMatch[] {
   const out: RouteMatch[] = [];
   const parts = pathname.split('/');
   for (const route of ROUTES) {
@@ -72,7 +78,7 @@ export function matchRoute(pathname: string): RouteMatch[] {
     let ok = true;
     for (let i = 0; i < pat.length; i++) {
       if (pat[i] === '{job_id}') {
-        if (!/^[A-Za-z0-9_-]{1,128}$/.test(parts[i]!)) ok = false;
+        if (!idPattern.test(parts[i]!)) ok = false;
         else jobId = parts[i];
       } else if (pat[i] !== parts[i]) ok = false;
       if (!ok) break;

@@ -15,12 +15,18 @@ export const ERROR_CODES = {
   insufficient_credits: 402,
   /** 403: a download link whose signature is wrong or whose time is over; poll the job again for a fresh one. */
   link_expired: 403,
+  /** 403: the session may not do this: a capability its token lacks, an origin the proxy does not allow, the account balance when it is not exposed. */
+  forbidden: 403,
   /** 404: no such route, or a job that does not exist for this key. */
   not_found: 404,
   /** 405: the route exists but not with this method. */
   method_not_allowed: 405,
+  /** 408: an upload stopped sending data for longer than the proxy's idle timeout. */
+  upload_timeout: 408,
   /** 410: the job's result was purged by the provider; a new job must be started. */
   expired: 410,
+  /** 411: a video upload without Content-Length (the proxy must judge the size before reading). */
+  length_required: 411,
   /** 413: the video is larger than 500 MB (judged from Content-Length before reading when sent). */
   payload_too_large: 413,
   /** 415: a body of a content type the endpoint does not take (for example XML, or multipart on the 3D endpoint). */
@@ -31,6 +37,10 @@ export const ERROR_CODES = {
   rate_limited: 429,
   /** 500: the provider failed (at creation, or every headshot variant failed). */
   provider_error: 500,
+  /** 502: the proxy could not reach the media service, or the service refused the site's key. */
+  upstream_error: 502,
+  /** 503: the proxy's store (budgets, rate limits) is unreachable, so it refuses rather than spend unchecked. */
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

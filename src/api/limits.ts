@@ -47,4 +47,18 @@ export const LIMITS = {
   archiveLinkLifetimeMs: 60 * 60 * 1000,
 } as const;
 
+/** Multipart framing and the other fields around the files of one request. */
+export const REQUEST_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * The largest request body each charged endpoint reads, derived from the limits above: the video
+ * plus framing; JSON carries images as base64 (4 characters per 3 bytes), six of them for 3D jobs.
+ * The sandbox refuses larger bodies and the proxy refuses them before forwarding a byte.
+ */
+export function maxRequestBytes(route: 'createVideoJob' | 'createModelJob' | 'headshots' | 'imageTool'): number {
+  if (route === 'createVideoJob') return LIMITS.video.maxBytes + REQUEST_OVERHEAD_BYTES;
+  const perImage = Math.ceil((LIMITS.image.maxBytes * 4) / 3) + REQUEST_OVERHEAD_BYTES;
+  return route === 'createModelJob' ? LIMITS.model.maxImages * perImage : perImage;
+}
+
 export type ImageFormat = (typeof LIMITS.image.formats)[number];

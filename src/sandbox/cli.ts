@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createSandbox } from './create-sandbox.js';
-import { serve } from './node-server.js';
+import { serve } from '../server/node.js';
 
 const usage = 'usage: mediakit-sandbox --port <port> --speed <clock speed, e.g. 12> [--host 127.0.0.1]';
 

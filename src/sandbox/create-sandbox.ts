@@ -1,7 +1,7 @@
 /**
  * `createSandbox(options)`: the media API emulator (shared/spec/media-api.md) as a Web-standard
  * `fetch(Request) => Promise<Response>` handler, plus the `/__sandbox/*` control plane for tests
- * and demos. It runs in-process behind the proxy or behind any HTTP server (see node-server.ts).
+ * and demos. It runs in-process behind the proxy or behind any HTTP server (see ../server/node.ts).
  */
 import {
   ApiError,
@@ -10,6 +10,7 @@ import {
   KEY_PREFIXES,
   LIMITS,
   matchRoute,
+  maxRequestBytes,
   type Capability,
   type RouteMatch,
   type RouteSpec,
@@ -53,9 +54,6 @@ const CAPABILITY_LABEL: Record<Capability, string> = {
   generate: '3D generation',
   imageTools: 'image tools',
 };
-
-/** Multipart framing around a video of at most 500 MB. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const clock = createClock(options.speed ?? 12);
@@ -134,17 +132,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   async function readRequestBody(request: Request, spec: RouteSpec): Promise<Body> {
     if (spec.name === 'createVideoJob') {
       const tooLarge = (): never => fail('payload_too_large', 'video_file is larger than 500 MB. Trim or re-encode the video (1080p H.264 at a moderate bitrate) and try again.');
-      const bytes = await readBody(request, LIMITS.video.maxBytes + MULTIPART_OVERHEAD, tooLarge);
+      const bytes = await readBody(request, maxRequestBytes('createVideoJob'), tooLarge);
       const body = await parseBody(request, bytes, ['multipart']);
       const file = body.fields.get('video_file');
       if (file instanceof File && file.size > LIMITS.video.maxBytes) tooLarge();
       return body;
     }
-    // JSON bodies carry base64 images (4 characters per 3 bytes): room for the largest allowed
-    // image (six of them for 3D jobs) plus the other fields.
-    const perImage = Math.ceil((LIMITS.image.maxBytes * 4) / 3) + MULTIPART_OVERHEAD;
-    const max = spec.name === 'createModelJob' ? LIMITS.model.maxImages * perImage : perImage;
-    const bytes = await readBody(request, max, () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'));
+    const bytes = await readBody(request, maxRequestBytes(spec.name as 'createModelJob' | 'headshots' | 'imageTool'), () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'));
     return parseBody(request, bytes, spec.name === 'createModelJob' ? ['json'] : ['json', 'multipart']);
   }
 

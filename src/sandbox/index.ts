@@ -2,4 +2,4 @@ export { createSandbox, type Sandbox, type SandboxOptions } from './create-sandb
 export type { ArtifactOptions } from './job-routes.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { LedgerEntry, FaultKind } from './accounts.js';
-export { serve, nodeListener, connectMiddleware, toRequest, writeResponse, type FetchHandler } from './node-server.js';
+export { serve, nodeListener, connectMiddleware, toRequest, writeResponse, type FetchHandler } from '../server/node.js';

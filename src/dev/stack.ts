@@ -1,0 +1,115 @@
+/**
+ * The development stack: the sandbox and the session-token proxy in one Node process, as
+ * connect-style middleware. `npm start` (Vite), Storybook and the browser tests all mount it, so
+ * the elements always talk real HTTP to a real proxy in front of a faithful upstream.
+ *
+ * The demo's `authorize` gives every browser an anonymous subject kept in a first-party cookie,
+ * every capability and a generous budget. A site replaces it with its own login check (README,
+ * "The authorize hook"). Setting MEDIAKIT_UPSTREAM and the MEDIAKIT_KEY_* variables points the
+ * same stack at a real account instead of the sandbox.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Capability } from '../api/index.js';
+import { createProxy, toNodeHandler, type Proxy, type ProxyOptions } from '../proxy/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import { connectMiddleware } from '../server/node.js';
+
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export interface DevStackOptions {
+  /** Where the proxy mounts. Default `/mediakit`. */
+  basePath?: string;
+  /** Where the sandbox mounts (its control plane too). Default `/sandbox`. */
+  sandboxPath?: string;
+  sandbox?: SandboxOptions;
+  /** Credits of the sandbox account behind the proxy. Default 100 000. */
+  credits?: number;
+  /** Credits each demo visitor may spend per day. Default 500. */
+  budget?: number;
+  /** Replaces the demo's cookie-based authorize. */
+  authorize?: ProxyOptions['authorize'];
+  /** Other proxy options (rate limits, token lifetime, …). */
+  proxy?: Partial<ProxyOptions>;
+  env?: Record<string, string | undefined>;
+}
+
+export interface DevStack {
+  /** Serves the sandbox and the proxy paths; everything else goes to `next`. */
+  middleware: Middleware;
+  sandbox: Sandbox | undefined;
+  /** The proxy, once the sandbox account behind it exists. */
+  proxy: Promise<Proxy>;
+  /** One line for the console. */
+  describe(): string;
+}
+
+export const DEMO_COOKIE = 'mediakit_demo';
+const DEMO_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${DEMO_COOKIE}=([A-Za-z0-9-]{36})(?:;|$)`);
+
+/** The demo's authorize: the anonymous visitor id from the cookie (set by the stack's middleware). */
+export function demoAuthorize(budget: number): ProxyOptions['authorize'] {
+  return (request) => {
+    const id = DEMO_COOKIE_PATTERN.exec(request.headers.get('cookie') ?? '')?.[1];
+    return id ? { subject: `demo:${id}`, budget } : null;
+  };
+}
+
+/** Gives a browser without one an anonymous id cookie (HttpOnly, first-party, a year). */
+function ensureDemoCookie(req: IncomingMessage, res: ServerResponse): void {
+  if (DEMO_COOKIE_PATTERN.test(req.headers.cookie ?? '')) return;
+  const id = randomUUID();
+  res.setHeader('set-cookie', `${DEMO_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`);
+  req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${DEMO_COOKIE}=${id}`;
+}
+
+const KEY_ENV: Record<Capability, string> = { video: 'MEDIAKIT_KEY_VIDEO', headshot: 'MEDIAKIT_KEY_HEADSHOT', generate: 'MEDIAKIT_KEY_GENERATE', imageTools: 'MEDIAKIT_KEY_IMAGE_TOOLS' };
+
+export function createDevStack(options: DevStackOptions = {}): DevStack {
+  const env = options.env ?? process.env;
+  const basePath = options.basePath ?? '/mediakit';
+  const sandboxPath = options.sandboxPath ?? '/sandbox';
+  const realUpstream = env['MEDIAKIT_UPSTREAM'];
+  const sandbox = realUpstream ? undefined : createSandbox({ speed: Number(env['MEDIAKIT_SANDBOX_SPEED'] ?? 12), ...options.sandbox });
+  const secret = env['MEDIAKIT_SECRET'] ?? randomBytes(32).toString('hex');
+  const budget = options.budget ?? 500;
+
+  async function upstreamSettings(): Promise<Pick<ProxyOptions, 'upstream' | 'keys'>> {
+    if (!sandbox) {
+      const keys = Object.fromEntries(Object.entries(KEY_ENV).map(([cap, name]) => [cap, env[name]]).filter(([, v]) => v));
+      return { upstream: realUpstream!, keys };
+    }
+    const response = await sandbox.fetch(new Request('http://sandbox/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: options.credits ?? 100_000 }) }));
+    const { keys } = (await response.json()) as { keys: Record<Capability, string> };
+    return { upstream: (request) => sandbox.fetch(request), keys };
+  }
+
+  const proxy = upstreamSettings().then((settings) =>
+    createProxy({ ...settings, secret, basePath, authorize: options.authorize ?? demoAuthorize(budget), ...options.proxy }),
+  );
+  proxy.catch((err: unknown) => console.error('[mediakit] the proxy could not start:', err));
+  const sandboxMiddleware = sandbox ? connectMiddleware(sandboxPath, (r) => sandbox.fetch(r)) : undefined;
+  let proxyHandler: ReturnType<typeof toNodeHandler> | undefined;
+
+  const middleware: Middleware = (req, res, next) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === basePath || path.startsWith(basePath + '/')) {
+      if (!options.authorize) ensureDemoCookie(req, res);
+      if (proxyHandler) return proxyHandler(req, res, next);
+      proxy.then((p) => (proxyHandler ??= toNodeHandler(p))(req, res, next), next);
+      return;
+    }
+    if (sandboxMiddleware) return sandboxMiddleware(req, res, next);
+    next();
+  };
+
+  return {
+    middleware,
+    sandbox,
+    proxy,
+    describe: () =>
+      sandbox
+        ? `mediakit proxy at ${basePath} -> sandbox at ${sandboxPath} (clock x${sandbox.clock.speed}); each browser gets ${budget} credits a day`
+        : `mediakit proxy at ${basePath} -> ${realUpstream}`,
+  };
+}

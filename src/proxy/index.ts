@@ -1,0 +1,6 @@
+export { createProxy, type Proxy, type ProxyOptions, type AuthorizeResult, type RateLimit, type ProxyLogEvent } from './create-proxy.js';
+export { toNodeHandler } from './node.js';
+export { MemoryStore, type ProxyStore } from './store.js';
+export { RedisStore, type RedisEvalClient } from './redis-store.js';
+export type { SessionClaims } from './tokens.js';
+export type { SecretOption, SecretEntry } from './secrets.js';

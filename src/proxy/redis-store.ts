@@ -1,0 +1,92 @@
+/**
+ * The store on Redis, for many proxy instances: each operation is one Lua script, so it is atomic
+ * across instances. A ledger is a hash: `_used`, `r:<id>` (reserved amount), `s:<id>` (settled).
+ *
+ * Works with a connected node-redis v4/v5 client (`createClient()` from `redis`); anything with the
+ * same `eval(script, { keys, arguments })` works too. The proxy bounds every call with a timeout and
+ * refuses the request when the store fails (fail closed), so a client that queues commands while
+ * reconnecting is fine.
+ */
+import type { ProxyStore } from './store.js';
+
+/** The one method the store uses (node-redis `client.eval`). */
+export interface RedisEvalClient {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+const RESERVE = `
+local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
+if redis.call('HEXISTS', KEYS[1], 'r:' .. ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[1], 's:' .. ARGV[1]) == 1 then
+  return {1, used}
+end
+local amount = tonumber(ARGV[2])
+if used + amount > tonumber(ARGV[3]) then return {0, used} end
+used = used + amount
+redis.call('HSET', KEYS[1], '_used', used, 'r:' .. ARGV[1], amount)
+if redis.call('TTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+return {1, used}`;
+
+const SETTLE = `
+local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
+if redis.call('HEXISTS', KEYS[1], 's:' .. ARGV[1]) == 1 then return used end
+local reserved = tonumber(redis.call('HGET', KEYS[1], 'r:' .. ARGV[1]) or '0')
+used = used - reserved + tonumber(ARGV[2])
+redis.call('HDEL', KEYS[1], 'r:' .. ARGV[1])
+redis.call('HSET', KEYS[1], '_used', used, 's:' .. ARGV[1], ARGV[2])
+if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+return used`;
+
+const RELEASE = `
+local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
+local reserved = redis.call('HGET', KEYS[1], 'r:' .. ARGV[1])
+if reserved then
+  used = used - tonumber(reserved)
+  redis.call('HDEL', KEYS[1], 'r:' .. ARGV[1])
+  redis.call('HSET', KEYS[1], '_used', used)
+end
+return used`;
+
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+export class RedisStore implements ProxyStore {
+  readonly #client: RedisEvalClient;
+  readonly #prefix: string;
+
+  /** `prefix` namespaces every key (default `mediakit:`), so one Redis can serve several sites. */
+  constructor(client: RedisEvalClient, options: { prefix?: string } = {}) {
+    if (!client || typeof client.eval !== 'function') throw new TypeError('RedisStore needs a connected node-redis client (createClient() from "redis", then await client.connect()).');
+    this.#client = client;
+    this.#prefix = options.prefix ?? 'mediakit:';
+  }
+
+  async #run(script: string, key: string, args: (string | number)[]): Promise<unknown> {
+    return this.#client.eval(script, { keys: [this.#prefix + key], arguments: args.map(String) });
+  }
+
+  async reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number) {
+    const [ok, used] = (await this.#run(RESERVE, ledger, [id, amount, limit, ttlSeconds])) as [number, number];
+    return { ok: ok === 1, used: Number(used) };
+  }
+
+  async settle(ledger: string, id: string, amount: number, ttlSeconds: number) {
+    return Number(await this.#run(SETTLE, ledger, [id, amount, ttlSeconds]));
+  }
+
+  async release(ledger: string, id: string) {
+    return Number(await this.#run(RELEASE, ledger, [id]));
+  }
+
+  async used(ledger: string) {
+    return Number(await this.#run(`return tonumber(redis.call('HGET', KEYS[1], '_used') or '0')`, ledger, []));
+  }
+
+  async hit(counter: string, windowSeconds: number) {
+    const [count, ttl] = (await this.#run(HIT, counter, [Math.round(windowSeconds * 1000)])) as [number, number];
+    return { count: Number(count), resetMs: Number(ttl) };
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * What the browser sees of upstream answers. Job objects are rebuilt field by field from the
+ * spec's list (unknown fields are dropped, since any string could carry an upstream id): the job
+ * id becomes a sealed handle, every URL becomes a signed proxy download ticket, messages are
+ * redacted. Error envelopes keep a known code and a redacted message.
+ */
+import { ERROR_CODES, KEY_PREFIXES, type JobError, type ModelJob, type ModelStats, type VideoJob } from '../api/index.js';
+
+/** The kinds of file a ticket serves; each has one fixed Content-Type and file name. */
+export const FILE_KINDS = {
+  ply: { type: 'application/octet-stream', name: 'scene.ply', attachment: true },
+  zip: { type: 'application/zip', name: 'scene.zip', attachment: true },
+  glb: { type: 'model/gltf-binary', name: 'model.glb', attachment: false },
+  mp4: { type: 'video/mp4', name: 'turntable.mp4', attachment: false },
+  image: { type: 'image/png', name: 'reference.png', attachment: false },
+} as const;
+
+export type FileKind = keyof typeof FILE_KINDS;
+
+export interface Rewriter {
+  /** A sealed handle for an upstream job id. */
+  handle(jobId: string): Promise<string>;
+  /** A signed proxy URL for an upstream URL, and when it stops working (ISO). */
+  ticket(upstreamUrl: string, kind: FileKind, notAfterMs?: number): Promise<{ url: string; expiresAt: string }>;
+  redact(text: string): string;
+}
+
+type Json = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+function jobError(error: unknown, rw: Rewriter): JobError | null {
+  if (!error || typeof error !== 'object') return null;
+  const e = error as Json;
+  return { code: str(e['code']) ?? 'provider_error', message: rw.redact(str(e['message']) ?? 'The job failed.') };
+}
+
+export async function videoJobView(data: Json, handle: string, rw: Rewriter): Promise<VideoJob> {
+  const out: VideoJob = {
+    job_id: handle,
+    status: str(data['status']) as VideoJob['status'],
+    progress: int(data['progress']) ?? 0,
+    output: null,
+    error: jobError(data['error'], rw),
+  };
+  const o = data['output'] as Json | null | undefined;
+  if (o && typeof o === 'object' && str(o['ply_url']) && str(o['archive_url'])) {
+    const upstreamExpiry = str(o['links_expire_at']) ? Date.parse(o['links_expire_at'] as string) : undefined;
+    const ply = await rw.ticket(o['ply_url'] as string, 'ply', upstreamExpiry);
+    const zip = await rw.ticket(o['archive_url'] as string, 'zip', upstreamExpiry);
+    out.output = { ply_url: ply.url, archive_url: zip.url, kind: 'gaussian_splat_ply', links_expire_at: ply.expiresAt };
+  }
+  return out;
+}
+
+const STAT_FIELDS: (keyof ModelStats)[] = ['triangles', 'vertices', 'meshes', 'materials', 'textures', 'maxTextureSize', 'bytes', 'animations'];
+
+export async function modelJobView(data: Json, handle: string, rw: Rewriter): Promise<ModelJob> {
+  const out: ModelJob = {
+    job_id: handle,
+    status: str(data['status']) as ModelJob['status'],
+    progress: int(data['progress']) ?? 0,
+    mode: data['mode'] === 'text' ? 'text' : 'image',
+    quality: (str(data['quality']) ?? 'standard') as ModelJob['quality'],
+    seed: int(data['seed']) ?? 0,
+    output: null,
+    error: jobError(data['error'], rw),
+  };
+  if (str(data['reference_image_url'])) out.reference_image_url = (await rw.ticket(data['reference_image_url'] as string, 'image')).url;
+  const o = data['output'] as Json | null | undefined;
+  if (o && typeof o === 'object' && str(o['model_url'])) {
+    const stats = {} as ModelStats;
+    const s = (o['stats'] ?? {}) as Json;
+    for (const f of STAT_FIELDS) stats[f] = int(s[f]) ?? 0;
+    const model = await rw.ticket(o['model_url'] as string, 'glb');
+    out.output = {
+      model_url: model.url,
+      // The provider's direct link carries the provider's own ids and expiry; the browser gets a
+      // ticket that streams the same file through the proxy.
+      provider_model_url: str(o['provider_model_url']) ? (await rw.ticket(o['provider_model_url'] as string, 'glb')).url : model.url,
+      turntable_url: str(o['turntable_url']) ? (await rw.ticket(o['turntable_url'] as string, 'mp4')).url : '',
+      stats,
+    };
+  }
+  return out;
+}
+
+/** Replaces API keys, key prefixes and upstream job ids in a text meant for the browser or a log. */
+export function makeRedactor(keys: string[]): (text: string) => string {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const secrets = keys.filter(Boolean).map(escape);
+  const prefixes = Object.values(KEY_PREFIXES).map(escape);
+  const pattern = new RegExp([...secrets, `(?:${prefixes.join('|')})[A-Za-z0-9_-]*`].join('|'), 'g');
+  return (text) => text.replace(pattern, '[key]').replace(/\bjob_[A-Za-z0-9_-]+/g, '[job]');
+}
+
+/** An upstream error envelope's code, when it is one of ours; anything else is generic. */
+export function knownCode(code: unknown): string | undefined {
+  return typeof code === 'string' && code in ERROR_CODES ? code : undefined;
+}

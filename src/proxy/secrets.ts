@@ -1,0 +1,149 @@
+/**
+ * The proxy's secret and what is derived from it, with Web Crypto only (Node, Workers, Deno, Bun).
+ *
+ * One site secret (at least 32 bytes) is never used directly: HKDF-SHA-256 derives a separate key
+ * per purpose (session tokens; sealed handles and download tickets), so a value
+ * made for one purpose is useless for another. Rotation: `{ current, previous }` secrets with
+ * ids; tokens name their secret's id in the `kid` header, sealed values are tried against each
+ * secret in turn (newest first), and only the current secret makes new ones.
+ */
+export interface SecretEntry {
+  /** A short, non-secret name for the secret (the token's `kid`). */
+  id: string;
+  /** At least 32 bytes (for example 64 hex characters from `openssl rand -hex 32`). */
+  secret: string | Uint8Array;
+}
+
+export type SecretOption = string | Uint8Array | { current: SecretEntry; previous?: SecretEntry[] };
+
+const MIN_SECRET_BYTES = 32;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function normalize(option: SecretOption): { id: string; bytes: Uint8Array }[] {
+  const entries: SecretEntry[] =
+    typeof option === 'string' || option instanceof Uint8Array ? [{ id: 'k1', secret: option }] : [option.current, ...(option.previous ?? [])];
+  const ids = new Set<string>();
+  return entries.map((entry, i) => {
+    if (!entry || typeof entry.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(entry.id)) {
+      throw new TypeError(`createProxy: secret ${i} needs an id of 1-64 letters, digits, ".", "_" or "-".`);
+    }
+    if (ids.has(entry.id)) throw new TypeError(`createProxy: two secrets share the id "${entry.id}".`);
+    ids.add(entry.id);
+    const bytes = typeof entry.secret === 'string' ? encoder.encode(entry.secret) : entry.secret;
+    if (!(bytes instanceof Uint8Array) || bytes.byteLength < MIN_SECRET_BYTES) {
+      throw new TypeError(`createProxy: the secret "${entry.id}" must be at least ${MIN_SECRET_BYTES} bytes; generate one with \`openssl rand -hex 32\`.`);
+    }
+    return { id: entry.id, bytes };
+  });
+}
+
+async function derive(secret: Uint8Array, info: string): Promise<Uint8Array> {
+  const base = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveBits']);
+  const bits = await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode('mediakit-proxy/v1/' + info) }, base, 256);
+  return new Uint8Array(bits);
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/**
+ * A short, fixed-length name for a value in store keys (subjects and job ids are not stored in
+ * clear, and any subject makes a well-formed key). Unkeyed on purpose: rotating the secret must not
+ * reset budgets.
+ */
+export async function digestName(value: string): Promise<string> {
+  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(value)))).slice(0, 22);
+}
+
+/** HMAC-SHA-256 of `message` under `key`, base64url. */
+export async function hmac(key: Uint8Array, message: string): Promise<string> {
+  const k = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', k, encoder.encode(message))));
+}
+
+interface DerivedSecret {
+  id: string;
+  token: Uint8Array;
+  seal: CryptoKey;
+}
+
+/** What a sealed value is for; part of the authenticated data, so a handle is never a ticket. */
+export type SealPurpose = 'handle' | 'file';
+
+const IV_BYTES = 12;
+
+export class Keyring {
+  readonly #entries: { id: string; bytes: Uint8Array }[];
+  #derived: Promise<DerivedSecret[]> | undefined;
+
+  /** Throws at once (at createProxy) when a secret is missing or short. */
+  constructor(option: SecretOption) {
+    if (option === undefined || option === null) throw new TypeError('createProxy: `secret` is required (at least 32 bytes; `openssl rand -hex 32`).');
+    this.#entries = normalize(option);
+  }
+
+  #all(): Promise<DerivedSecret[]> {
+    this.#derived ??= Promise.all(
+      this.#entries.map(async ({ id, bytes }) => {
+        const [token, seal] = await Promise.all([derive(bytes, 'token'), derive(bytes, 'seal')]);
+        const sealKey = await crypto.subtle.importKey('raw', seal as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt']);
+        return { id, token, seal: sealKey };
+      }),
+    );
+    return this.#derived;
+  }
+
+  /** The current secret's id and token-signing key. */
+  async signingKey(): Promise<{ kid: string; key: Uint8Array }> {
+    const [current] = await this.#all();
+    return { kid: current!.id, key: current!.token };
+  }
+
+  /** The token-verification key for a `kid`, if it is one of ours. */
+  async verificationKey(kid: unknown): Promise<Uint8Array | undefined> {
+    return (await this.#all()).find((d) => d.id === kid)?.token;
+  }
+
+
+  /** AES-256-GCM under the current secret: base64url(iv | ciphertext | tag). `context` is authenticated, not stored. */
+  async seal(purpose: SealPurpose, plaintext: string, context: string): Promise<string> {
+    const [current] = await this.#all();
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const data = encoder.encode(plaintext);
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(purpose + '\n' + context) }, current!.seal, data));
+    const out = new Uint8Array(IV_BYTES + sealed.byteLength);
+    out.set(iv);
+    out.set(sealed, IV_BYTES);
+    return toBase64Url(out);
+  }
+
+  /** The plaintext of a sealed value made for this purpose and context, or null (forged, altered, other subject, other purpose). */
+  async open(purpose: SealPurpose, sealed: string, context: string): Promise<string | null> {
+    const bytes = fromBase64Url(sealed);
+    if (!bytes || bytes.byteLength < IV_BYTES + 16 + 1) return null;
+    const iv = bytes.subarray(0, IV_BYTES);
+    const body = bytes.subarray(IV_BYTES);
+    const additionalData = encoder.encode(purpose + '\n' + context);
+    for (const secret of await this.#all()) {
+      try {
+        const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData }, secret.seal, body);
+        return decoder.decode(plain);
+      } catch {
+        // Not this secret (or not genuine): try the next one.
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The proxy's only state: budget ledgers and rate-limit counters, behind one small interface
+ * whose every operation is atomic, so any number of proxy instances can share one store.
+ *
+ * A ledger counts the credits a subject has used in one budget window. Each call that may charge
+ * adds a *reservation* under an id before anything goes upstream; the reservation is then
+ * settled at the real charge or released. Ids make every step safe to repeat: reserving an id
+ * that exists adds nothing (a retried Idempotency-Key), settling a settled id changes nothing
+ * (a replayed response), releasing touches only an unsettled reservation. Settling an id that was
+ * never reserved records it once (used for refunds of failed jobs, with a negative amount).
+ * "Set if absent" is the reservation itself: one entry per id, created only when absent.
+ */
+export interface ProxyStore {
+  /** Adds `amount` to the ledger if it stays within `limit`; `ok` is true when `id` is (now or already) reserved. */
+  reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number): Promise<{ ok: boolean; used: number }>;
+  /** Fixes reservation `id` at `amount` (once). Returns the ledger's use. */
+  settle(ledger: string, id: string, amount: number, ttlSeconds: number): Promise<number>;
+  /** Drops reservation `id` if not settled. Returns the ledger's use. */
+  release(ledger: string, id: string): Promise<number>;
+  /** The ledger's use (0 when unknown). */
+  used(ledger: string): Promise<number>;
+  /** Counts a hit in a fixed window that starts at the first hit; returns the count and the ms until the window ends. */
+  hit(counter: string, windowSeconds: number): Promise<{ count: number; resetMs: number }>;
+}
+
+interface Ledger {
+  used: number;
+  reserved: Map<string, number>;
+  settled: Set<string>;
+  expiresAt: number;
+}
+
+/** The default store: one process's memory (budgets and limits are per instance). */
+export class MemoryStore implements ProxyStore {
+  readonly #ledgers = new Map<string, Ledger>();
+  readonly #counters = new Map<string, { count: number; expiresAt: number }>();
+  readonly #now: () => number;
+  #ops = 0;
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  async reserve(key: string, id: string, amount: number, limit: number, ttlSeconds: number) {
+    const ledger = this.#ledger(key, ttlSeconds);
+    if (ledger.reserved.has(id) || ledger.settled.has(id)) return { ok: true, used: ledger.used };
+    if (ledger.used + amount > limit) return { ok: false, used: ledger.used };
+    ledger.used += amount;
+    ledger.reserved.set(id, amount);
+    return { ok: true, used: ledger.used };
+  }
+
+  async settle(key: string, id: string, amount: number, ttlSeconds: number) {
+    const ledger = this.#ledger(key, ttlSeconds);
+    if (ledger.settled.has(id)) return ledger.used;
+    ledger.used += amount - (ledger.reserved.get(id) ?? 0);
+    ledger.reserved.delete(id);
+    ledger.settled.add(id);
+    return ledger.used;
+  }
+
+  async release(key: string, id: string) {
+    const ledger = this.#live(this.#ledgers, key);
+    if (!ledger) return 0;
+    const amount = ledger.reserved.get(id);
+    if (amount !== undefined) {
+      ledger.used -= amount;
+      ledger.reserved.delete(id);
+    }
+    return ledger.used;
+  }
+
+  async used(key: string) {
+    return this.#live(this.#ledgers, key)?.used ?? 0;
+  }
+
+  async hit(key: string, windowSeconds: number) {
+    this.#sweep();
+    const now = this.#now();
+    let counter = this.#live(this.#counters, key);
+    if (!counter) this.#counters.set(key, (counter = { count: 0, expiresAt: now + windowSeconds * 1000 }));
+    counter.count++;
+    return { count: counter.count, resetMs: counter.expiresAt - now };
+  }
+
+  #ledger(key: string, ttlSeconds: number): Ledger {
+    this.#sweep();
+    let ledger = this.#live(this.#ledgers, key);
+    if (!ledger) this.#ledgers.set(key, (ledger = { used: 0, reserved: new Map(), settled: new Set(), expiresAt: 0 }));
+    ledger.expiresAt = Math.max(ledger.expiresAt, this.#now() + ttlSeconds * 1000);
+    return ledger;
+  }
+
+  #live<T extends { expiresAt: number }>(map: Map<string, T>, key: string): T | undefined {
+    const value = map.get(key);
+    if (value && value.expiresAt <= this.#now()) {
+      map.delete(key);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** Drops expired entries now and then, so memory stays bounded by live subjects. */
+  #sweep(): void {
+    if (++this.#ops % 1000 !== 0) return;
+    const now = this.#now();
+    for (const map of [this.#ledgers, this.#counters] as Map<string, { expiresAt: number }>[]) {
+      for (const [key, value] of map) if (value.expiresAt <= now) map.delete(key);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A sandbox and a proxy in front of it, each on its own real HTTP port, and helpers for tests.
+ * The test `authorize` hook reads the end user from a cookie, as a site's login check would.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy, toNodeHandler, type Proxy, type ProxyOptions } from '../../src/proxy/index.js';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Harness, type Keys } from '../sandbox/harness.js';
+
+export const SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+
+export interface Stack {
+  sandbox: Harness;
+  accountId: string;
+  keys: Keys;
+  proxy: Proxy;
+  url: string;
+  /** fetch relative to the proxy's origin (paths start with /mediakit). */
+  call(path: string, init?: RequestInit): Promise<Response>;
+  /** POST /mediakit/session as `user` (budget from the test cookie); returns the token. */
+  login(user: string, budget?: number, capabilities?: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function listen(handler: ReturnType<typeof toNodeHandler>): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** The test site's login check: `user`, `budget` and `caps` cookies. */
+export function cookieAuthorize(request: Request) {
+  const cookies = Object.fromEntries((request.headers.get('cookie') ?? '').split(/;\s*/).filter(Boolean).map((c) => c.split('=') as [string, string]));
+  if (!cookies['user']) return null;
+  return {
+    subject: decodeURIComponent(cookies['user']),
+    budget: cookies['budget'] ? Number(cookies['budget']) : 1000,
+    ...(cookies['caps'] ? { capabilities: cookies['caps'].split(',') as never } : {}),
+  };
+}
+
+export async function startStack(options: { proxy?: Partial<ProxyOptions>; sandbox?: SandboxOptions; credits?: number; sandboxHarness?: Harness } = {}): Promise<Stack> {
+  const sandbox = options.sandboxHarness ?? (await startSandbox(options.sandbox));
+  const account = await sandbox.account(options.credits ?? 10_000);
+  const proxy = createProxy({ upstream: sandbox.url, keys: account.keys, secret: SECRET, authorize: cookieAuthorize, log: () => {}, ...options.proxy });
+  const { server, url } = await listen(toNodeHandler(proxy));
+  const call = (path: string, init?: RequestInit) => fetch(url + path, init);
+  return {
+    sandbox,
+    accountId: account.id,
+    keys: account.keys,
+    proxy,
+    url,
+    call,
+    async login(user, budget = 1000, capabilities) {
+      const cookie = `user=${encodeURIComponent(user)}; budget=${budget}` + (capabilities ? `; caps=${capabilities.join(',')}` : '');
+      const r = await call('/mediakit/session', { method: 'POST', headers: { cookie } });
+      if (r.status !== 200) throw new Error(`login ${r.status}: ${await r.text()}`);
+      return ((await r.json()) as { data: { token: string } }).data.token;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      if (!options.sandboxHarness) await sandbox.close();
+    },
+  };
+}
+
+export const bearer = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
