@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
+import { ensureRedis } from './system.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -53,8 +54,10 @@ let failedRun = false;
 if (only !== '--browser') {
   const files = collect(NODE_DIRS);
   if (files.length) {
+    // The multi-instance proxy tests run two proxies on a real Redis.
+    const env = files.some((f) => f.includes('redis')) ? { REDIS_SERVER: ensureRedis() } : {};
     console.log(`\n[mediakit] node tests: ${files.length} files`);
-    const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files]);
+    const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], env);
     const num = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(r.text)?.[1] ?? 0);
     totals.passed += num('pass');
     totals.failed += num('fail') + num('cancelled');

@@ -68,3 +68,68 @@ export async function startStack(options: { proxy?: Partial<ProxyOptions>; sandb
 }
 
 export const bearer = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
+
+export interface UpstreamCall {
+  method: string;
+  url: URL;
+  headers: Headers;
+}
+
+/**
+ * An upstream function that records each request and forwards it over HTTP to `target` (the
+ * sandbox), optionally changing the answer (`answer` returns a Response to send instead).
+ */
+export function spyUpstream(target: string, answer?: (call: UpstreamCall) => Response | undefined) {
+  const calls: UpstreamCall[] = [];
+  const fetchUpstream = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const call = { method: request.method, url, headers: new Headers(request.headers) };
+    calls.push(call);
+    const canned = answer?.(call);
+    if (canned) return canned;
+    const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers, signal: request.signal };
+    if (request.body) Object.assign(init, { body: request.body, duplex: 'half' });
+    return fetch(target + url.pathname + url.search, init);
+  };
+  return { fetch: fetchUpstream, calls };
+}
+
+/** A raw HTTP/1.1 request (no URL normalization on the way), for paths fetch would clean up. */
+export async function rawRequest(base: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string }> {
+  const { request } = await import('node:http');
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, method, path: target, headers });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Polls a job through the proxy until it leaves queued/processing, advancing the sandbox clock a minute at a time. */
+export async function pollUntilDone(s: Stack, path: string, token: string): Promise<Record<string, any>> {
+  for (let i = 0; i < 400; i++) {
+    const r = await s.call(path, { headers: bearer(token) });
+    if (r.status !== 200) throw new Error(`poll ${r.status}: ${await r.text()}`);
+    const body = (await r.json()) as { data: Record<string, any> };
+    if (body.data['status'] !== 'queued' && body.data['status'] !== 'processing') return body.data;
+    await s.sandbox.advance(60_000);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('job did not finish');
+}
+
+export function jsonInit(token: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: bearer(token, { 'content-type': 'application/json', ...headers }), body: JSON.stringify(body) };
+}
+
+export function videoInit(token: string, video: Uint8Array, headers: Record<string, string> = {}): RequestInit {
+  const form = new FormData();
+  form.append('video_file', new Blob([video as Uint8Array<ArrayBuffer>], { type: 'video/mp4' }), 'walkthrough.mp4');
+  return { method: 'POST', headers: bearer(token, headers), body: form };
+}
