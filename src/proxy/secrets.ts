@@ -50,12 +50,18 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** Decodes canonical base64url only: a text whose unused low bits are set (another spelling of the same bytes) is refused, so no two texts open to one value. */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+  return toBase64Url(out) === text ? out : null;
+}
+
+/** True when every dot-separated part of a compact JWS is canonical base64url. */
+export function canonicalCompact(token: string): boolean {
+  return token.split('.').every((part) => fromBase64Url(part) !== null);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors } from 'jose';
 import { CAPABILITIES, type Capability } from '../api/index.js';
-import type { Keyring } from './secrets.js';
+import { canonicalCompact, type Keyring } from './secrets.js';
 
 export const TOKEN_TYPE = 'mediakit-session+jwt';
 const ALGORITHM = 'HS256';
@@ -72,6 +72,8 @@ export async function signToken(keyring: Keyring, settings: TokenSettings, claim
 export type VerifyFailure = 'expired' | 'invalid';
 
 export async function verifyToken(keyring: Keyring, settings: TokenSettings, token: string, now = Date.now()): Promise<VerifiedSession | VerifyFailure> {
+  // jose decodes non-canonical base64url too; a changed unused bit must not leave a token valid.
+  if (!canonicalCompact(token)) return 'invalid';
   let kid: unknown;
   try {
     kid = decodeProtectedHeader(token).kid;
