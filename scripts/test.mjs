@@ -54,8 +54,8 @@ let failedRun = false;
 if (only !== '--browser') {
   const files = collect(NODE_DIRS);
   if (files.length) {
-    // The multi-instance proxy tests run two proxies on a real Redis.
-    const env = files.some((f) => f.includes('redis')) ? { REDIS_SERVER: ensureRedis() } : {};
+    // The multi-instance proxy tests run two proxies on a real Redis: $REDIS_URL (CI starts one) or a private redis-server.
+    const env = files.some((f) => f.includes('redis')) && !process.env.REDIS_URL ? { REDIS_SERVER: ensureRedis() } : {};
     console.log(`\n[mediakit] node tests: ${files.length} files`);
     const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], env);
     const num = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(r.text)?.[1] ?? 0);

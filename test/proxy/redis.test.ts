@@ -1,0 +1,126 @@
+/**
+ * Many instances: two proxies on one real Redis share budgets and rate limits under concurrent
+ * requests, and the Redis store keeps the same contract as the memory store.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createClient } from 'redis';
+import { createProxy, MemoryStore, RedisStore, type ProxyStore } from '../../src/proxy/index.js';
+import { SECRET } from './harness.js';
+
+const REDIS = process.env['REDIS_SERVER'] ?? 'redis-server';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** The Redis CI started (REDIS_URL), or a private redis-server for this file. */
+async function startRedis(): Promise<{ url: string; child: ChildProcess | undefined }> {
+  if (process.env['REDIS_URL']) return { url: process.env['REDIS_URL'], child: undefined };
+  const port = await freePort();
+  const child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', (err) => reject(new Error(`could not start ${REDIS} (npm test installs it, or: sudo apt-get install -y redis-server): ${err.message}`)));
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, child };
+}
+
+/** The store contract, run on both implementations. */
+async function contract(store: ProxyStore, ns: string): Promise<void> {
+  const ledger = `${ns}:ledger`;
+  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6 });
+  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6 }, 'same id: nothing added');
+  assert.deepEqual(await store.reserve(ledger, 'b', 6, 10, 60), { ok: false, used: 6 }, 'over the limit');
+  assert.equal(await store.settle(ledger, 'a', 4, 60), 4);
+  assert.equal(await store.settle(ledger, 'a', 9, 60), 4, 'settled once');
+  assert.equal(await store.release(ledger, 'a'), 4, 'a settled reservation is not released');
+  assert.deepEqual(await store.reserve(ledger, 'c', 5, 10, 60), { ok: true, used: 9 });
+  assert.equal(await store.release(ledger, 'c'), 4);
+  assert.equal(await store.settle(ledger, 'refund', -4, 60), 0, 'an unknown id settles once (refunds)');
+  assert.equal(await store.settle(ledger, 'refund', -4, 60), 0);
+  assert.equal(await store.used(ledger), 0);
+  const first = await store.hit(`${ns}:rl`, 60);
+  const second = await store.hit(`${ns}:rl`, 60);
+  assert.deepEqual([first.count, second.count], [1, 2]);
+  assert.ok(second.resetMs > 0 && second.resetMs <= 60_000);
+}
+
+describe('proxy on Redis', () => {
+  let redis: { url: string; child: ChildProcess | undefined };
+  let clients: ReturnType<typeof createClient>[];
+  before(async () => {
+    redis = await startRedis();
+    clients = await Promise.all([0, 1].map(() => createClient({ url: redis.url }).connect()));
+  });
+  after(async () => {
+    await Promise.all(clients.map((c) => c.quit()));
+    redis.child?.kill();
+  });
+
+  it('keeps the store contract on Redis and in memory', async () => {
+    await contract(new RedisStore(clients[0]!, { prefix: `test:${Date.now()}:` }), 'contract');
+    await contract(new MemoryStore(), 'contract');
+  });
+
+  it('shares one budget across two instances under concurrent requests', async () => {
+    let upstreamCalls = 0;
+    const upstream = async (request: Request) => {
+      await request.body?.cancel();
+      upstreamCalls++;
+      await new Promise((r) => setTimeout(r, Math.random() * 10));
+      return Response.json({ data: { job_id: `job_${upstreamCalls}`, status: 'queued' }, credits_charged: 2 }, { status: 202, headers: { 'x-credits-charged': '2' } });
+    };
+    const make = (client: ReturnType<typeof createClient>) =>
+      createProxy({ upstream, keys: { generate: 'g3_live_k' }, secret: SECRET, authorize: () => null, store: new RedisStore(client), rateLimits: { create: { limit: 1000, windowSeconds: 60 } } });
+    const [a, b] = [make(clients[0]!), make(clients[1]!)];
+    const token = await a.mintToken({ subject: `shared-${Date.now()}`, capabilities: ['generate'], budget: 21 });
+    const create = (p: typeof a) => p.fetch(new Request('http://site/mediakit/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"mode":"text","prompt":"cup"}' }));
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i % 2 ? a : b)));
+    const statuses = responses.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 202).length, 10, '21 credits buy ten 2-credit jobs, across both instances');
+    assert.equal(statuses.filter((s) => s === 402).length, 30);
+    assert.equal(upstreamCalls, 10);
+    const session = (await (await b.fetch(new Request('http://site/mediakit/session', { headers: { authorization: `Bearer ${token}` } }))).json()) as { data: { budget: { used: number; remaining: number } } };
+    assert.deepEqual([session.data.budget.used, session.data.budget.remaining], [20, 1]);
+  });
+
+  it('shares rate limits across two instances', async () => {
+    const make = (client: ReturnType<typeof createClient>) =>
+      createProxy({
+        upstream: async () => Response.json({ error: { code: 'not_found', message: 'No such job.' } }, { status: 404 }),
+        keys: { generate: 'g3_live_k' },
+        secret: SECRET,
+        authorize: () => null,
+        store: new RedisStore(client),
+        rateLimits: { poll: { limit: 15, windowSeconds: 60 } },
+      });
+    const [a, b] = [make(clients[0]!), make(clients[1]!)];
+    const token = await a.mintToken({ subject: `poller-${Date.now()}`, capabilities: ['generate'], budget: 0 });
+    const poll = (p: typeof a) => p.fetch(new Request(`http://site/mediakit/api/v1/3d/jobs/${'A'.repeat(60)}`, { headers: { authorization: `Bearer ${token}` } }));
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => poll(i % 2 ? a : b)));
+    const limited = responses.filter((r) => r.status === 429);
+    assert.equal(limited.length, 15);
+    assert.ok(limited.every((r) => Number(r.headers.get('retry-after')) >= 1));
+  });
+
+  it('fails closed when Redis goes away', async () => {
+    const client = await createClient({ url: redis.url, socket: { reconnectStrategy: () => 50 } }).connect();
+    const proxy = createProxy({ upstream: async () => new Response('{}', { status: 500 }), keys: { generate: 'g3_live_k' }, secret: SECRET, authorize: () => null, store: new RedisStore(client), storeTimeoutMs: 300, log: () => {} });
+    const token = await proxy.mintToken({ subject: 'gone', capabilities: ['generate'], budget: 10 });
+    client.destroy();
+    const r = await proxy.fetch(new Request('http://site/mediakit/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"mode":"text","prompt":"cup"}' }));
+    assert.equal(r.status, 503);
+  });
+});
