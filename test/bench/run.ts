@@ -6,6 +6,10 @@
  *      a fixed JSON body of the same size (the floor of any HTTP poll on this machine).
  *   2. Artifact time: each generator vs the cheapest honest baseline of its kind (decode and
  *      re-encode the same input image with sharp; write the same number of bytes to a buffer).
+ *   3. The proxy: a 500 MB video upload through it vs direct, a plain pipe proxy and a plain
+ *      fetch proxy (throughput and VmHWM memory growth), and its added latency per poll
+ *      (proxy.ts).
+ * `npm run bench -- proxy` (or `sandbox`) runs one part; BENCH_UPLOAD_MB sets the upload size.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -19,6 +23,7 @@ import { prepareSelfie, renderHeadshot } from '../../src/sandbox/artifacts/heads
 import { runImageTool } from '../../src/sandbox/artifacts/image-tool.js';
 import { glbStats } from '../../src/sandbox/artifacts/glb-stats.js';
 import { makeImage, makeVideo } from '../fixtures/media.js';
+import { proxyBench } from './proxy.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -109,5 +114,9 @@ async function artifactBench(): Promise<void> {
   table('Artifact generation (best of runs)', rows);
 }
 
-await pollBench();
-await artifactBench();
+const only = process.argv[2];
+if (only !== 'proxy') {
+  await pollBench();
+  await artifactBench();
+}
+if (only !== 'sandbox') await proxyBench();

@@ -11,6 +11,8 @@ import { createProxy, MemoryStore, RedisStore, type ProxyStore } from '../../src
 import { SECRET } from './harness.js';
 
 const REDIS = process.env['REDIS_SERVER'] ?? 'redis-server';
+const connect = (url: string) => createClient({ url }).connect();
+type Client = Awaited<ReturnType<typeof connect>>;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -59,10 +61,10 @@ async function contract(store: ProxyStore, ns: string): Promise<void> {
 
 describe('proxy on Redis', () => {
   let redis: { url: string; child: ChildProcess | undefined };
-  let clients: ReturnType<typeof createClient>[];
+  let clients: Client[];
   before(async () => {
     redis = await startRedis();
-    clients = await Promise.all([0, 1].map(() => createClient({ url: redis.url }).connect()));
+    clients = await Promise.all([0, 1].map(() => connect(redis.url)));
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.quit()));
@@ -82,7 +84,7 @@ describe('proxy on Redis', () => {
       await new Promise((r) => setTimeout(r, Math.random() * 10));
       return Response.json({ data: { job_id: `job_${upstreamCalls}`, status: 'queued' }, credits_charged: 2 }, { status: 202, headers: { 'x-credits-charged': '2' } });
     };
-    const make = (client: ReturnType<typeof createClient>) =>
+    const make = (client: Client) =>
       createProxy({ upstream, keys: { generate: 'g3_live_k' }, secret: SECRET, authorize: () => null, store: new RedisStore(client), rateLimits: { create: { limit: 1000, windowSeconds: 60 } } });
     const [a, b] = [make(clients[0]!), make(clients[1]!)];
     const token = await a.mintToken({ subject: `shared-${Date.now()}`, capabilities: ['generate'], budget: 21 });
@@ -97,7 +99,7 @@ describe('proxy on Redis', () => {
   });
 
   it('shares rate limits across two instances', async () => {
-    const make = (client: ReturnType<typeof createClient>) =>
+    const make = (client: Client) =>
       createProxy({
         upstream: async () => Response.json({ error: { code: 'not_found', message: 'No such job.' } }, { status: 404 }),
         keys: { generate: 'g3_live_k' },
