@@ -12,8 +12,12 @@ import type { AddressInfo } from 'node:net';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Body chunks are read from the socket in pieces of this size (Node's default, 16 KiB, costs throughput on big uploads). */
-const BODY_HIGH_WATER_MARK = 256 * 1024;
+/**
+ * At most this many body bytes wait between the socket and the handler. Counted in bytes: a bare
+ * `highWaterMark` would count chunks and let a slow upstream pile a whole upload up in memory.
+ */
+const BODY_BUFFER_BYTES = 256 * 1024;
+const byteStrategy: QueuingStrategy<Uint8Array> = { highWaterMark: BODY_BUFFER_BYTES, size: (chunk) => chunk.byteLength };
 
 export function toRequest(req: IncomingMessage, origin: string, signal?: AbortSignal): Request {
   const headers = new Headers();
@@ -27,7 +31,7 @@ export function toRequest(req: IncomingMessage, origin: string, signal?: AbortSi
     method,
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(req, { strategy: { highWaterMark: BODY_HIGH_WATER_MARK } } as never) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? { body: Readable.toWeb(req, { strategy: byteStrategy } as never) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit);
 }
 
