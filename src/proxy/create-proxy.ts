@@ -660,24 +660,27 @@ export function createProxy(options: ProxyOptions): Proxy {
     const reader = source.getReader();
     const limit = Math.min(declared ?? max, max);
     let total = 0;
-    let last = Date.now();
+    // Idle means the browser sent nothing while we waited for it; a slow upstream that is not
+    // asking for more does not count.
+    let waitingSince: number | undefined;
     let timer: ReturnType<typeof setInterval> | undefined;
     const stop = () => clearInterval(timer);
     return new ReadableStream<Uint8Array>(
       {
-        start(controller) {
-          timer = setInterval(() => {
-            if (Date.now() - last < idleMs) return;
+        async pull(controller) {
+          // The watchdog starts with the first read: a body that is never forwarded (a refused
+          // call) leaves no timer behind.
+          timer ??= setInterval(() => {
+            if (waitingSince === undefined || Date.now() - waitingSince < idleMs) return;
             stop();
             state.failure = ApiError.of('upload_timeout', `The upload stalled (nothing received for ${Math.round(idleMs / 1000)} s) and was stopped. Nothing was charged; check the connection and try again.`);
             controller.error(state.failure);
             void reader.cancel().catch(() => undefined);
           }, Math.max(50, Math.min(1000, idleMs / 4)));
-        },
-        async pull(controller) {
           try {
+            waitingSince = Date.now();
             const { done, value } = await reader.read();
-            last = Date.now();
+            waitingSince = undefined;
             if (done) {
               stop();
               controller.close();
