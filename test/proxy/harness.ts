@@ -2,7 +2,7 @@
  * A sandbox and a proxy in front of it, each on its own real HTTP port, and helpers for tests.
  * The test `authorize` hook reads the end user from a cookie, as a site's login check would.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy, toNodeHandler, type Proxy, type ProxyOptions } from '../../src/proxy/index.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
@@ -98,8 +98,15 @@ export function spyUpstream(target: string, answer?: (call: UpstreamCall) => Res
 export async function rawRequest(base: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string }> {
   const { request } = await import('node:http');
   const u = new URL(base);
+  const req = request({ host: u.hostname, port: u.port, method, path: target, headers });
+  const answer = collect(req);
+  req.end();
+  return answer;
+}
+
+/** The status and text body of a raw request's answer. */
+export function collect(req: ClientRequest): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method, path: target, headers });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -107,7 +114,6 @@ export async function rawRequest(base: string, target: string, headers: Record<s
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('error', reject);
-    req.end();
   });
 }
 

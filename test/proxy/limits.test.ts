@@ -8,22 +8,14 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { envelope, startSandbox, type Harness } from '../sandbox/harness.js';
 import { makeImage, toBase64 } from '../fixtures/media.js';
-import { bearer, jsonInit, listen, spyUpstream, startStack, SECRET, cookieAuthorize, type Stack } from './harness.js';
+import { bearer, collect, jsonInit, listen, spyUpstream, startStack, SECRET, cookieAuthorize, type Stack } from './harness.js';
 import { createProxy, toNodeHandler } from '../../src/proxy/index.js';
 
 /** Sends headers and `first` bytes of a body, then lets the test decide (wait, stop, hang up). */
 function openUpload(base: string, headers: Record<string, string>, first: Uint8Array) {
   const u = new URL(base);
   const req = request({ host: u.hostname, port: u.port, method: 'POST', path: '/mediakit/api/v1/video-to-3d/jobs', headers });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
+  const response = collect(req);
   req.flushHeaders();
   if (first.byteLength) req.write(first);
   return { req, response };
