@@ -5,3 +5,4 @@ export * from './errors.js';
 export * from './capabilities.js';
 export * from './headers.js';
 export * from './sniff.js';
+export * from './bytes.js';

@@ -18,6 +18,7 @@ import {
   matchRoute,
   maxRequestBytes,
   headshotCharge,
+  readCapped,
   type Capability,
   type ErrorCode,
   type RouteSpec,
@@ -628,28 +629,8 @@ export function createProxy(options: ProxyOptions): Proxy {
 
   // ---------------------------------------------------------------- bodies
 
-  async function readAll(request: Request, max: number): Promise<Uint8Array> {
-    if (!request.body) return new Uint8Array(0);
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        await reader.cancel();
-        refuse('payload_too_large', 'The request body is too large: images may be at most 12 MB each.');
-      }
-      chunks.push(value);
-    }
-    const out = new Uint8Array(total);
-    let offset = 0;
-    for (const c of chunks) {
-      out.set(c, offset);
-      offset += c.byteLength;
-    }
-    return out;
+  function readAll(request: Request, max: number): Promise<Uint8Array> {
+    return readCapped(request.body, max, () => refuse('payload_too_large', 'The request body is too large: images may be at most 12 MB each.'));
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { ApiError, LIMITS, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
+import { ApiError, LIMITS, readCapped, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
 import { fail } from './http.js';
 
 export type Fields = Map<string, string | File>;
@@ -33,32 +33,7 @@ async function readStream(body: ReadableStream<Uint8Array> | null, declared: num
     await body?.cancel().catch(() => {});
     tooLarge();
   }
-  if (!body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = body.getReader();
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await reader.read();
-    } catch {
-      fail('invalid_request', 'The body ended before it was complete. Send it again.');
-    }
-    if (step.done) break;
-    total += step.value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      tooLarge();
-    }
-    chunks.push(step.value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return readCapped(body, maxBytes, tooLarge, () => fail('invalid_request', 'The body ended before it was complete. Send it again.'));
 }
 
 /** Parses a JSON object or a multipart form. `accept` lists the kinds the endpoint takes. */
