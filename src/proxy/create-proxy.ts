@@ -250,17 +250,15 @@ export function createProxy(options: ProxyOptions): Proxy {
     return payload;
   }
 
-  function rewriter(subject: string, capability: Capability, payload: HandlePayload): Rewriter {
-    return {
-      handle: () => sealHandle(subject, capability, payload),
-      redact,
-      async ticket(upstreamUrl, kind, notAfterMs) {
-        const expires = Math.min(Date.now() + downloadTtlMs, notAfterMs !== undefined && Number.isFinite(notAfterMs) ? notAfterMs : Infinity);
-        const sealed = await keyring.seal('file', JSON.stringify({ u: upstreamUrl, k: kind, e: expires }), '');
-        return { url: `${basePath}/files/${sealed}/${FILE_KINDS[kind].name}`, expiresAt: new Date(expires).toISOString() };
-      },
-    };
-  }
+  /** How job objects are rewritten for the browser: redacted messages, outputs as download tickets. */
+  const rewrite: Rewriter = {
+    redact,
+    async ticket(upstreamUrl, kind, notAfterMs) {
+      const expires = Math.min(Date.now() + downloadTtlMs, notAfterMs !== undefined && Number.isFinite(notAfterMs) ? notAfterMs : Infinity);
+      const sealed = await keyring.seal('file', JSON.stringify({ u: upstreamUrl, k: kind, e: expires }), '');
+      return { url: `${basePath}/files/${sealed}/${FILE_KINDS[kind].name}`, expiresAt: new Date(expires).toISOString() };
+    },
+  };
 
   // ---------------------------------------------------------------- upstream
 
@@ -527,9 +525,8 @@ export function createProxy(options: ProxyOptions): Proxy {
     if (route.name === 'createVideoJob' || route.name === 'createModelJob') {
       const job = (data['data'] ?? {}) as Record<string, unknown>;
       const payload: HandlePayload = { j: String(job['job_id']), c: chargedCredits, w: window };
-      const rw = rewriter(session.subject, capability, payload);
-      const handle = await rw.handle(payload.j);
-      result['data'] = route.name === 'createVideoJob' ? { job_id: handle, status: job['status'] } : await modelJobView(job, handle, rw);
+      const handle = await sealHandle(session.subject, capability, payload);
+      result['data'] = route.name === 'createVideoJob' ? { job_id: handle, status: job['status'] } : await modelJobView(job, handle, rewrite);
       if (route.name === 'createModelJob') out[HEADERS.location] = `${basePath}/api/v1/3d/jobs/${handle}`;
     }
     return json(result, response.status, out);
@@ -551,8 +548,7 @@ export function createProxy(options: ProxyOptions): Proxy {
       // The upstream refunds a failed job; the session's budget gets the credits back, once.
       await guarded(store.settle(await ledgerKey(session.subject, payload.w), 'refund_' + (await digestName(payload.j)), -payload.c, ledgerTtl));
     }
-    const rw = rewriter(session.subject, capability, payload);
-    const view = route.name === 'getVideoJob' ? await videoJobView(data, handle, rw) : await modelJobView(data, handle, rw);
+    const view = route.name === 'getVideoJob' ? await videoJobView(data, handle, rewrite) : await modelJobView(data, handle, rewrite);
     return json({ data: view }, 200, headers);
   }
 

@@ -18,8 +18,6 @@ export const FILE_KINDS = {
 export type FileKind = keyof typeof FILE_KINDS;
 
 export interface Rewriter {
-  /** A sealed handle for an upstream job id. */
-  handle(jobId: string): Promise<string>;
   /** A signed proxy URL for an upstream URL, and when it stops working (ISO). */
   ticket(upstreamUrl: string, kind: FileKind, notAfterMs?: number): Promise<{ url: string; expiresAt: string }>;
   redact(text: string): string;
