@@ -283,7 +283,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   /** The browser's answer for an upstream error: a known code, a redacted message, never the upstream's headers. */
   async function upstreamError(response: Response, capability: Capability | 'account'): Promise<ApiError> {
     const parsed = await ApiError.fromResponse(response);
-    if (response.status === 401 || response.status === 403 && parsed.code === 'unauthorized') {
+    if (response.status === 401 || (response.status === 403 && parsed.code === 'unauthorized')) {
       log('error', `upstream refused the ${capability} key (${response.status} ${parsed.code}): ${parsed.message}`);
       return ApiError.of('upstream_error', 'The media service refused this site\'s API key. Nothing was charged. The site owner must check the proxy\'s keys.');
     }
@@ -291,7 +291,7 @@ export function createProxy(options: ProxyOptions): Proxy {
       return ApiError.of('insufficient_credits', 'The site\'s credit balance is too low for this call; nothing was charged. Try again later.');
     }
     const code = knownCode(parsed.code);
-    if (!code || response.status >= 500 && code !== 'provider_error') {
+    if (!code || (response.status >= 500 && code !== 'provider_error')) {
       log('warn', `upstream answered ${response.status} ${parsed.code}: ${parsed.message}`);
       return new ApiError(502, 'upstream_error', 'The media service failed to answer this request. Nothing was charged; try again in a moment.');
     }
@@ -474,8 +474,8 @@ export function createProxy(options: ProxyOptions): Proxy {
     const state = { failure: undefined as ApiError | undefined };
     if (route.name === 'headshots') body = await readAll(request, max);
     else if (request.body) body = guardBody(request.body, declared, max, state);
-    if (declared !== undefined && (route.name === 'headshots' || body === undefined)) upstreamHeaders['content-length'] = String(body instanceof Uint8Array ? body.byteLength : 0);
-    else if (declared !== undefined) upstreamHeaders['content-length'] = String(declared);
+    const length = body instanceof Uint8Array ? body.byteLength : body === undefined ? 0 : declared;
+    if (length !== undefined) upstreamHeaders['content-length'] = String(length);
 
     const cost = await maxCost(route, body instanceof Uint8Array ? body : undefined, type);
     const window = windowOf(Date.now());

@@ -127,13 +127,10 @@ function underPrefix(req: IncomingMessage, prefix: string): boolean {
 
 /**
  * Connect/Express/Vite middleware serving `prefix/*` from a fetch handler (the prefix is removed
- * from the path the handler sees unless `keepPrefix`); other paths go to `next`.
+ * from the path the handler sees); other paths go to `next`.
  */
-export function connectMiddleware(prefix: string, handler: FetchHandler, options: ListenerOptions & { keepPrefix?: boolean } = {}) {
-  const listener = nodeListener(handler, {
-    ...options,
-    rewrite: options.keepPrefix ? options.rewrite : (url) => void (url.pathname = url.pathname.slice(prefix.length) || '/'),
-  });
+export function connectMiddleware(prefix: string, handler: FetchHandler) {
+  const listener = nodeListener(handler, { rewrite: (url) => void (url.pathname = url.pathname.slice(prefix.length) || '/') });
   return (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     if (underPrefix(req, prefix)) listener(req, res);
     else next();
