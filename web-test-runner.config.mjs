@@ -3,20 +3,48 @@
 // server itself (the proxy at /mediakit, the sandbox at /sandbox: the same stack as `npm start`),
 // so tests talk real HTTP to both. Run through scripts/test.mjs, which registers tsx so this file
 // can import the TypeScript stack.
+//
+// Two more stacks, each owned by one test file so its ledger checks see only its own charges:
+// /mk-short (sandbox /sandbox-short; test/client) has 2-second session tokens; /mk-jobs (sandbox
+// /sandbox-jobs; test/jobs). Test-only routes: /__test/account?stack=NAME names the sandbox account
+// behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
+// ffmpeg (test/fixtures/media.ts).
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 import { createDevStack } from './src/dev/index.ts';
+import { makeVideo } from './test/fixtures/media.ts';
 
-const stack = createDevStack({ sandbox: { speed: 60, artifacts: { turntableFrames: 12, turntableSize: 128 } }, budget: 10_000 });
+const artifacts = { turntableFrames: 12, turntableSize: 128 };
+const stacks = {
+  mediakit: createDevStack({ sandbox: { speed: 60, artifacts }, budget: 10_000 }),
+  'mk-short': createDevStack({ basePath: '/mk-short', sandboxPath: '/sandbox-short', sandbox: { speed: 60, artifacts }, budget: 10_000, proxy: { tokenTtlSeconds: 2 } }),
+  'mk-jobs': createDevStack({ basePath: '/mk-jobs', sandboxPath: '/sandbox-jobs', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
+};
+
+/** Test-only routes (Koa). */
+async function testRoutes(ctx, next) {
+  if (ctx.path === '/__test/account') {
+    const stack = stacks[ctx.query.stack ?? 'mediakit'];
+    ctx.body = { account_id: stack ? await stack.account : null };
+    return;
+  }
+  if (ctx.path === '/__fixtures/video') {
+    const n = (name, fallback) => Math.max(1, Math.min(4096, Number(ctx.query[name] ?? fallback) || fallback));
+    ctx.type = ctx.query.container === 'mov' ? 'video/quicktime' : 'video/mp4';
+    ctx.body = Buffer.from(await makeVideo({ seconds: n('seconds', 2), width: n('width', 64), height: n('height', 64), fps: n('fps', 5), container: ctx.query.container === 'mov' ? 'mov' : 'mp4' }));
+    return;
+  }
+  return next();
+}
 
 /** Koa middleware around the connect one: the stack answers /mediakit/* and /sandbox/*, the test server the rest. */
-function mount(middleware) {
+function mount(middleware, prefixes) {
   return (ctx, next) =>
     new Promise((resolve, reject) => {
       const path = ctx.path;
-      if (!['/mediakit', '/sandbox'].some((p) => path === p || path.startsWith(p + '/'))) return resolve(next());
+      if (!prefixes.some((p) => path === p || path.startsWith(p + '/'))) return resolve(next());
       ctx.respond = false;
       ctx.res.once('finish', resolve);
       ctx.res.once('close', resolve);
@@ -35,6 +63,11 @@ export default {
       launchOptions: { executablePath: process.env.CHROME_PATH ?? findChromium(), args: CHROMIUM_ARGS },
     }),
   ],
-  middleware: [mount(stack.middleware)],
+  middleware: [
+    testRoutes,
+    mount(stacks.mediakit.middleware, ['/mediakit', '/sandbox']),
+    mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
+    mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),
+  ],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
 };

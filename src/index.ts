@@ -3,3 +3,6 @@
  * `@mediakit/elements/define.js` (or one element's define module) for that.
  */
 export * from './api/index.js';
+export * from './client/index.js';
+export * from './jobs/index.js';
+export * from './events/index.js';

@@ -47,7 +47,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** A failed API call, as every layer sees it. `retryAfter` is in seconds (from Retry-After). */
 export class ApiError extends Error {
-  override readonly name = 'ApiError';
+  override readonly name: string = 'ApiError';
   readonly status: number;
   readonly code: string;
   readonly retryAfter: number | undefined;

@@ -68,6 +68,11 @@ export interface ModelJobOutput {
   provider_model_url: string;
   turntable_url: string;
   stats: ModelStats;
+  /**
+   * Not in the spec: when the proxy's download links above stop working (ISO 8601). The proxy
+   * states it so clients poll again just before; the upstream itself does not send it.
+   */
+  links_expire_at?: string;
 }
 
 export interface ModelJob {

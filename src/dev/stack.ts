@@ -40,6 +40,8 @@ export interface DevStack {
   sandbox: Sandbox | undefined;
   /** The proxy, once the sandbox account behind it exists. */
   proxy: Promise<Proxy>;
+  /** The sandbox account behind the proxy (its ledger: `GET {sandboxPath}/__sandbox/accounts/{id}/ledger`); undefined with a real upstream. */
+  account: Promise<string | undefined>;
   /** One line for the console. */
   describe(): string;
 }
@@ -74,18 +76,19 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
   const secret = env['MEDIAKIT_SECRET'] ?? randomBytes(32).toString('hex');
   const budget = options.budget ?? 500;
 
-  async function upstreamSettings(): Promise<Pick<ProxyOptions, 'upstream' | 'keys'>> {
+  async function upstreamSettings(): Promise<Pick<ProxyOptions, 'upstream' | 'keys'> & { account?: string }> {
     if (!sandbox) {
       const keys = Object.fromEntries(Object.entries(KEY_ENV).map(([cap, name]) => [cap, env[name]]).filter(([, v]) => v));
       return { upstream: realUpstream!, keys };
     }
     const response = await sandbox.fetch(new Request('http://sandbox/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: options.credits ?? 100_000 }) }));
-    const { keys } = (await response.json()) as { keys: Record<Capability, string> };
-    return { upstream: (request) => sandbox.fetch(request), keys };
+    const { keys, account_id } = (await response.json()) as { keys: Record<Capability, string>; account_id: string };
+    return { upstream: (request) => sandbox.fetch(request), keys, account: account_id };
   }
 
-  const proxy = upstreamSettings().then((settings) =>
-    createProxy({ ...settings, secret, basePath, authorize: options.authorize ?? demoAuthorize(budget), ...options.proxy }),
+  const settings = upstreamSettings();
+  const proxy = settings.then(({ upstream, keys }) =>
+    createProxy({ upstream, keys, secret, basePath, authorize: options.authorize ?? demoAuthorize(budget), ...options.proxy }),
   );
   proxy.catch((err: unknown) => console.error('[mediakit] the proxy could not start:', err));
   const sandboxMiddleware = sandbox ? connectMiddleware(sandboxPath, (r) => sandbox.fetch(r)) : undefined;
@@ -107,6 +110,7 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
     middleware,
     sandbox,
     proxy,
+    account: settings.then((s) => s.account),
     describe: () =>
       sandbox
         ? `mediakit proxy at ${basePath} -> sandbox at ${sandboxPath} (clock x${sandbox.clock.speed}); each browser gets ${budget} credits a day`

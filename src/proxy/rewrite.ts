@@ -72,14 +72,12 @@ export async function modelJobView(data: Json, handle: string, rw: Rewriter): Pr
     const s = (o['stats'] ?? {}) as Json;
     for (const f of STAT_FIELDS) stats[f] = int(s[f]) ?? 0;
     const model = await rw.ticket(o['model_url'] as string, 'glb');
-    out.output = {
-      model_url: model.url,
-      // The provider's direct link carries the provider's own ids and expiry; the browser gets a
-      // ticket that streams the same file through the proxy.
-      provider_model_url: str(o['provider_model_url']) ? (await rw.ticket(o['provider_model_url'] as string, 'glb')).url : model.url,
-      turntable_url: str(o['turntable_url']) ? (await rw.ticket(o['turntable_url'] as string, 'mp4')).url : '',
-      stats,
-    };
+    // The provider's direct link carries the provider's own ids and expiry; the browser gets a
+    // ticket that streams the same file through the proxy.
+    const provider = str(o['provider_model_url']) ? await rw.ticket(o['provider_model_url'] as string, 'glb') : model;
+    const turntable = str(o['turntable_url']) ? await rw.ticket(o['turntable_url'] as string, 'mp4') : undefined;
+    const expiries = [model, provider, ...(turntable ? [turntable] : [])].map((t) => t.expiresAt).sort();
+    out.output = { model_url: model.url, provider_model_url: provider.url, turntable_url: turntable?.url ?? '', stats, links_expire_at: expiries[0]! };
   }
   return out;
 }

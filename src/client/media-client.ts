@@ -1,0 +1,353 @@
+/**
+ * `MediaClient`: every endpoint of the media API as a typed method, called through the site's
+ * session-token proxy (never with an API key). It validates input before a byte is sent, holds
+ * the session token, sends an Idempotency-Key with every creating call and reuses it on every
+ * retry, waits out 429s, reports upload progress, and keeps the page's credit ledger current.
+ */
+import {
+  ApiError,
+  HEADERS,
+  type HeadshotBatch,
+  type HeadshotStyle,
+  type ImageToolRequest,
+  type ModelJob,
+  type ModelJobCreated,
+  type ModelJobRequest,
+  type VariantSlot,
+  type VideoJob,
+  type VideoJobCreated,
+} from '../api/index.js';
+import type { UploadProgress } from '../events/upload-progress.js';
+import { CreditLedger } from './credit-ledger.js';
+import { SessionManager, sleep, type SessionInfo } from './session.js';
+import { NetworkError, xhrFetch } from './upload.js';
+import {
+  ValidationError,
+  validateImage,
+  validateImageToolOptions,
+  validateImageUrl,
+  validateModelRequest,
+  validateStyle,
+  validateVariants,
+  validateVideo,
+} from './validate.js';
+
+export interface MediaClientOptions {
+  /** The proxy's base path or URL. Default `/mediakit`. */
+  endpoint?: string;
+  /** For sites that mint session tokens on their own backend (the proxy's `mintToken()`): resolves to a token. */
+  session?: () => Promise<string>;
+  /** Tries per call for 429/503 answers and lost connections. Default 4. */
+  attempts?: number;
+  /** The longest Retry-After (seconds) waited out; longer ones are reported to the caller. Default 60. */
+  maxRetryAfterSeconds?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface CreateOptions extends CallOptions {
+  /** Sent as Idempotency-Key and reused on every retry. Default: a new UUID per call. */
+  idempotencyKey?: string;
+  /** Upload progress of the request body. */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Runs once after the input passed validation, before the first byte is sent (JobPoller records the job here). */
+  beforeSend?: () => void | Promise<void>;
+}
+
+/** A 3D job request with photos as files (checked and encoded here) or http(s)/data URLs. */
+export interface ModelJobInput extends Omit<ModelJobRequest, 'images'> {
+  images?: (Blob | string)[];
+}
+
+/** A headshot request: the selfie as a file or an http(s) URL. */
+export interface HeadshotInput {
+  image: Blob | string;
+  style?: HeadshotStyle;
+  variants?: VariantSlot[];
+}
+
+/** An image tool request: the image as a file or an http(s) URL, plus the spec's options. */
+export interface ImageToolInput extends Omit<ImageToolRequest, 'image_url' | 'image_base64'> {
+  image: Blob | string;
+}
+
+export interface ImageToolImage {
+  /** The processed image (image/png or image/jpeg). */
+  blob: Blob;
+  credits_charged: number;
+  credits_remaining: number;
+}
+
+export interface SessionBudget {
+  limit: number;
+  used: number;
+  remaining: number;
+  window_seconds: number;
+  resets_at: string;
+}
+
+/** Handles from the proxy: one URL-safe segment. */
+const HANDLE = /^[A-Za-z0-9_-]{1,400}$/;
+
+interface SendInit extends CallOptions {
+  method: 'GET' | 'POST';
+  body?: XMLHttpRequestBodyInit;
+  headers?: Record<string, string>;
+  key?: string | undefined;
+  onProgress?: ((p: UploadProgress) => void) | undefined;
+}
+
+const clients = new Map<string, MediaClient>();
+
+export class MediaClient {
+  /** The page's one shared client for `endpoint` (every element with that endpoint uses it). */
+  static for(endpoint = '/mediakit'): MediaClient {
+    const url = resolveEndpoint(endpoint);
+    let client = clients.get(url);
+    if (!client) clients.set(url, (client = new MediaClient({ endpoint: url })));
+    return client;
+  }
+
+  /** Absolute URL of the proxy, without a trailing slash. */
+  readonly endpoint: string;
+  /** The credits left for this endpoint, updated by every response, here and in other tabs. */
+  readonly credits: CreditLedger;
+  readonly #session: SessionManager;
+  readonly #attempts: number;
+  readonly #maxWait: number;
+  readonly #crossOrigin: boolean;
+
+  constructor(options: MediaClientOptions = {}) {
+    this.endpoint = resolveEndpoint(options.endpoint ?? '/mediakit');
+    this.#crossOrigin = typeof location !== 'undefined' && new URL(this.endpoint).origin !== location.origin;
+    this.credits = new CreditLedger(this.endpoint);
+    this.#attempts = Math.max(1, options.attempts ?? 4);
+    this.#maxWait = options.maxRetryAfterSeconds ?? 60;
+    const own = options.session;
+    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal));
+  }
+
+  /** The current session (fetched if needed). */
+  session(options: CallOptions = {}): Promise<SessionInfo> {
+    return this.#session.get(options.signal);
+  }
+
+  /** Where this user's jobs are stored: the endpoint and the session's subject (hashed). */
+  async scope(options: CallOptions = {}): Promise<string> {
+    return `${this.endpoint}#${(await this.#session.get(options.signal)).subjectHash}`;
+  }
+
+  // ---------------------------------------------------------------- video to 3D
+
+  /** Uploads a walkthrough video and starts a reconstruction (20 credits; refunded if it fails). */
+  async createVideoJob(video: Blob, options: CreateOptions = {}): Promise<VideoJobCreated> {
+    await validateVideo(video, options.signal);
+    const form = new FormData();
+    form.set('video_file', video, video instanceof File && video.name ? video.name : 'walkthrough.mp4');
+    await options.beforeSend?.();
+    const r = await this.#send('/api/v1/video-to-3d/jobs', { method: 'POST', body: form, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    return (await r.json()) as VideoJobCreated;
+  }
+
+  async getVideoJob(jobId: string, options: CallOptions = {}): Promise<VideoJob> {
+    const r = await this.#send(`/api/v1/video-to-3d/jobs/${checkHandle(jobId)}`, { method: 'GET', signal: options.signal });
+    return ((await r.json()) as { data: VideoJob }).data;
+  }
+
+  // ---------------------------------------------------------------- 3D generation
+
+  /** Starts a 3D model job from photos or a prompt (2 credits; refunded if it fails). */
+  async createModelJob(input: ModelJobInput, options: CreateOptions = {}): Promise<ModelJobCreated> {
+    const { images, ...rest } = input;
+    if (images !== undefined && !Array.isArray(images)) throw new ValidationError('invalid_request', 'images', 'images must be a list of 1 to 6 photos.');
+    validateModelRequest({ ...rest, imageCount: images?.length ?? 0 });
+    const encoded = images ? await Promise.all(images.map((img, i) => imageSource(img, `images[${i}]`))) : undefined;
+    options.signal?.throwIfAborted();
+    const body = JSON.stringify({ ...rest, ...(encoded ? { images: encoded } : {}) } satisfies ModelJobRequest);
+    await options.beforeSend?.();
+    const r = await this.#send('/api/v1/3d/jobs', { method: 'POST', body, headers: { 'content-type': 'application/json' }, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    return (await r.json()) as ModelJobCreated;
+  }
+
+  async getModelJob(jobId: string, options: CallOptions = {}): Promise<ModelJob> {
+    const r = await this.#send(`/api/v1/3d/jobs/${checkHandle(jobId)}`, { method: 'GET', signal: options.signal });
+    return ((await r.json()) as { data: ModelJob }).data;
+  }
+
+  // ---------------------------------------------------------------- synchronous tools
+
+  /** Styled headshots from one selfie (2.5 credits per succeeded variant, rounded down). */
+  async headshots(input: HeadshotInput, options: CreateOptions = {}): Promise<HeadshotBatch> {
+    const style = validateStyle(input.style);
+    const variants = validateVariants(input.variants);
+    let body: XMLHttpRequestBodyInit;
+    const headers: Record<string, string> = {};
+    if (typeof input.image === 'string') {
+      body = JSON.stringify({ image_url: validateImageUrl(input.image, 'image'), style, variants });
+      headers['content-type'] = 'application/json';
+    } else {
+      await validateImage(input.image, 'image');
+      const form = new FormData();
+      form.set('image_file', input.image, fileName(input.image, 'selfie'));
+      form.set('style', style);
+      form.set('variants', variants.join(','));
+      body = form;
+    }
+    await options.beforeSend?.();
+    const r = await this.#send('/api/v1/headshot', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    return (await r.json()) as HeadshotBatch;
+  }
+
+  /** Background removal (1 credit per successful call). */
+  async imageTool(input: ImageToolInput, options: CreateOptions = {}): Promise<ImageToolImage> {
+    const { image, ...settings } = input;
+    validateImageToolOptions(settings);
+    let body: XMLHttpRequestBodyInit;
+    const headers: Record<string, string> = {};
+    if (typeof image === 'string') {
+      body = JSON.stringify({ ...settings, image_url: validateImageUrl(image, 'image') });
+      headers['content-type'] = 'application/json';
+    } else {
+      await validateImage(image, 'image');
+      const form = new FormData();
+      form.set('image_file', image, fileName(image, 'image'));
+      for (const [name, value] of Object.entries(settings)) if (value !== undefined) form.set(name, String(value));
+      body = form;
+    }
+    await options.beforeSend?.();
+    const r = await this.#send('/api/v1', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    return {
+      blob: await r.blob(),
+      credits_charged: Number(r.headers.get(HEADERS.creditsCharged) ?? 0),
+      credits_remaining: Number(r.headers.get(HEADERS.creditsRemaining) ?? 0),
+    };
+  }
+
+  // ---------------------------------------------------------------- credits, files
+
+  /** This session's budget (what `<credit-badge>` shows); also updates `credits`. */
+  async budget(options: CallOptions = {}): Promise<SessionBudget> {
+    const r = await this.#send('/session', { method: 'GET', signal: options.signal });
+    const budget = ((await r.json()) as { data: { budget: SessionBudget } }).data.budget;
+    this.credits.set(budget.remaining);
+    return budget;
+  }
+
+  /** The site's whole account balance, where the proxy shares it (`exposeAccountBalance`); 403 otherwise. */
+  async account(options: CallOptions = {}): Promise<{ balance: number }> {
+    const r = await this.#send('/api/v1/account', { method: 'GET', signal: options.signal });
+    return ((await r.json()) as { data: { credits: { balance: number } } }).data.credits;
+  }
+
+  /**
+   * Fetches a file from a job's output (a download URL the proxy gave). Only this proxy's URLs
+   * are fetched; an expired link is an ApiError `link_expired`: poll the job for a fresh one.
+   */
+  async download(url: string, options: CallOptions = {}): Promise<Blob> {
+    const target = new URL(url, this.endpoint + '/');
+    if (target.origin !== new URL(this.endpoint).origin || !(target.pathname + '/').startsWith(new URL(this.endpoint).pathname.replace(/\/?$/, '/'))) {
+      throw new ValidationError('invalid_request', 'url', `download() fetches files from ${this.endpoint} only; open other URLs directly.`);
+    }
+    const r = await this.#fetchWithRetry(target.href, { method: 'GET', signal: options.signal }, false);
+    return r.blob();
+  }
+
+  // ---------------------------------------------------------------- transport
+
+  async #newSession(signal?: AbortSignal): Promise<string> {
+    const r = await this.#fetchWithRetry(this.endpoint + '/session', { method: 'POST', signal }, false);
+    const data = ((await r.json()) as { data: { token: string; budget?: { remaining?: number } } }).data;
+    if (typeof data.budget?.remaining === 'number') this.credits.set(data.budget.remaining);
+    return data.token;
+  }
+
+  #send(path: string, init: SendInit): Promise<Response> {
+    return this.#fetchWithRetry(this.endpoint + path, init, true);
+  }
+
+  /**
+   * One call with its retries: a 401 refreshes the session once; 429 and 503 wait Retry-After;
+   * a lost connection is tried again when that is safe (reads, and writes with an Idempotency-Key,
+   * which the API answers with the original response instead of charging twice).
+   */
+  async #fetchWithRetry(url: string, init: SendInit, auth: boolean): Promise<Response> {
+    const { signal } = init;
+    let refreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted();
+      const headers: Record<string, string> = { ...init.headers };
+      let token: string | undefined;
+      if (auth) {
+        token = (await this.#session.get(signal)).token;
+        headers['authorization'] = `Bearer ${token}`;
+      }
+      if (init.key) headers[HEADERS.idempotencyKey] = init.key;
+      let response: Response;
+      try {
+        response =
+          init.method === 'POST' && init.body !== undefined
+            ? await xhrFetch(url, { method: 'POST', headers, body: init.body, signal, onProgress: init.onProgress, withCredentials: this.#crossOrigin })
+            : await fetch(url, { method: init.method, headers, signal: signal ?? null, credentials: this.#crossOrigin ? 'include' : 'same-origin' });
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (!(err instanceof NetworkError || err instanceof TypeError)) throw err;
+        const safe = init.method === 'GET' || init.key !== undefined;
+        if (safe && attempt < this.#attempts) {
+          await sleep(Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
+          continue;
+        }
+        throw new ApiError(0, 'network_error', `The connection to ${new URL(url).host} failed; check the network and try again.${init.key ? ' Trying again will not charge twice.' : ''}`);
+      }
+      this.credits.observe(response.headers);
+      if (response.ok) return response;
+      if (response.status === 401 && token && !refreshed) {
+        refreshed = true;
+        attempt--;
+        this.#session.invalidate(token);
+        continue;
+      }
+      const error = await ApiError.fromResponse(response);
+      const wait = error.retryAfter;
+      if ((response.status === 429 || response.status === 503) && wait !== undefined && wait <= this.#maxWait && attempt < this.#attempts) {
+        await sleep(wait * 1000, signal);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+function resolveEndpoint(endpoint: string): string {
+  const base = typeof document !== 'undefined' ? document.baseURI : 'http://localhost/';
+  return new URL(endpoint, base).href.replace(/\/+$/, '');
+}
+
+function idempotencyKey(options: CreateOptions): string {
+  const key = options.idempotencyKey ?? crypto.randomUUID();
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ValidationError('invalid_request', 'idempotencyKey', 'idempotencyKey must be 1-255 printable ASCII characters without spaces; a UUID is ideal.');
+  return key;
+}
+
+function checkHandle(jobId: string): string {
+  if (typeof jobId !== 'string' || !HANDLE.test(jobId)) throw new ValidationError('invalid_request', 'job_id', 'job_id must be the id this session was given when it created the job.');
+  return jobId;
+}
+
+function fileName(blob: Blob, fallback: string): string {
+  return blob instanceof File && blob.name ? blob.name : fallback;
+}
+
+/** A photo for a 3D job: a checked file as a data URL, or an http(s)/data URL as given. */
+async function imageSource(image: Blob | string, field: string): Promise<string> {
+  if (typeof image === 'string') {
+    if (/^data:image\/(?:jpeg|png|webp);base64,/i.test(image)) return image;
+    return validateImageUrl(image, field);
+  }
+  const { format } = await validateImage(image, field);
+  const bytes = new Uint8Array(await image.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:image/${format};base64,${btoa(binary)}`;
+}

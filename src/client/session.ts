@@ -1,0 +1,107 @@
+/**
+ * The session token: fetched lazily from the proxy (`POST {endpoint}/session`, with the site's own
+ * cookies) or from the host's `session()` function, reused until shortly before it expires, one
+ * request in flight however many calls wait. A 401 invalidates it (MediaClient retries once).
+ */
+import { ApiError } from '../api/index.js';
+
+export interface SessionInfo {
+  token: string;
+  /** Expiry, ms since the epoch. */
+  expiresAt: number;
+  /** The token's subject, hashed: the scope under which this user's jobs are stored. */
+  subjectHash: string;
+}
+
+/** Refresh when less than this share of the token's life is left (and at least 30 s). */
+const REFRESH_SHARE = 0.2;
+const MIN_MARGIN_MS = 30_000;
+
+interface Claims {
+  sub?: unknown;
+  exp?: unknown;
+  iat?: unknown;
+}
+
+/** The token's claims, read without verification: only the proxy verifies; we need exp and sub. */
+function readClaims(token: string): Claims {
+  const part = token.split('.')[1];
+  if (!part) return {};
+  try {
+    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4))) as Claims;
+  } catch {
+    return {};
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export type TokenSource = (signal?: AbortSignal) => Promise<string>;
+
+export class SessionManager {
+  readonly #source: TokenSource;
+  #current: SessionInfo | undefined;
+  #inflight: Promise<SessionInfo> | undefined;
+  #margin = MIN_MARGIN_MS;
+
+  constructor(source: TokenSource) {
+    this.#source = source;
+  }
+
+  /** A valid session, fetching one when none is held or the held one is about to expire. */
+  get(signal?: AbortSignal): Promise<SessionInfo> {
+    const now = Date.now();
+    if (this.#current && this.#current.expiresAt - this.#margin > now) return Promise.resolve(this.#current);
+    // One fetch for every caller; a caller's abort stops its wait, not the shared fetch.
+    this.#inflight ??= this.#fetch().finally(() => (this.#inflight = undefined));
+    return signal ? abortable(this.#inflight, signal) : this.#inflight;
+  }
+
+  /** Forget `token` (the proxy refused it); the next `get` fetches a new one. */
+  invalidate(token: string): void {
+    if (this.#current?.token === token) this.#current = undefined;
+  }
+
+  async #fetch(): Promise<SessionInfo> {
+    const token = await this.#source();
+    if (typeof token !== 'string' || token.split('.').length !== 3) {
+      throw new ApiError(401, 'unauthorized', 'The session function did not return a session token; it must resolve to the token string your backend minted with mintToken().');
+    }
+    const claims = readClaims(token);
+    const exp = typeof claims.exp === 'number' ? claims.exp * 1000 : Date.now() + 60_000;
+    const iat = typeof claims.iat === 'number' ? claims.iat * 1000 : Date.now();
+    this.#margin = Math.max(MIN_MARGIN_MS, (exp - iat) * REFRESH_SHARE);
+    // A token shorter-lived than the margin would be refreshed on every call; keep it for half its life then.
+    if (exp - iat <= this.#margin) this.#margin = (exp - iat) / 2;
+    const info = { token, expiresAt: exp, subjectHash: await sha256Hex(String(claims.sub ?? '')) };
+    this.#current = info;
+    return info;
+  }
+}
+
+/** `promise`, or an AbortError as soon as `signal` aborts. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}
+
+/** Waits `ms`, or rejects with the signal's reason. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);
+    const onAbort = () => (clearTimeout(timer), reject(signal!.reason));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

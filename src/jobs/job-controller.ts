@@ -1,0 +1,142 @@
+/**
+ * `JobController`: how an element creates or adopts a job and renders it. It keeps `record` (the
+ * job as last seen) and `upload` (bytes sent) current, requests a host update on every change,
+ * and dispatches mk-upload-progress and mk-job-* events from the host. Creation runs as a
+ * @lit/task Task, so `creation.status` and `creation.render()` describe the upload step.
+ *
+ * Leaving the page stops the watching and aborts an upload in progress (checked a microtask
+ * later, so moving the element in the DOM changes nothing); coming back watches the job again.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { Task } from '@lit/task';
+import { JobEvent } from '../events/job-events.js';
+import { UploadProgressEvent, type UploadProgress } from '../events/upload-progress.js';
+import type { MediaClient, ModelJobInput } from '../client/media-client.js';
+import { JobPoller } from './job-poller.js';
+import { isTerminal, type JobKind, type JobRecord } from './job-store.js';
+
+type Host = ReactiveControllerHost & HTMLElement;
+
+export interface JobControllerOptions {
+  kind: JobKind;
+  /** The client to use (read when a job starts, so an element can change its endpoint). */
+  client: () => MediaClient;
+  /** Default: the page's poller for that client. */
+  poller?: (client: MediaClient) => JobPoller;
+}
+
+export class JobController<K extends JobKind = JobKind> implements ReactiveController {
+  readonly host: Host;
+  /** The job as last seen, or undefined before one is created or adopted. */
+  record: JobRecord | undefined;
+  /** Progress of the upload in flight. */
+  upload: UploadProgress | undefined;
+  /** The upload step: pending while validating and sending, error when refused. */
+  readonly creation: Task<[K extends 'video' ? Blob : ModelJobInput, string | undefined], JobRecord>;
+
+  readonly #options: JobControllerOptions;
+  #poller: JobPoller | undefined;
+  #stopWatching: (() => void) | undefined;
+  #lastStatus: JobRecord['status'] | undefined;
+
+  constructor(host: Host, options: JobControllerOptions & { kind: K }) {
+    this.host = host;
+    this.#options = options;
+    this.creation = new Task(host, {
+      autoRun: false,
+      task: async ([request, key], { signal }) => {
+        this.upload = undefined;
+        const poller = this.#pollerNow();
+        const onProgress = (p: UploadProgress) => {
+          this.upload = p;
+          this.host.dispatchEvent(new UploadProgressEvent(p));
+          this.host.requestUpdate();
+        };
+        const options = { signal, onProgress, ...(key ? { idempotencyKey: key } : {}) };
+        const record =
+          this.#options.kind === 'video'
+            ? await poller.create('video', request as Blob, options)
+            : await poller.create('model', request as ModelJobInput, options);
+        this.#show(record);
+        this.#watch(record.id);
+        return record;
+      },
+    });
+    host.addController(this);
+  }
+
+  /** Whether the job is still running (created or being created, not finished). */
+  get active(): boolean {
+    return this.creation.status === 1 || (this.record !== undefined && !isTerminal(this.record.status));
+  }
+
+  /** Creates a job; resolves with its record after the upload (or rejects with the refusal). */
+  async start(request: K extends 'video' ? Blob : ModelJobInput, options: { idempotencyKey?: string } = {}): Promise<JobRecord> {
+    this.#unwatch();
+    this.record = undefined;
+    this.#lastStatus = undefined;
+    await this.creation.run([request, options.idempotencyKey]);
+    if (this.creation.error !== undefined) throw this.creation.error;
+    return this.creation.value!;
+  }
+
+  /** Shows and follows a job created earlier (by id, from the store). */
+  adopt(id: string): void {
+    this.#unwatch();
+    this.record = undefined;
+    this.#lastStatus = undefined;
+    this.#watch(id);
+  }
+
+  /** Aborts an upload in progress (nothing is charged for an upload that did not finish). */
+  cancel(): void {
+    this.creation.abort();
+  }
+
+  /** Polls now for fresh download links (before a download after a long pause). */
+  async refresh(): Promise<JobRecord | undefined> {
+    if (!this.record) return undefined;
+    return this.#pollerNow().refresh(this.record.id);
+  }
+
+  hostConnected(): void {
+    if (this.record && !this.#stopWatching) this.#watch(this.record.id);
+  }
+
+  hostDisconnected(): void {
+    queueMicrotask(() => {
+      if (this.host.isConnected) return;
+      this.creation.abort();
+      this.#unwatch();
+    });
+  }
+
+  #pollerNow(): JobPoller {
+    const client = this.#options.client();
+    if (this.#poller?.client !== client) this.#poller = (this.#options.poller ?? JobPoller.for)(client);
+    return this.#poller;
+  }
+
+  #watch(id: string): void {
+    this.#unwatch();
+    this.#stopWatching = this.#pollerNow().watch(id, (r) => this.#show(r));
+  }
+
+  #unwatch(): void {
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
+  }
+
+  #show(record: JobRecord): void {
+    const before = this.#lastStatus;
+    const moved = this.record === undefined || this.record.progress !== record.progress || record.status !== before;
+    this.record = record;
+    this.#lastStatus = record.status;
+    if (!moved) return;
+    if (before === undefined && record.status !== 'creating') this.host.dispatchEvent(new JobEvent('mk-job-created', record));
+    if (record.status === 'succeeded' && before !== 'succeeded') this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record));
+    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status) this.host.dispatchEvent(new JobEvent('mk-job-failed', record));
+    else if (!isTerminal(record.status)) this.host.dispatchEvent(new JobEvent('mk-job-progress', record));
+    this.host.requestUpdate();
+  }
+}

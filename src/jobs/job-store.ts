@@ -1,0 +1,109 @@
+/**
+ * `JobStore`: the jobs of this browser in IndexedDB (idb-keyval, in a database of its own), so a
+ * reload, a crash or a lost response never loses one. Records are scoped by proxy endpoint and
+ * session subject: two sites, or two users of one browser, never see each other's jobs.
+ *
+ * A record is written before the creating request is sent (kind, Idempotency-Key, a summary, the
+ * request itself), gets its handle after the 202, and every poll's status, progress and output.
+ */
+import { createStore, del, entries, get, set, update, type UseStore } from 'idb-keyval';
+import type { JobError, ModelJob, VideoJob } from '../api/index.js';
+import type { ModelJobInput } from '../client/media-client.js';
+
+export type JobKind = 'video' | 'model';
+/** `creating`: recorded, no handle yet (sending, or the answer was lost). The rest are the API's. */
+export type JobStatus = 'creating' | 'queued' | 'processing' | 'succeeded' | 'failed' | 'expired';
+
+export interface JobRecord {
+  /** Local id: the creating call's Idempotency-Key. */
+  id: string;
+  /** Endpoint and hashed session subject. */
+  scope: string;
+  kind: JobKind;
+  idempotencyKey: string;
+  /** What was asked, for lists and labels (file name and size, prompt, quality). No file contents. */
+  summary: Record<string, string | number | boolean>;
+  createdAt: number;
+  updatedAt: number;
+  status: JobStatus;
+  progress: number;
+  /** The proxy's job handle, once the 202 arrived. */
+  handle?: string;
+  /** The latest job view from the proxy (output links, stats, seed, error). */
+  job?: VideoJob | ModelJob;
+  error?: JobError;
+  /** When the output's download links stop working (ms since the epoch). */
+  linksExpireAt?: number;
+  finishedAt?: number;
+  /** The request, kept only until the 202 arrives so it can be sent again with the same key. */
+  request?: Blob | ModelJobInput;
+}
+
+export const TERMINAL: readonly JobStatus[] = ['succeeded', 'failed', 'expired'];
+export const isTerminal = (status: JobStatus) => TERMINAL.includes(status);
+
+export interface JobStoreOptions {
+  /** IndexedDB database name. Default `mediakit-jobs`. */
+  database?: string;
+  /** How long finished jobs are kept. Default 7 days. */
+  keepFinishedMs?: number;
+}
+
+const keyOf = (scope: string, id: string) => `${scope}\n${id}`;
+
+export class JobStore {
+  readonly keepFinishedMs: number;
+  readonly #db: UseStore;
+
+  constructor(options: JobStoreOptions = {}) {
+    this.#db = createStore(options.database ?? 'mediakit-jobs', 'jobs');
+    this.keepFinishedMs = options.keepFinishedMs ?? 7 * 24 * 3600 * 1000;
+  }
+
+  get(scope: string, id: string): Promise<JobRecord | undefined> {
+    return get<JobRecord>(keyOf(scope, id), this.#db);
+  }
+
+  put(record: JobRecord): Promise<void> {
+    return set(keyOf(record.scope, record.id), record, this.#db);
+  }
+
+  /** Read-modify-write in one transaction; `change` returns the new record or undefined to keep it. */
+  async patch(scope: string, id: string, change: (record: JobRecord) => JobRecord | undefined): Promise<JobRecord | undefined> {
+    let result: JobRecord | undefined;
+    await update<JobRecord | undefined>(
+      keyOf(scope, id),
+      (old) => {
+        result = old ? (change(old) ?? old) : undefined;
+        return result;
+      },
+      this.#db,
+    );
+    return result;
+  }
+
+  delete(scope: string, id: string): Promise<void> {
+    return del(keyOf(scope, id), this.#db);
+  }
+
+  /** This scope's jobs, newest first. */
+  async list(scope: string): Promise<JobRecord[]> {
+    const all = await entries<string, JobRecord>(this.#db);
+    return all
+      .filter(([k, v]) => v && typeof k === 'string' && k.startsWith(scope + '\n'))
+      .map(([, v]) => v)
+      .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Deletes finished jobs older than `keepFinishedMs` (all scopes). */
+  async prune(now = Date.now()): Promise<number> {
+    let n = 0;
+    for (const [k, v] of await entries<string, JobRecord>(this.#db)) {
+      if (!v || (v.finishedAt !== undefined && now - v.finishedAt > this.keepFinishedMs)) {
+        await del(k, this.#db);
+        n++;
+      }
+    }
+    return n;
+  }
+}
