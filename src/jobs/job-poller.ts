@@ -271,7 +271,8 @@ export class JobPoller {
       if (record.status === 'failed' || record.status === 'expired') return;
       if (record.status === 'succeeded') {
         if (record.linksExpireAt === undefined) return;
-        await this.#wait(record.linksExpireAt - this.#margin - Date.now(), signal, false);
+        // Never sooner than the cadence, however short the links' life.
+        await this.#wait(Math.max(cadence.firstMs, record.linksExpireAt - this.#margin - Date.now()), signal, false);
       } else if (!first) {
         await this.#wait(delay, signal, true);
         delay = Math.min(cadence.maxMs, delay * cadence.factor);
