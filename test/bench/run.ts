@@ -9,7 +9,9 @@
  *   3. The proxy: a 500 MB video upload through it vs direct, a plain pipe proxy and a plain
  *      fetch proxy (throughput and VmHWM memory growth), and its added latency per poll
  *      (proxy.ts).
- * `npm run bench -- proxy` (or `sandbox`) runs one part; BENCH_UPLOAD_MB sets the upload size.
+ *   4. The job engine in Chromium: requests per completed job of each kind, and poll traffic of
+ *      1 and 4 tabs watching one job, against a naive every-second poller (jobs.ts).
+ * `npm run bench -- proxy` (or `sandbox`, `jobs`) runs one part; BENCH_UPLOAD_MB sets the upload size.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -24,6 +26,7 @@ import { runImageTool } from '../../src/sandbox/artifacts/image-tool.js';
 import { glbStats } from '../../src/sandbox/artifacts/glb-stats.js';
 import { makeImage, makeVideo } from '../fixtures/media.js';
 import { proxyBench } from './proxy.js';
+import { jobsBench } from './jobs.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -115,8 +118,9 @@ async function artifactBench(): Promise<void> {
 }
 
 const only = process.argv[2];
-if (only !== 'proxy') {
+if (!only || only === 'sandbox') {
   await pollBench();
   await artifactBench();
 }
-if (only !== 'sandbox') await proxyBench();
+if (!only || only === 'proxy') await proxyBench();
+if (!only || only === 'jobs') await jobsBench();
