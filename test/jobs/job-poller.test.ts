@@ -125,6 +125,37 @@ describe('JobPoller: creating and watching', () => {
   });
 });
 
+describe('JobPoller: hidden tabs', () => {
+  // Headless Chromium never hides a page, so the test sets what the poller reads
+  // (document.visibilityState) and sends the event the browser would.
+  const setVisibility = (state: 'hidden' | 'visible') => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  afterEach(() => {
+    delete (document as { visibilityState?: unknown }).visibilityState;
+  });
+
+  it('polls more slowly while hidden and at once when shown again', async () => {
+    const { db, channel } = fresh();
+    const poller = new JobPoller(new MediaClient({ endpoint }), { store: new JobStore({ database: db }), channel, cadence: { video: { firstMs: 300, maxMs: 300, factor: 1 } }, hiddenFactor: 10 });
+    pollers.push(poller);
+    const polls = countPolls(poller);
+    const record = await poller.create('video', await video({ seconds: 2 }));
+    poller.watch(record.id, () => undefined);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const visibleRate = polls();
+    expect(visibleRate).to.be.within(2, 6);
+    setVisibility('hidden');
+    await new Promise((r) => setTimeout(r, 400)); // the wait in progress ends, then the slow ones start
+    const hiddenStart = polls();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(polls() - hiddenStart, 'a 3 s wait while hidden').to.equal(0);
+    setVisibility('visible');
+    await until(() => polls() > hiddenStart, 200, 'a poll as soon as the tab shows');
+  });
+});
+
 describe('JobPoller: reloads, lost answers and tabs', () => {
   it('resumes a video job after a reload and finishes it', async () => {
     const { db, channel } = fresh();
@@ -181,6 +212,33 @@ describe('JobPoller: reloads, lost answers and tabs', () => {
     await until(() => pollsB() > 0, 5_000, 'tab B takes over');
     await driveUntil(b, record.id, (r) => r.status === 'succeeded', 10 * 60_000);
     await until(() => seenB.at(-1)?.status === 'succeeded', 5_000, 'B saw the end');
+  });
+
+  it('hands polling to another page when the polling page goes away', async () => {
+    const { db, channel } = fresh();
+    const creator = tab(db, channel);
+    const record = await creator.create('video', await video({ seconds: 2 }));
+    type Tab = { polls: number; last?: JobRecord };
+    const open = async () => {
+      const frame = document.createElement('iframe');
+      frame.src = `/test/jobs/tab.html#${encodeURIComponent(`${db}|${channel}|${record.id}`)}`;
+      document.body.append(frame);
+      const state = await until(() => (frame.contentWindow as unknown as { tab?: Tab }).tab, 10_000, 'the page to load');
+      return { frame, state };
+    };
+    const first = await open();
+    await until(() => first.state.polls > 0, 5_000, 'the first page polls');
+    const second = await open();
+    await advance('mk-jobs', 30_000);
+    await until(() => (second.state.last?.progress ?? 0) > 0, 10_000, 'the second page hears progress');
+    expect(second.state.polls, 'the second page listens, it does not poll').to.equal(0);
+    first.frame.remove(); // the page closes: the browser releases its lock
+    await until(() => second.state.polls > 0, 5_000, 'the second page takes over');
+    await until(async () => {
+      await advance('mk-jobs', 60_000);
+      return second.state.last?.status === 'succeeded';
+    }, 15_000, 'the job to finish');
+    second.frame.remove();
   });
 
   it('makes the same poll traffic for one watching tab as for four', async () => {
