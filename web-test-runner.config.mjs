@@ -6,7 +6,7 @@
 //
 // Two more stacks, each owned by one test file so its ledger checks see only its own charges:
 // /mk-short (sandbox /sandbox-short; test/client) has 2-second session tokens; /mk-jobs (sandbox
-// /sandbox-jobs; test/jobs). Test-only routes: /__test/account?stack=NAME names the sandbox account
+// /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
 // ffmpeg (test/fixtures/media.ts).
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ const artifacts = { turntableFrames: 12, turntableSize: 128 };
 const stacks = {
   mediakit: createDevStack({ sandbox: { speed: 60, artifacts }, budget: 10_000 }),
   'mk-short': createDevStack({ basePath: '/mk-short', sandboxPath: '/sandbox-short', sandbox: { speed: 60, artifacts }, budget: 10_000, proxy: { tokenTtlSeconds: 2 } }),
-  'mk-jobs': createDevStack({ basePath: '/mk-jobs', sandboxPath: '/sandbox-jobs', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
+  'mk-jobs': createDevStack({ basePath: '/mk-jobs', sandboxPath: '/sandbox-jobs', sandbox: { speed: 60, artifacts }, budget: 10_000, proxy: { exposeAccountBalance: true } }),
 };
 
 /** Test-only routes (Koa). */

@@ -125,6 +125,18 @@ describe('JobPoller: creating and watching', () => {
   });
 });
 
+describe('MediaClient where the proxy shares the account balance', () => {
+  it('reads the balance and follows it through X-Credits-Remaining', async () => {
+    const client = MediaClient.for(endpoint);
+    expect(MediaClient.for(`${location.origin}${endpoint}/`)).to.equal(client, 'one client per endpoint');
+    const { balance } = await client.account();
+    expect(balance).to.be.a('number').and.greaterThan(0);
+    await client.imageTool({ image: await photo(), size: 'preview' });
+    expect(client.credits.remaining).to.equal(balance - 1);
+    expect((await client.account()).balance).to.equal(balance - 1);
+  });
+});
+
 describe('JobPoller: hidden tabs', () => {
   // Headless Chromium never hides a page, so the test sets what the poller reads
   // (document.visibilityState) and sends the event the browser would.
