@@ -118,6 +118,8 @@ export class MediaClient {
   readonly #attempts: number;
   readonly #maxWait: number;
   readonly #crossOrigin: boolean;
+  /** Server clock minus ours (ms), from the Date header of the last answer. */
+  #clockOffset = 0;
 
   constructor(options: MediaClientOptions = {}) {
     this.endpoint = resolveEndpoint(options.endpoint ?? '/mediakit');
@@ -132,6 +134,14 @@ export class MediaClient {
   /** The current session (fetched if needed). */
   session(options: CallOptions = {}): Promise<SessionInfo> {
     return this.#session.get(options.signal);
+  }
+
+  /**
+   * The time by the proxy's clock (from the Date header of its last answer), for instants the API
+   * states, such as when download links expire; a visitor's clock can be off by minutes.
+   */
+  serverNow(): number {
+    return Date.now() + this.#clockOffset;
   }
 
   /** Where this user's jobs are stored: the endpoint and the session's subject (hashed). */
@@ -301,6 +311,8 @@ export class MediaClient {
         throw new ApiError(0, 'network_error', `The connection to ${new URL(url).host} failed; check the network and try again.${init.key ? ' Trying again will not charge twice.' : ''}`);
       }
       this.credits.observe(response.headers);
+      const date = Date.parse(response.headers.get('date') ?? '');
+      if (Number.isFinite(date)) this.#clockOffset = date - Date.now();
       if (response.ok) return response;
       if (response.status === 401 && token && !refreshed) {
         refreshed = true;

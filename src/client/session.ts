@@ -7,7 +7,7 @@ import { ApiError } from '../api/index.js';
 
 export interface SessionInfo {
   token: string;
-  /** Expiry, ms since the epoch. */
+  /** Expiry by this browser's clock (ms since the epoch): arrival plus the token's lifetime. */
   expiresAt: number;
   /** The token's subject, hashed: the scope under which this user's jobs are stored. */
   subjectHash: string;
@@ -68,16 +68,18 @@ export class SessionManager {
 
   async #fetch(): Promise<SessionInfo> {
     const token = await this.#source();
+    const received = Date.now();
     if (typeof token !== 'string' || token.split('.').length !== 3) {
       throw new ApiError(401, 'unauthorized', 'The session function did not return a session token; it must resolve to the token string your backend minted with mintToken().');
     }
     const claims = readClaims(token);
-    const exp = typeof claims.exp === 'number' ? claims.exp * 1000 : Date.now() + 60_000;
-    const iat = typeof claims.iat === 'number' ? claims.iat * 1000 : Date.now();
-    this.#margin = Math.max(MIN_MARGIN_MS, (exp - iat) * REFRESH_SHARE);
+    // The token's lifetime (exp - iat, both server time) counted from when it arrived here, so a
+    // visitor whose clock is off by minutes neither refreshes on every call nor sends expired tokens.
+    const lifetime = typeof claims.exp === 'number' && typeof claims.iat === 'number' && claims.exp > claims.iat ? (claims.exp - claims.iat) * 1000 : 60_000;
+    this.#margin = Math.max(MIN_MARGIN_MS, lifetime * REFRESH_SHARE);
     // A token shorter-lived than the margin would be refreshed on every call; keep it for half its life then.
-    if (exp - iat <= this.#margin) this.#margin = (exp - iat) / 2;
-    const info = { token, expiresAt: exp, subjectHash: await sha256Hex(String(claims.sub ?? '')) };
+    if (lifetime <= this.#margin) this.#margin = lifetime / 2;
+    const info = { token, expiresAt: received + lifetime, subjectHash: await sha256Hex(String(claims.sub ?? '')) };
     this.#current = info;
     return info;
   }

@@ -200,7 +200,9 @@ export class JobPoller {
       const stop = this.watch(record.id, (r) => {
         if (isTerminal(r.status)) queueMicrotask(stop);
       });
-      if (record.status === 'creating' && record.request !== undefined) void this.#resend(record, signal);
+      if (record.status === 'creating' && record.request !== undefined) {
+        this.#resend(record, signal).catch((err: unknown) => console.warn('[mediakit] could not send a job again; it stays for the next visit', err));
+      }
     }
     return records;
   }
@@ -271,8 +273,8 @@ export class JobPoller {
       if (record.status === 'failed' || record.status === 'expired') return;
       if (record.status === 'succeeded') {
         if (record.linksExpireAt === undefined) return;
-        // Never sooner than the cadence, however short the links' life.
-        await this.#wait(Math.max(cadence.firstMs, record.linksExpireAt - this.#margin - Date.now()), signal, false);
+        // By the server's clock (the expiry is its instant); never sooner than the cadence.
+        await this.#wait(Math.max(cadence.firstMs, record.linksExpireAt - this.#margin - this.client.serverNow()), signal, false);
       } else if (!first) {
         await this.#wait(delay, signal, true);
         delay = Math.min(cadence.maxMs, delay * cadence.factor);
