@@ -8,13 +8,20 @@
 // /mk-short (sandbox /sandbox-short; test/client) has 2-second session tokens; /mk-jobs (sandbox
 // /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
-// ffmpeg (test/fixtures/media.ts).
+// ffmpeg (test/fixtures/media.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
+// reports a GLB's statistics by @gltf-transform/functions' inspect().
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 import { createDevStack } from './src/dev/index.ts';
+import { readFile } from 'node:fs/promises';
+import { NodeIO } from '@gltf-transform/core';
+import { inspect } from '@gltf-transform/functions';
 import { makeVideo } from './test/fixtures/media.ts';
+
+const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
+const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undefined);
 
 const artifacts = { turntableFrames: 12, turntableSize: 128 };
 const stacks = {
@@ -28,6 +35,30 @@ async function testRoutes(ctx, next) {
   if (ctx.path === '/__test/account') {
     const stack = stacks[ctx.query.stack ?? 'mediakit'];
     ctx.body = { account_id: stack ? await stack.account : null };
+    return;
+  }
+  // The shared real-world assets (GLB, PLY), and what @gltf-transform's inspect() says of a GLB.
+  if (ctx.path.startsWith('/__assets/') && assetName(ctx.path.slice(10))) {
+    const bytes = await readFile(ASSETS + ctx.path.slice(10)).catch(() => undefined);
+    if (!bytes) return next();
+    ctx.type = 'application/octet-stream';
+    ctx.body = bytes;
+    return;
+  }
+  if (ctx.path === '/__test/inspect' && assetName(ctx.query.asset)) {
+    const bytes = await readFile(ASSETS + ctx.query.asset);
+    const report = inspect(await new NodeIO().readBinary(new Uint8Array(bytes)));
+    const meshes = report.meshes.properties;
+    ctx.body = {
+      triangles: meshes.reduce((n, m) => n + m.glPrimitives * m.instances, 0),
+      vertices: meshes.reduce((n, m) => n + m.vertices, 0),
+      meshes: meshes.length,
+      materials: report.materials.properties.length,
+      textures: report.textures.properties.length,
+      maxTextureSize: Math.max(0, ...report.textures.properties.flatMap((t) => t.resolution.split('x').map(Number))),
+      bytes: bytes.byteLength,
+      animations: report.animations.properties.length,
+    };
     return;
   }
   if (ctx.path === '/__fixtures/video') {

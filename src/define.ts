@@ -1,2 +1,2 @@
 // Registers every tag of the library. Elements add their define modules here as they land.
-export {};
+import './viewers/glb-viewer/define.js';

@@ -6,3 +6,4 @@ export * from './api/index.js';
 export * from './client/index.js';
 export * from './jobs/index.js';
 export * from './events/index.js';
+export { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';

@@ -1,0 +1,26 @@
+import type { ModelStats } from '../api/index.js';
+
+export interface ViewerLoadDetail {
+  src: string;
+  /** GLB viewer: the file's statistics (the spec's fields), read from the file itself. */
+  stats?: ModelStats;
+  /** Splat viewer: the number of splats. */
+  splats?: number;
+}
+
+/** A viewer showed its first frame of `src`. */
+export class ViewerLoadEvent extends Event {
+  static readonly type = 'mk-viewer-load';
+  readonly detail: ViewerLoadDetail;
+
+  constructor(detail: ViewerLoadDetail) {
+    super(ViewerLoadEvent.type, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'mk-viewer-load': ViewerLoadEvent;
+  }
+}

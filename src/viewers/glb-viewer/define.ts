@@ -1,0 +1,3 @@
+import { GlbViewer } from './glb-viewer.js';
+
+GlbViewer.define('glb-viewer');

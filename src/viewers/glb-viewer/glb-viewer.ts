@@ -1,0 +1,63 @@
+/**
+ * @summary Shows a GLB model: orbit, zoom, studio lighting, animations, and the model's statistics.
+ * @tag glb-viewer
+ *
+ * @slot poster - Shown until the first frame (an image of the model, for example the turntable's first frame).
+ *
+ * @event mk-viewer-load - The first frame is drawn; `detail.stats` holds the file's triangles, vertices, meshes, materials, textures, maxTextureSize, bytes and animations.
+ * @event mk-viewer-progress - Bytes arrived (`phase: 'download'`) or the file is being decoded (`phase: 'parse'`).
+ * @event mk-viewer-error - The model cannot be shown; `detail.message` says why and what to do.
+ *
+ * @csspart base - The box around everything.
+ * @csspart canvas - The WebGL canvas (focusable: arrow keys turn, + and - zoom, Home resets).
+ * @csspart progress - The progress bar while loading.
+ * @csspart error - The error message.
+ *
+ * @cssproperty --mk-viewer-height - Height of the viewer. Default 360px.
+ * @cssproperty --mk-viewer-background - Background behind the model. Default transparent.
+ * @cssproperty --mk-viewer-accent - Colour of the progress bar.
+ * @cssproperty --mk-viewer-radius - Corner radius.
+ * @cssproperty --mk-focus-ring - Colour of the keyboard focus ring.
+ *
+ * @cssstate loading - A file is downloading or being decoded.
+ * @cssstate loaded - The model is shown.
+ * @cssstate error - The model could not be shown.
+ */
+import { property } from 'lit/decorators.js';
+import type { ModelStats } from '../../api/index.js';
+import type { ViewerLoadEvent } from '../../events/viewer-load.js';
+import { ViewerElement, type RendererFactory } from '../shared/viewer-element.js';
+import { viewerStyles } from '../shared/viewer.styles.js';
+
+let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
+
+export class GlbViewer extends ViewerElement {
+  static override styles = viewerStyles;
+
+  /** Folder with the Draco decoder (draco_decoder.js and .wasm), served by your site. Unset: Draco files are refused with a message. */
+  @property({ attribute: 'draco-path' }) dracoPath = '';
+
+  /** Folder with the Basis transcoder (basis_transcoder.js and .wasm) for KTX2 textures. Unset: such files are refused with a message. */
+  @property({ attribute: 'ktx2-path' }) ktx2Path = '';
+
+  /** Statistics of the model shown, from the file itself (undefined until loaded). */
+  stats: ModelStats | undefined;
+
+  protected defaultLabel = '3D model';
+
+  constructor() {
+    super();
+    this.addEventListener('mk-viewer-load', (e: ViewerLoadEvent) => (this.stats = e.detail.stats));
+  }
+
+  protected async loadRenderer(): Promise<RendererFactory> {
+    const { createGlbRenderer } = await (rendererModule ??= import('./glb-renderer.js'));
+    return (canvas, container) => createGlbRenderer(canvas, container, { ...(this.dracoPath ? { dracoPath: this.dracoPath } : {}), ...(this.ktx2Path ? { ktx2Path: this.ktx2Path } : {}) });
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'glb-viewer': GlbViewer;
+  }
+}

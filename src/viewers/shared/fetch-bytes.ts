@@ -1,0 +1,39 @@
+/**
+ * Downloads a file with progress, for the renderers (no three.js here). Signed download URLs and
+ * blob: URLs alike; the caller judges the format from the bytes, never from the URL.
+ */
+import { ViewerError } from './viewer-error.js';
+
+export async function fetchBytes(src: string, signal: AbortSignal, onProgress: (loaded: number, total: number) => void): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await fetch(src, { signal, credentials: 'same-origin' });
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw new ViewerError('network', `The file could not be downloaded (${err instanceof Error ? err.message : 'network error'}). Check the connection and the address.`);
+  }
+  if (!response.ok) {
+    const hint = response.status === 403 ? ' The link may have expired; get a fresh one from the job.' : response.status === 404 ? ' Check the address.' : '';
+    throw new ViewerError(`http_${response.status}`, `The file could not be downloaded: the server answered ${response.status}.${hint}`);
+  }
+  const total = Number(response.headers.get('content-length') ?? 0) || 0;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress(loaded, total);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(loaded);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  return out;
+}

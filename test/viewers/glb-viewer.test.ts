@@ -1,0 +1,121 @@
+/**
+ * <glb-viewer> in Chromium with SwiftShader WebGL, reading real pixels of real models
+ * (../shared/assets, made by others) and checking the statistics against @gltf-transform's inspect().
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/viewers/glb-viewer/define.js';
+import type { GlbViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import { coverage } from '../fixtures/pixels.js';
+
+function settle(el: HTMLElement, timeoutMs = 30_000): Promise<ViewerLoadEvent | ViewerErrorEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the viewer neither loaded nor failed')), timeoutMs);
+    el.addEventListener('mk-viewer-load', (e) => (clearTimeout(timer), resolve(e)), { once: true });
+    el.addEventListener('mk-viewer-error', (e) => (clearTimeout(timer), resolve(e)), { once: true });
+  });
+}
+
+async function viewer(src: string): Promise<{ el: GlbViewer; event: ViewerLoadEvent | ViewerErrorEvent }> {
+  const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`);
+  const settled = settle(el);
+  el.src = src;
+  return { el, event: await settled };
+}
+
+describe('<glb-viewer>', () => {
+  for (const asset of ['Box.glb', 'Duck.glb', 'DamagedHelmet.glb']) {
+    it(`renders ${asset} non-blank and centred, with the stats inspect() reports`, async () => {
+      const { el, event } = await viewer(`/__assets/${asset}`);
+      expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+      const expected = await (await fetch(`/__test/inspect?asset=${asset}`)).json();
+      expect((event as ViewerLoadEvent).detail.stats).to.deep.equal(expected);
+      expect(el.stats).to.deep.equal(expected);
+      const shot = await coverage(await el.screenshot());
+      expect(shot.filled, 'share of the frame drawn').to.be.greaterThan(0.03);
+      expect(shot.centerX).to.be.closeTo(0.5, 0.1);
+      expect(shot.centerY).to.be.closeTo(0.5, 0.1);
+      expect(el.matches(':state(loaded)')).to.equal(true);
+    });
+  }
+
+  it('turns the model with the arrow keys', async () => {
+    const { el } = await viewer('/__assets/Duck.glb');
+    const before = await el.screenshot();
+    const canvas = el.shadowRoot!.querySelector('canvas')!;
+    canvas.focus();
+    canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));
+    canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));
+    const after = await el.screenshot();
+    const a = new Uint8Array(await before.arrayBuffer());
+    const b = new Uint8Array(await after.arrayBuffer());
+    expect(a.length === b.length && a.every((v, i) => v === b[i])).to.equal(false);
+  });
+
+  it('says clearly when a file is not a model or cannot be fetched', async () => {
+    const { el, event } = await viewer('/__assets/README.md');
+    expect(event.type).to.equal('mk-viewer-error');
+    expect((event as ViewerErrorEvent).detail.code).to.equal('unsupported_format');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.contain('not a GLB');
+    expect(el.matches(':state(error)')).to.equal(true);
+    const missing = await viewer('/__assets/none.glb');
+    expect((missing.event as ViewerErrorEvent).detail.code).to.equal('http_404');
+  });
+
+  it('shows the poster until the first frame, then hides it', async () => {
+    const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager"><img slot="poster" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" /></glb-viewer>`);
+    const slot = el.shadowRoot!.querySelector('slot[name=poster]') as HTMLSlotElement;
+    expect(slot.hidden).to.equal(false);
+    const settled = settle(el);
+    el.src = '/__assets/Box.glb';
+    await settled;
+    await el.updateComplete;
+    expect(slot.hidden).to.equal(true);
+  });
+
+  it('renders two viewers on one page', async () => {
+    const [a, b] = await Promise.all([viewer('/__assets/Box.glb'), viewer('/__assets/Duck.glb')]);
+    for (const v of [a, b]) expect((await coverage(await v.el.screenshot())).filled).to.be.greaterThan(0.03);
+  });
+
+  it('leaves no WebGL context behind after 20 create-and-remove cycles', async function () {
+    this.timeout(120_000); // software WebGL: each cycle builds a context and its studio lighting
+    const contexts: WebGL2RenderingContext[] = [];
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
+      const ctx = original.apply(this, args as never);
+      if (ctx && (args[0] === 'webgl2' || args[0] === 'webgl')) contexts.push(ctx as WebGL2RenderingContext);
+      return ctx;
+    } as typeof original;
+    try {
+      for (let i = 0; i < 20; i++) {
+        const { el, event } = await viewer('/__assets/Box.glb');
+        expect(event.type).to.equal('mk-viewer-load');
+        el.remove();
+        await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
+      }
+    } finally {
+      HTMLCanvasElement.prototype.getContext = original;
+    }
+    expect(contexts.length).to.equal(20);
+    expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.equal(0);
+  });
+
+  it('keeps its model when moved in the DOM', async () => {
+    const { el } = await viewer('/__assets/Box.glb');
+    const box = document.createElement('div');
+    document.body.append(box);
+    box.append(el);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.03);
+    box.remove();
+  });
+
+  it('is accessible', async () => {
+    const { el } = await viewer('/__assets/Box.glb');
+    el.alt = 'A cardboard box';
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('canvas')!.getAttribute('aria-label')).to.contain('A cardboard box');
+    await expect(el).to.be.accessible();
+  });
+});
