@@ -1,3 +1,11 @@
+import { property } from 'lit/decorators.js';
+import type { ModelStats } from '../../api/index.js';
+import type { ViewerLoadEvent } from '../../events/viewer-load.js';
+import { ViewerElement, type RendererFactory } from '../shared/viewer-element.js';
+import { viewerStyles } from '../shared/viewer.styles.js';
+
+let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
+
 /**
  * @summary Shows a GLB model: orbit, zoom, studio lighting, animations, and the model's statistics.
  * @tag glb-viewer
@@ -23,14 +31,6 @@
  * @cssstate loaded - The model is shown.
  * @cssstate error - The model could not be shown.
  */
-import { property } from 'lit/decorators.js';
-import type { ModelStats } from '../../api/index.js';
-import type { ViewerLoadEvent } from '../../events/viewer-load.js';
-import { ViewerElement, type RendererFactory } from '../shared/viewer-element.js';
-import { viewerStyles } from '../shared/viewer.styles.js';
-
-let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
-
 export class GlbViewer extends ViewerElement {
   static override styles = viewerStyles;
 
