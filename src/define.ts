@@ -1,2 +1,3 @@
 // Registers every tag of the library. Elements add their define modules here as they land.
 import './viewers/glb-viewer/define.js';
+import './viewers/splat-viewer/define.js';

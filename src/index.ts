@@ -7,3 +7,4 @@ export * from './client/index.js';
 export * from './jobs/index.js';
 export * from './events/index.js';
 export { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';
+export { SplatViewer } from './viewers/splat-viewer/splat-viewer.js';

@@ -6,8 +6,9 @@
 import { expect } from '@open-wc/testing';
 import '../../src/index.js';
 import '../../src/viewers/glb-viewer/define.js';
+import '../../src/viewers/splat-viewer/define.js';
 
-const threeFetched = () => performance.getEntriesByType('resource').some((e) => /\/node_modules\/three\//.test(e.name));
+const threeFetched = () => performance.getEntriesByType('resource').some((e) => /\/node_modules\/(three|@mkkellogg)\//.test(e.name));
 
 describe('lazy viewers', () => {
   it('fetch three.js only when a viewer with a src comes near the viewport', async () => {

@@ -1,0 +1,3 @@
+import { SplatViewer } from './splat-viewer.js';
+
+SplatViewer.define('splat-viewer');

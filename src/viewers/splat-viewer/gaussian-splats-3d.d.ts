@@ -1,0 +1,37 @@
+// The parts of @mkkellogg/gaussian-splats-3d (no bundled types) that splat-renderer.ts uses.
+declare module '@mkkellogg/gaussian-splats-3d' {
+  import type { Group } from 'three';
+
+  export const SceneFormat: { Splat: 0; KSplat: 1; Ply: 2; Spz: 3 };
+  export const SceneRevealMode: { Default: 0; Gradual: 1; Instant: 2 };
+  export const LogLevel: { None: 0; Error: 1; Warning: 2; Info: 3; Debug: 4 };
+
+  export interface DropInViewerOptions {
+    sharedMemoryForWorkers?: boolean;
+    gpuAcceleratedSort?: boolean;
+    enableSIMDInSort?: boolean;
+    integerBasedSort?: boolean;
+    sphericalHarmonicsDegree?: number;
+    sceneRevealMode?: number;
+    logLevel?: number;
+    dynamicScene?: boolean;
+    freeIntermediateSplatData?: boolean;
+  }
+
+  export interface AddSceneOptions {
+    format?: number;
+    showLoadingUI?: boolean;
+    progressiveLoad?: boolean;
+    splatAlphaRemovalThreshold?: number;
+    onProgress?: (percent: number, label: string, status: number) => void;
+  }
+
+  export class DropInViewer extends Group {
+    constructor(options?: DropInViewerOptions);
+    viewer: { splatRenderReady: boolean; sortWorker?: Worker; splatMesh: { getSplatCount(): number } | null };
+    addSplatScene(path: string, options?: AddSceneOptions): Promise<void> & { abort?: (reason?: unknown) => void };
+    getSceneCount(): number;
+    removeSplatScene(index: number, showLoadingUI?: boolean): Promise<void>;
+    dispose(): Promise<void>;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * <splat-viewer> in Chromium with SwiftShader WebGL, on a page that is not cross-origin isolated
+ * (as most host pages are): generated standard PLYs (plain, in a zip, with a CRLF header), the
+ * real compressed PLYs in ../shared/assets, and the files it must refuse clearly.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/viewers/splat-viewer/define.js';
+import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import { coverage } from '../fixtures/pixels.js';
+import { ballPly, ballZip, blobUrl } from '../fixtures/splats.js';
+
+function settle(el: HTMLElement, timeoutMs = 90_000): Promise<ViewerLoadEvent | ViewerErrorEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the viewer neither loaded nor failed')), timeoutMs);
+    el.addEventListener('mk-viewer-load', (e) => (clearTimeout(timer), resolve(e)), { once: true });
+    el.addEventListener('mk-viewer-error', (e) => (clearTimeout(timer), resolve(e)), { once: true });
+  });
+}
+
+async function viewer(src: string): Promise<{ el: SplatViewer; event: ViewerLoadEvent | ViewerErrorEvent }> {
+  const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+  const settled = settle(el);
+  el.src = src;
+  return { el, event: await settled };
+}
+
+async function expectRendered(src: string, splats: number): Promise<SplatViewer> {
+  const { el, event } = await viewer(src);
+  expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+  expect((event as ViewerLoadEvent).detail.splats).to.equal(splats);
+  const shot = await coverage(await el.screenshot());
+  expect(shot.filled, 'share of the frame drawn').to.be.greaterThan(0.02);
+  expect(shot.centerX).to.be.closeTo(0.5, 0.15);
+  expect(shot.centerY).to.be.closeTo(0.5, 0.15);
+  return el;
+}
+
+describe('<splat-viewer>', function () {
+  this.timeout(120_000);
+
+  it('is not cross-origin isolated here, like most host pages', () => {
+    expect(globalThis.crossOriginIsolated).to.equal(false);
+  });
+
+  it('renders a generated standard 3DGS PLY, reporting progress', async () => {
+    const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+    const phases = new Set<string>();
+    el.addEventListener('mk-viewer-progress', (e) => phases.add(e.detail.phase));
+    const settled = settle(el);
+    el.src = blobUrl(ballPly(3000));
+    const event = await settled;
+    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+    expect([...phases]).to.include.members(['download', 'parse']);
+    expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.02);
+    expect(el.splats).to.equal(3000);
+  });
+
+  it('renders the same PLY from a zip archive', async () => {
+    await expectRendered(blobUrl(ballZip(3000)), 3000);
+  });
+
+  it('renders a PLY whose header has CRLF line endings', async () => {
+    const ply = ballPly(2000);
+    const text = new TextDecoder('latin1').decode(ply.subarray(0, 2000));
+    const end = text.indexOf('end_header\n') + 'end_header\n'.length;
+    const crlf = new TextEncoder().encode(text.slice(0, end).replace(/\n/g, '\r\n'));
+    const bytes = new Uint8Array(crlf.byteLength + ply.byteLength - end);
+    bytes.set(crlf);
+    bytes.set(ply.subarray(end), crlf.byteLength);
+    await expectRendered(blobUrl(bytes), 2000);
+  });
+
+  it('renders the real compressed PLYs (pc-test.ply, and guitar.compressed.ply without an sh element)', async () => {
+    await expectRendered('/__assets/pc-test.ply', 64);
+    await expectRendered('/__assets/guitar.compressed.ply', 90854);
+  });
+
+  it('renders an antimatter15 .splat', async () => {
+    const { event } = await viewer('/__assets/minimal.splat');
+    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+    expect((event as ViewerLoadEvent).detail.splats).to.equal(4);
+  });
+
+  it('refuses what is not a splat scene, or is cut short, with a clear message', async () => {
+    const glb = await viewer('/__assets/Box.glb');
+    expect((glb.event as ViewerErrorEvent).detail.code).to.equal('unsupported_format');
+    expect((glb.event as ViewerErrorEvent).detail.message).to.contain('<glb-viewer>');
+    // 1 024 bytes of noise: a multiple of 32, so only the record check tells it from a .splat.
+    const noise = new Uint8Array(1024).map((_, i) => (i * 7919) % 251);
+    const junk = await viewer(blobUrl(noise));
+    expect((junk.event as ViewerErrorEvent).detail.code).to.equal('unsupported_format');
+    const ply = ballPly(1000);
+    const cut = await viewer(blobUrl(ply.subarray(0, ply.byteLength - 500)));
+    expect((cut.event as ViewerErrorEvent).detail.message).to.match(/cut short/);
+    await cut.el.updateComplete;
+    expect(cut.el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.match(/cut short/);
+  });
+
+  it('runs one load at a time: a new src replaces the one in progress', async () => {
+    const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+    const loads: ViewerLoadEvent[] = [];
+    el.addEventListener('mk-viewer-load', (e) => loads.push(e));
+    el.src = blobUrl(ballPly(3000));
+    await new Promise((r) => setTimeout(r, 0));
+    const settled = settle(el);
+    el.src = blobUrl(ballPly(1500));
+    await settled;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(loads.map((e) => e.detail.splats)).to.deep.equal([1500]);
+  });
+
+  it('renders two viewers on one page', async () => {
+    const [a, b] = await Promise.all([viewer(blobUrl(ballPly(2000))), viewer(blobUrl(ballZip(2500)))]);
+    for (const v of [a, b]) expect((await coverage(await v.el.screenshot())).filled).to.be.greaterThan(0.02);
+  });
+
+  it('is accessible', async () => {
+    const { el } = await viewer(blobUrl(ballPly(500)));
+    await expect(el).to.be.accessible();
+  });
+});
