@@ -28,7 +28,7 @@ declare module '@mkkellogg/gaussian-splats-3d' {
 
   export class DropInViewer extends Group {
     constructor(options?: DropInViewerOptions);
-    viewer: { splatRenderReady: boolean; sortWorker?: Worker; splatMesh: { getSplatCount(): number } | null };
+    viewer: { splatRenderReady: boolean; sortRunning: boolean; sortWorker?: Worker; splatMesh: { getSplatCount(): number } | null };
     addSplatScene(path: string, options?: AddSceneOptions): Promise<void> & { abort?: (reason?: unknown) => void };
     getSceneCount(): number;
     removeSplatScene(index: number, showLoadingUI?: boolean): Promise<void>;

@@ -86,6 +86,10 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       });
       splats = viewer;
       scene.add(viewer);
+      // Framed before the scene is added: the library sorts (and culls) for the camera it sees
+      // first, and a later move would leave the first frames empty until the next sort lands.
+      bounds = new Box3(new Vector3(...prepared.min), new Vector3(...prepared.max));
+      frame(camera, controls, bounds);
       const url = URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
@@ -114,15 +118,13 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       // The library's sort worker can fault while it is being torn down (seen with tiny scenes);
       // an unhandled worker error would surface as an error of the host page, which is not ours to raise.
       viewer.viewer.sortWorker?.addEventListener('error', (e) => e.preventDefault());
-      bounds = new Box3(new Vector3(...prepared.min), new Vector3(...prepared.max));
-      frame(camera, controls, bounds);
       // Draw until the library's sort worker has ordered the splats once, then one more frame.
       const start = performance.now();
       await new Promise<void>((resolve, reject) => {
         const tick = () => {
           if (signal.aborted) return reject(signal.reason);
           renderer.render(scene, camera);
-          if (viewer.viewer.splatRenderReady) return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
+          if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
           if (performance.now() - start > LOAD_TIMEOUT_MS) return reject(new ViewerError('timeout', 'The scene loaded but never finished its first frame.'));
           requestAnimationFrame(tick);
         };
