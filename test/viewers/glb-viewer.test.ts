@@ -4,7 +4,8 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/glb-viewer/define.js';
-import type { GlbViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import { MediaClient, type GlbViewer, type ViewerErrorEvent, type ViewerLoadEvent } from '../../src/index.js';
+import { advance } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
 
 function settle(el: HTMLElement, timeoutMs = 30_000): Promise<ViewerLoadEvent | ViewerErrorEvent> {
@@ -37,6 +38,21 @@ describe('<glb-viewer>', () => {
       expect(el.matches(':state(loaded)')).to.equal(true);
     });
   }
+
+  it('shows a model generated through the proxy, with the same stats the API reported', async () => {
+    const client = new MediaClient({ endpoint: '/mediakit' });
+    const created = await client.createModelJob({ mode: 'text', prompt: 'a clay vase', quality: 'fast' });
+    let job = await client.getModelJob(created.data.job_id);
+    for (let i = 0; i < 40 && job.status !== 'succeeded' && job.status !== 'failed'; i++) {
+      await advance('mediakit', 20_000);
+      job = await client.getModelJob(created.data.job_id);
+    }
+    expect(job.status).to.equal('succeeded');
+    const { el, event } = await viewer(job.output!.model_url);
+    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+    expect(el.stats).to.deep.equal(job.output!.stats);
+    expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.03);
+  });
 
   it('turns the model with the arrow keys', async () => {
     const { el } = await viewer('/__assets/Duck.glb');

@@ -1,0 +1,50 @@
+// The viewers on their own: a model generated through the proxy (or a local .glb), and a splat
+// scene (a generated sample, or a local file).
+import '../src/define.js';
+import { JobPoller, MediaClient, isTerminal, type ModelJob } from '../src/index.js';
+import { encodePly, type Splat } from '../src/sandbox/artifacts/ply.js';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const glb = $<HTMLElementTagNameMap['glb-viewer']>('glb-viewer');
+const splat = $<HTMLElementTagNameMap['splat-viewer']>('splat-viewer');
+
+glb.addEventListener('mk-viewer-load', (e) => ($('stats').textContent = JSON.stringify(e.detail.stats, null, 2)));
+glb.addEventListener('mk-viewer-error', (e) => ($('glb-status').textContent = e.detail.message));
+splat.addEventListener('mk-viewer-load', (e) => ($('splat-status').textContent = `${new Intl.NumberFormat().format(e.detail.splats ?? 0)} splats`));
+splat.addEventListener('mk-viewer-error', (e) => ($('splat-status').textContent = e.detail.message));
+$<HTMLInputElement>('rotate').addEventListener('change', (e) => (glb.autoRotate = (e.target as HTMLInputElement).checked));
+
+$('generate').addEventListener('click', async () => {
+  const poller = JobPoller.for(MediaClient.for('/mediakit'));
+  try {
+    const record = await poller.create('model', { mode: 'text', prompt: 'a small clay vase', quality: 'fast' });
+    const stop = poller.watch(record.id, (r) => {
+      $('glb-status').textContent = `${r.status} ${r.progress}%`;
+      const url = (r.job as ModelJob | undefined)?.output?.model_url;
+      if (isTerminal(r.status)) queueMicrotask(stop);
+      if (url) glb.src = url;
+    });
+  } catch (err) {
+    $('glb-status').textContent = err instanceof Error ? err.message : String(err);
+  }
+});
+$<HTMLInputElement>('glb-file').addEventListener('change', (e) => {
+  const file = (e.target as HTMLInputElement).files?.[0];
+  if (file) glb.src = URL.createObjectURL(file);
+});
+
+$('sample').addEventListener('click', () => {
+  const splats: Splat[] = [];
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  for (let i = 0; i < 20_000; i++) {
+    const y = 1 - (i / 19_999) * 2;
+    const r = Math.sqrt(1 - y * y);
+    const p: [number, number, number] = [Math.cos(golden * i) * r, y, Math.sin(golden * i) * r];
+    splats.push({ position: p, color: [0.5 + p[0] / 2, 0.5 + p[1] / 2, 0.5 + p[2] / 2], opacity: 0.95, scale: [0.03, 0.03, 0.03], rotation: [1, 0, 0, 0] });
+  }
+  splat.src = URL.createObjectURL(new Blob([encodePly(splats) as Uint8Array<ArrayBuffer>]));
+});
+$<HTMLInputElement>('splat-file').addEventListener('change', (e) => {
+  const file = (e.target as HTMLInputElement).files?.[0];
+  if (file) splat.src = URL.createObjectURL(file);
+});
