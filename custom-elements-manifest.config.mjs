@@ -5,4 +5,14 @@ export default {
   exclude: ['src/sandbox/**', 'src/proxy/**', 'src/server/**', 'src/dev/**', 'src/api/**', 'src/**/*.test.ts'],
   litelement: true,
   outdir: '.',
+  // The glob's order follows the file system's, which differs between checkouts: sort the modules
+  // so the manifest is the same on every machine (CI compares it byte for byte).
+  plugins: [
+    {
+      name: 'mediakit-sort-modules',
+      packageLinkPhase({ customElementsManifest }) {
+        customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      },
+    },
+  ],
 };
