@@ -11,7 +11,9 @@
  *      (proxy.ts).
  *   4. The job engine in Chromium: requests per completed job of each kind, and poll traffic of
  *      1 and 4 tabs watching one job, against a naive every-second poller (jobs.ts).
- * `npm run bench -- proxy` (or `sandbox`, `jobs`) runs one part; BENCH_UPLOAD_MB sets the upload size.
+ *   5. The viewers: chunk sizes next to @google/model-viewer, and src-to-first-frame time and
+ *      JavaScript fetched for the shared GLBs and generated splat scenes (viewers.ts).
+ * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`) runs one part; BENCH_UPLOAD_MB sets the upload size.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -27,6 +29,7 @@ import { glbStats } from '../../src/sandbox/artifacts/glb-stats.js';
 import { makeImage, makeVideo } from '../fixtures/media.js';
 import { proxyBench } from './proxy.js';
 import { jobsBench } from './jobs.js';
+import { viewersBench } from './viewers.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -124,3 +127,4 @@ if (!only || only === 'sandbox') {
 }
 if (!only || only === 'proxy') await proxyBench();
 if (!only || only === 'jobs') await jobsBench();
+if (!only || only === 'viewers') await viewersBench();

@@ -114,6 +114,29 @@ describe('<splat-viewer>', function () {
     for (const v of [a, b]) expect((await coverage(await v.el.screenshot())).filled).to.be.greaterThan(0.02);
   });
 
+  it('leaves no WebGL context behind after 20 create-and-remove cycles', async () => {
+    const contexts: WebGL2RenderingContext[] = [];
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
+      const ctx = original.apply(this, args as never);
+      if (ctx && (args[0] === 'webgl2' || args[0] === 'webgl')) contexts.push(ctx as WebGL2RenderingContext);
+      return ctx;
+    } as typeof original;
+    const src = blobUrl(ballPly(500));
+    try {
+      for (let i = 0; i < 20; i++) {
+        const { el, event } = await viewer(src);
+        expect(event.type).to.equal('mk-viewer-load');
+        el.remove();
+        await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
+      }
+    } finally {
+      HTMLCanvasElement.prototype.getContext = original;
+    }
+    expect(contexts.length).to.equal(20);
+    expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.equal(0);
+  });
+
   it('is accessible', async () => {
     const { el } = await viewer(blobUrl(ballPly(500)));
     await expect(el).to.be.accessible();
