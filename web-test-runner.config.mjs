@@ -16,8 +16,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 import { createDevStack } from './src/dev/index.ts';
 import { readFile } from 'node:fs/promises';
-import { NodeIO } from '@gltf-transform/core';
-import { inspect } from '@gltf-transform/functions';
+import { inspectStats } from './test/fixtures/inspect.ts';
 import { makeVideo } from './test/fixtures/media.ts';
 
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
@@ -46,19 +45,7 @@ async function testRoutes(ctx, next) {
     return;
   }
   if (ctx.path === '/__test/inspect' && assetName(ctx.query.asset)) {
-    const bytes = await readFile(ASSETS + ctx.query.asset);
-    const report = inspect(await new NodeIO().readBinary(new Uint8Array(bytes)));
-    const meshes = report.meshes.properties;
-    ctx.body = {
-      triangles: meshes.reduce((n, m) => n + m.glPrimitives * m.instances, 0),
-      vertices: meshes.reduce((n, m) => n + m.vertices, 0),
-      meshes: meshes.length,
-      materials: report.materials.properties.length,
-      textures: report.textures.properties.length,
-      maxTextureSize: Math.max(0, ...report.textures.properties.flatMap((t) => t.resolution.split('x').map(Number))),
-      bytes: bytes.byteLength,
-      animations: report.animations.properties.length,
-    };
+    ctx.body = await inspectStats(new Uint8Array(await readFile(ASSETS + ctx.query.asset)));
     return;
   }
   if (ctx.path === '/__fixtures/video') {

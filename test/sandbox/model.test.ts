@@ -3,29 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeIO } from '@gltf-transform/core';
-import { inspect } from '@gltf-transform/functions';
 import sharp from 'sharp';
 // @ts-expect-error gltf-validator ships no types
 import validator from 'gltf-validator';
 import { Input, BufferSource, ALL_FORMATS } from 'mediabunny';
 import { envelope, jsonPost, settle, startSandbox, type Harness } from './harness.js';
 import { dataUrl, makeImage } from '../fixtures/media.js';
-
-async function inspectStats(glb: Uint8Array) {
-  const doc = await new NodeIO().readBinary(glb);
-  const report = inspect(doc);
-  const meshes = report.meshes.properties;
-  return {
-    triangles: meshes.reduce((n, m) => n + m.glPrimitives * m.instances, 0),
-    vertices: meshes.reduce((n, m) => n + m.vertices, 0),
-    meshes: meshes.length,
-    materials: report.materials.properties.length,
-    textures: report.textures.properties.length,
-    maxTextureSize: Math.max(0, ...report.textures.properties.flatMap((t) => t.resolution.split('x').map(Number))),
-    bytes: glb.byteLength,
-    animations: report.animations.properties.length,
-  };
-}
+import { inspectStats } from '../fixtures/inspect.js';
 
 describe('3D generation', () => {
   let h: Harness;

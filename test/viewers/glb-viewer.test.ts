@@ -7,21 +7,9 @@ import '../../src/viewers/glb-viewer/define.js';
 import { MediaClient, type GlbViewer, type ViewerErrorEvent, type ViewerLoadEvent } from '../../src/index.js';
 import { advance } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
+import { mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
 
-function settle(el: HTMLElement, timeoutMs = 30_000): Promise<ViewerLoadEvent | ViewerErrorEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the viewer neither loaded nor failed')), timeoutMs);
-    el.addEventListener('mk-viewer-load', (e) => (clearTimeout(timer), resolve(e)), { once: true });
-    el.addEventListener('mk-viewer-error', (e) => (clearTimeout(timer), resolve(e)), { once: true });
-  });
-}
-
-async function viewer(src: string): Promise<{ el: GlbViewer; event: ViewerLoadEvent | ViewerErrorEvent }> {
-  const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`);
-  const settled = settle(el);
-  el.src = src;
-  return { el, event: await settled };
-}
+const viewer = (src: string) => mountViewer<GlbViewer>('glb-viewer', src);
 
 describe('<glb-viewer>', () => {
   for (const asset of ['Box.glb', 'Duck.glb', 'DamagedHelmet.glb']) {
@@ -96,23 +84,14 @@ describe('<glb-viewer>', () => {
 
   it('leaves no WebGL context behind after 20 create-and-remove cycles', async function () {
     this.timeout(120_000); // software WebGL: each cycle builds a context and its studio lighting
-    const contexts: WebGL2RenderingContext[] = [];
-    const original = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
-      const ctx = original.apply(this, args as never);
-      if (ctx && (args[0] === 'webgl2' || args[0] === 'webgl')) contexts.push(ctx as WebGL2RenderingContext);
-      return ctx;
-    } as typeof original;
-    try {
+    const contexts = await trackContexts(async () => {
       for (let i = 0; i < 20; i++) {
         const { el, event } = await viewer('/__assets/Box.glb');
         expect(event.type).to.equal('mk-viewer-load');
         el.remove();
         await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
       }
-    } finally {
-      HTMLCanvasElement.prototype.getContext = original;
-    }
+    });
     expect(contexts.length).to.equal(20);
     expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.equal(0);
   });

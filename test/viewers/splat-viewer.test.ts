@@ -7,22 +7,10 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/splat-viewer/define.js';
 import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
 import { coverage } from '../fixtures/pixels.js';
+import { mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
 import { ballPly, ballZip, blobUrl } from '../fixtures/splats.js';
 
-function settle(el: HTMLElement, timeoutMs = 90_000): Promise<ViewerLoadEvent | ViewerErrorEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the viewer neither loaded nor failed')), timeoutMs);
-    el.addEventListener('mk-viewer-load', (e) => (clearTimeout(timer), resolve(e)), { once: true });
-    el.addEventListener('mk-viewer-error', (e) => (clearTimeout(timer), resolve(e)), { once: true });
-  });
-}
-
-async function viewer(src: string): Promise<{ el: SplatViewer; event: ViewerLoadEvent | ViewerErrorEvent }> {
-  const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
-  const settled = settle(el);
-  el.src = src;
-  return { el, event: await settled };
-}
+const viewer = (src: string) => mountViewer<SplatViewer>('splat-viewer', src);
 
 async function expectRendered(src: string, splats: number): Promise<SplatViewer> {
   const { el, event } = await viewer(src);
@@ -115,24 +103,15 @@ describe('<splat-viewer>', function () {
   });
 
   it('leaves no WebGL context behind after 20 create-and-remove cycles', async () => {
-    const contexts: WebGL2RenderingContext[] = [];
-    const original = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
-      const ctx = original.apply(this, args as never);
-      if (ctx && (args[0] === 'webgl2' || args[0] === 'webgl')) contexts.push(ctx as WebGL2RenderingContext);
-      return ctx;
-    } as typeof original;
     const src = blobUrl(ballPly(500));
-    try {
+    const contexts = await trackContexts(async () => {
       for (let i = 0; i < 20; i++) {
         const { el, event } = await viewer(src);
         expect(event.type).to.equal('mk-viewer-load');
         el.remove();
         await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
       }
-    } finally {
-      HTMLCanvasElement.prototype.getContext = original;
-    }
+    });
     expect(contexts.length).to.equal(20);
     expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.equal(0);
   });
