@@ -15,12 +15,12 @@ function fail(err: unknown): void {
   $('error').textContent = err instanceof Error ? err.message : String(err);
 }
 
-function links(record: JobRecord): string {
-  const job = record.job as (VideoJob & ModelJob) | undefined;
-  const o = job?.output;
-  if (!o) return '';
-  const a = (href: string | undefined, text: string) => (href ? `<a href="${href}">${text}</a>` : '');
-  return record.kind === 'video' ? `${a(o.ply_url, 'scene.ply')} ${a(o.archive_url, 'scene.zip')}` : `${a(o.model_url, 'model.glb')} ${a(o.turntable_url, 'turntable.mp4')}`;
+/** Download links of a finished job, built as elements (the URLs come from the proxy, not markup). */
+function links(record: JobRecord): HTMLAnchorElement[] {
+  const o = (record.job as (VideoJob & ModelJob) | undefined)?.output;
+  if (!o) return [];
+  const pairs: [string | undefined, string][] = record.kind === 'video' ? [[o.ply_url, 'scene.ply'], [o.archive_url, 'scene.zip']] : [[o.model_url, 'model.glb'], [o.turntable_url, 'turntable.mp4']];
+  return pairs.filter(([href]) => href).map(([href, text]) => Object.assign(document.createElement('a'), { href: href!, textContent: text }));
 }
 
 function render(record: JobRecord): void {
@@ -33,10 +33,11 @@ function render(record: JobRecord): void {
   const label = record.kind === 'video' ? `Video ${record.summary['name'] ?? ''}` : `3D ${record.summary['prompt'] ?? `${record.summary['images']} photo(s)`}`;
   const before = li.dataset['status'];
   li.dataset['status'] = record.status;
-  li.innerHTML = `<strong></strong> <progress max="100" value="${record.progress}"></progress> ${record.status} ${record.progress}% ${links(record)} <span class="note"></span> <button type="button">Forget</button>`;
-  li.querySelector('strong')!.textContent = label;
-  li.querySelector('.note')!.textContent = record.error?.message ?? '';
-  li.querySelector('button')!.onclick = async () => {
+  const progress = Object.assign(document.createElement('progress'), { max: 100, value: record.progress });
+  const forget = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Forget' });
+  const note = Object.assign(document.createElement('span'), { className: 'note', textContent: record.error?.message ?? '' });
+  li.replaceChildren(Object.assign(document.createElement('strong'), { textContent: label }), ' ', progress, ` ${record.status} ${record.progress}% `, ...links(record).flatMap((a) => [a, ' ']), note, ' ', forget);
+  forget.onclick = async () => {
     await poller.forget(record.id);
     li!.remove();
     rows.delete(record.id);

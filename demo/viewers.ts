@@ -2,7 +2,8 @@
 // scene (a generated sample, or a local file).
 import '../src/define.js';
 import { JobPoller, MediaClient, isTerminal, type ModelJob } from '../src/index.js';
-import { encodePly, type Splat } from '../src/sandbox/artifacts/ply.js';
+// The sample scene is the test fixture's generated ball (dev tooling, never shipped).
+import { ballPly, blobUrl } from '../test/fixtures/splats.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const glb = $<HTMLElementTagNameMap['glb-viewer']>('glb-viewer');
@@ -33,17 +34,7 @@ $<HTMLInputElement>('glb-file').addEventListener('change', (e) => {
   if (file) glb.src = URL.createObjectURL(file);
 });
 
-$('sample').addEventListener('click', () => {
-  const splats: Splat[] = [];
-  const golden = Math.PI * (3 - Math.sqrt(5));
-  for (let i = 0; i < 20_000; i++) {
-    const y = 1 - (i / 19_999) * 2;
-    const r = Math.sqrt(1 - y * y);
-    const p: [number, number, number] = [Math.cos(golden * i) * r, y, Math.sin(golden * i) * r];
-    splats.push({ position: p, color: [0.5 + p[0] / 2, 0.5 + p[1] / 2, 0.5 + p[2] / 2], opacity: 0.95, scale: [0.03, 0.03, 0.03], rotation: [1, 0, 0, 0] });
-  }
-  splat.src = URL.createObjectURL(new Blob([encodePly(splats) as Uint8Array<ArrayBuffer>]));
-});
+$('sample').addEventListener('click', () => (splat.src = blobUrl(ballPly(20_000, 0.03))));
 $<HTMLInputElement>('splat-file').addEventListener('change', (e) => {
   const file = (e.target as HTMLInputElement).files?.[0];
   if (file) splat.src = URL.createObjectURL(file);

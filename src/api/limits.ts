@@ -19,6 +19,8 @@ export const LIMITS = {
     mimeTypes: ['image/jpeg', 'image/png', 'image/webp'] as const,
   },
   model: {
+    /** Not in the spec ("integer"): seeds are unsigned 32-bit, 0 to 4294967295. */
+    maxSeed: 0xffffffff,
     minImages: 1,
     maxImages: 6,
     minPromptChars: 3,
@@ -42,6 +44,8 @@ export const LIMITS = {
     previewMaxPixels: 250_000,
     sizes: ['auto', 'preview', 'full'] as const,
     formats: ['png', 'jpg'] as const,
+    /** bg_color: "a hex color such as #<hex>"; we take 3 or 6 digits, the # optional, or "none". */
+    bgColorPattern: /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i,
   },
   /** "provider links inside expire after about 60 minutes". */
   archiveLinkLifetimeMs: 60 * 60 * 1000,

@@ -7,6 +7,7 @@
 import {
   ApiError,
   HEADERS,
+  IDEMPOTENCY_KEY_PATTERN,
   type HeadshotBatch,
   type HeadshotStyle,
   type ImageToolRequest,
@@ -19,7 +20,8 @@ import {
 } from '../api/index.js';
 import type { UploadProgress } from '../events/upload-progress.js';
 import { CreditLedger } from './credit-ledger.js';
-import { SessionManager, sleep, type SessionInfo } from './session.js';
+import { sleep } from './async.js';
+import { SessionManager, type SessionInfo } from './session.js';
 import { NetworkError, xhrFetch } from './upload.js';
 import {
   ValidationError,
@@ -338,7 +340,7 @@ function resolveEndpoint(endpoint: string): string {
 
 function idempotencyKey(options: CreateOptions): string {
   const key = options.idempotencyKey ?? crypto.randomUUID();
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ValidationError('invalid_request', 'idempotencyKey', 'idempotencyKey must be 1-255 printable ASCII characters without spaces; a UUID is ideal.');
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ValidationError('invalid_request', 'idempotencyKey', 'idempotencyKey must be 1-255 printable ASCII characters without spaces; a UUID is ideal.');
   return key;
 }
 

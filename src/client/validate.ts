@@ -127,7 +127,7 @@ export function validateModelRequest(request: Omit<ModelJobRequest, 'images'> & 
   if (request.quality !== undefined && !(LIMITS.model.qualities as readonly unknown[]).includes(request.quality)) {
     refuse('invalid_request', 'quality', `quality must be one of ${LIMITS.model.qualities.join(', ')}.`);
   }
-  if (request.seed !== undefined && (!Number.isSafeInteger(request.seed) || request.seed < 0 || request.seed > 0xffffffff)) {
+  if (request.seed !== undefined && (!Number.isSafeInteger(request.seed) || request.seed < 0 || request.seed > LIMITS.model.maxSeed)) {
     refuse('invalid_request', 'seed', 'seed must be a whole number from 0 to 4294967295; omit it for a random one.');
   }
   if (mode === 'text') {
@@ -148,6 +148,6 @@ export function validateImageToolOptions(options: Omit<ImageToolRequest, 'image_
   if (options.operation !== undefined && options.operation !== 'remove_background') refuse('invalid_request', 'operation', 'operation must be "remove_background" (the one operation offered).');
   if (options.size !== undefined && !(LIMITS.imageTools.sizes as readonly unknown[]).includes(options.size)) refuse('invalid_request', 'size', `size must be one of ${LIMITS.imageTools.sizes.join(', ')}.`);
   if (options.format !== undefined && !(LIMITS.imageTools.formats as readonly unknown[]).includes(options.format)) refuse('invalid_request', 'format', 'format must be png (transparent) or jpg.');
-  if (options.bg_color !== undefined && !/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(options.bg_color)) refuse('invalid_request', 'bg_color', 'bg_color must be a hex colour such as #1e90ff or #fff.');
+  if (options.bg_color !== undefined && options.bg_color.toLowerCase() !== 'none' && !LIMITS.imageTools.bgColorPattern.test(options.bg_color)) refuse('invalid_request', 'bg_color', 'bg_color must be a hex colour such as #1e90ff or #fff.');
   if (options.crop !== undefined && typeof options.crop !== 'boolean') refuse('invalid_request', 'crop', 'crop must be true or false.');
 }

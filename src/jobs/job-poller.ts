@@ -14,7 +14,7 @@
  */
 import { ApiError, type ModelJob, type VideoJob } from '../api/index.js';
 import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
-import { abortable, sleep } from '../client/session.js';
+import { abortable, sleep } from '../client/async.js';
 import { JobStore, isTerminal, type JobKind, type JobRecord } from './job-store.js';
 
 export interface Cadence {

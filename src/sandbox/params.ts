@@ -102,7 +102,7 @@ export function imageToolParams(body: Body): ImageToolParams {
   const bg = stringParam(body, 'bg_color');
   let bgColor: string | undefined;
   if (bg !== undefined && bg !== '' && bg.toLowerCase() !== 'none') {
-    const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(bg);
+    const m = LIMITS.imageTools.bgColorPattern.exec(bg);
     if (!m) fail('invalid_request', `bg_color must be a hex colour such as #1e90ff or #fff; got "${bg.slice(0, 20)}".`);
     const h = m[1]!;
     bgColor = '#' + (h.length === 3 ? [...h].map((c) => c + c).join('') : h).toLowerCase();
@@ -128,7 +128,7 @@ export function modelParams(body: Body): ModelParams {
   const seedRaw = json['seed'];
   let seed: number | undefined;
   if (seedRaw !== undefined && seedRaw !== null) {
-    if (typeof seedRaw !== 'number' || !Number.isSafeInteger(seedRaw) || seedRaw < 0 || seedRaw > 0xffffffff) {
+    if (typeof seedRaw !== 'number' || !Number.isSafeInteger(seedRaw) || seedRaw < 0 || seedRaw > LIMITS.model.maxSeed) {
       fail('invalid_request', 'seed must be a whole number from 0 to 4294967295; omit it for a random one.');
     }
     seed = seedRaw;

@@ -26,11 +26,8 @@ async function expectRendered(src: string, splats: number): Promise<SplatViewer>
 describe('<splat-viewer>', function () {
   this.timeout(120_000);
 
-  it('is not cross-origin isolated here, like most host pages', () => {
-    expect(globalThis.crossOriginIsolated).to.equal(false);
-  });
-
-  it('renders a generated standard 3DGS PLY, reporting progress', async () => {
+  it('renders a generated standard 3DGS PLY, reporting progress, on a page that is not cross-origin isolated', async () => {
+    expect(globalThis.crossOriginIsolated, 'the premise: like most host pages').to.equal(false);
     const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
     const phases = new Set<string>();
     el.addEventListener('mk-viewer-progress', (e) => phases.add(e.detail.phase));

@@ -145,7 +145,8 @@ export abstract class ViewerElement extends MkElement {
   protected override render() {
     const label = this.alt || this.defaultLabel;
     const pct = this.progress === undefined ? undefined : Math.round(this.progress * 100);
-    const announce = this.status === 'loading' ? `Loading ${label}` : this.status === 'loaded' ? `${label} loaded` : this.status === 'error' ? '' : '';
+    // The error itself is announced by its role=alert; stages only here.
+    const announce = this.status === 'loading' ? `Loading ${label}` : this.status === 'loaded' ? `${label} loaded` : '';
     return html`<div part="base" class="base">
       <canvas part="canvas" tabindex="0" role="img" aria-label=${`${label}. Drag or use the arrow keys to turn, + and - to zoom.`}></canvas>
       <slot name="poster" ?hidden=${this.status === 'loaded'}></slot>
