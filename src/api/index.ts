@@ -6,3 +6,6 @@ export * from './capabilities.js';
 export * from './headers.js';
 export * from './sniff.js';
 export * from './bytes.js';
+export * from './routes.js';
+export * from './variants.js';
+export * from './network.js';

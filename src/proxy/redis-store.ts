@@ -17,14 +17,14 @@ export interface RedisEvalClient {
 const RESERVE = `
 local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
 if redis.call('HEXISTS', KEYS[1], 'r:' .. ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[1], 's:' .. ARGV[1]) == 1 then
-  return {1, used}
+  return {1, used, 0}
 end
 local amount = tonumber(ARGV[2])
-if used + amount > tonumber(ARGV[3]) then return {0, used} end
+if used + amount > tonumber(ARGV[3]) then return {0, used, 0} end
 used = used + amount
 redis.call('HSET', KEYS[1], '_used', used, 'r:' .. ARGV[1], amount)
 if redis.call('TTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
-return {1, used}`;
+return {1, used, 1}`;
 
 const SETTLE = `
 local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
@@ -69,8 +69,8 @@ export class RedisStore implements ProxyStore {
   }
 
   async reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number) {
-    const [ok, used] = (await this.#run(RESERVE, ledger, [id, amount, limit, ttlSeconds])) as [number, number];
-    return { ok: ok === 1, used: Number(used) };
+    const [ok, used, created] = (await this.#run(RESERVE, ledger, [id, amount, limit, ttlSeconds])) as [number, number, number];
+    return { ok: ok === 1, used: Number(used), created: created === 1 };
   }
 
   async settle(ledger: string, id: string, amount: number, ttlSeconds: number) {

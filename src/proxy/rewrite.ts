@@ -4,7 +4,7 @@
  * id becomes a sealed handle, every URL becomes a signed proxy download ticket, messages are
  * redacted. Error envelopes keep a known code and a redacted message.
  */
-import { ERROR_CODES, KEY_PREFIXES, type JobError, type ModelJob, type ModelStats, type VideoJob } from '../api/index.js';
+import { ERROR_CODES, KEY_PREFIXES, LIMITS, type HeadshotStyle, type HeadshotVariant, type JobError, type ModelJob, type ModelStats, type VideoJob } from '../api/index.js';
 
 /** The kinds of file a ticket serves; each has one fixed Content-Type and file name. */
 export const FILE_KINDS = {
@@ -80,6 +80,35 @@ export async function modelJobView(data: Json, handle: string, rw: Rewriter): Pr
     out.output = { model_url: model.url, provider_model_url: provider.url, turntable_url: turntable?.url ?? '', stats, links_expire_at: expiries[0]! };
   }
   return out;
+}
+
+/** Standard base64 (no key prefix or job id fits in its alphabet, so it needs no redaction). */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A headshot batch rebuilt from the spec's fields; every string redacted or checked. */
+export function headshotView(data: unknown, rw: Pick<Rewriter, 'redact'>): { style: HeadshotStyle; variants: HeadshotVariant[] } {
+  const d = (data && typeof data === 'object' ? data : {}) as Json;
+  const style = (LIMITS.headshot.styles as readonly string[]).includes(str(d['style']) ?? '') ? (d['style'] as HeadshotStyle) : LIMITS.headshot.defaultStyle;
+  const variants: HeadshotVariant[] = [];
+  for (const v of Array.isArray(d['variants']) ? (d['variants'] as unknown[]).slice(0, 4) : []) {
+    const e = (v && typeof v === 'object' ? v : {}) as Json;
+    const slot = int(e['variant']);
+    if (slot === undefined || slot < 0 || slot > 3) continue;
+    const image = str(e['image_base64']);
+    if (e['status'] === 'succeeded' && image !== undefined && BASE64.test(image)) {
+      variants.push({ variant: slot as HeadshotVariant['variant'], status: 'succeeded', image_base64: image, content_type: 'image/png', width: int(e['width']) ?? 0, height: int(e['height']) ?? 0 } as HeadshotVariant);
+    } else {
+      variants.push({ variant: slot as HeadshotVariant['variant'], status: 'failed', error: rw.redact(str(e['error']) ?? 'This variant failed.') } as HeadshotVariant);
+    }
+  }
+  return { style, variants };
+}
+
+/** The image tool's JSON result rebuilt from the spec's fields. */
+export function imageToolView(data: unknown): { image_base64: string; width: number; height: number } {
+  const d = (data && typeof data === 'object' ? data : {}) as Json;
+  const image = str(d['image_base64']);
+  return { image_base64: image !== undefined && BASE64.test(image) ? image : '', width: int(d['width']) ?? 0, height: int(d['height']) ?? 0 };
 }
 
 /** Replaces API keys, key prefixes and upstream job ids in a text meant for the browser or a log. */

@@ -21,18 +21,26 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function normalize(option: SecretOption): { id: string; bytes: Uint8Array }[] {
-  const entries: SecretEntry[] =
-    typeof option === 'string' || option instanceof Uint8Array ? [{ id: 'k1', secret: option }] : [option.current, ...(option.previous ?? [])];
+  const bare = typeof option === 'string' || option instanceof Uint8Array;
+  if (!bare && (typeof option !== 'object' || !('current' in option))) {
+    throw new TypeError('createProxy: `secret` must be a string of at least 32 bytes, a Uint8Array, or { current: { id, secret }, previous: [...] }; it was ' + (typeof option) + '.');
+  }
+  const entries: SecretEntry[] = bare ? [{ id: 'k1', secret: option }] : [option.current, ...(option.previous ?? [])];
+  // The name of each value as the caller wrote it: `secret`, `secret.current`, `secret.previous[0]`.
+  const where = (i: number) => (bare ? '`secret`' : i === 0 ? '`secret.current`' : `\`secret.previous[${i - 1}]\``);
   const ids = new Set<string>();
   return entries.map((entry, i) => {
     if (!entry || typeof entry.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(entry.id)) {
-      throw new TypeError(`createProxy: secret ${i} needs an id of 1-64 letters, digits, ".", "_" or "-".`);
+      const given = entry && typeof entry === 'object' ? JSON.stringify(String(entry.id)).slice(0, 70) : String(entry);
+      throw new TypeError(`createProxy: ${where(i)} needs an id of 1-64 letters, digits, ".", "_" or "-"; its id was ${given}.`);
     }
-    if (ids.has(entry.id)) throw new TypeError(`createProxy: two secrets share the id "${entry.id}".`);
+    if (ids.has(entry.id)) throw new TypeError(`createProxy: ${where(i)} has the id "${entry.id}" of an earlier secret; give each secret its own id.`);
     ids.add(entry.id);
     const bytes = typeof entry.secret === 'string' ? encoder.encode(entry.secret) : entry.secret;
     if (!(bytes instanceof Uint8Array) || bytes.byteLength < MIN_SECRET_BYTES) {
-      throw new TypeError(`createProxy: the secret "${entry.id}" must be at least ${MIN_SECRET_BYTES} bytes; generate one with \`openssl rand -hex 32\`.`);
+      const size = bytes instanceof Uint8Array ? `${bytes.byteLength} bytes` : `not a string (${typeof entry.secret})`;
+      const named = bare ? '' : ` (id "${entry.id}")`;
+      throw new TypeError(`createProxy: ${where(i)}${named} is ${size}; it must be at least ${MIN_SECRET_BYTES} bytes. Generate one with \`openssl rand -hex 32\`.`);
     }
     return { id: entry.id, bytes };
   });

@@ -11,8 +11,11 @@
  * "Set if absent" is the reservation itself: one entry per id, created only when absent.
  */
 export interface ProxyStore {
-  /** Adds `amount` to the ledger if it stays within `limit`; `ok` is true when `id` is (now or already) reserved. */
-  reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number): Promise<{ ok: boolean; used: number }>;
+  /**
+   * Adds `amount` to the ledger if it stays within `limit`; `ok` is true when `id` is (now or
+   * already) reserved, `created` only when this call made the entry (only its creator may release it).
+   */
+  reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number): Promise<{ ok: boolean; used: number; created?: boolean }>;
   /** Fixes reservation `id` at `amount` (once). Returns the ledger's use. */
   settle(ledger: string, id: string, amount: number, ttlSeconds: number): Promise<number>;
   /** Drops reservation `id` if not settled. Returns the ledger's use. */
@@ -43,11 +46,11 @@ export class MemoryStore implements ProxyStore {
 
   async reserve(key: string, id: string, amount: number, limit: number, ttlSeconds: number) {
     const ledger = this.#ledger(key, ttlSeconds);
-    if (ledger.reserved.has(id) || ledger.settled.has(id)) return { ok: true, used: ledger.used };
-    if (ledger.used + amount > limit) return { ok: false, used: ledger.used };
+    if (ledger.reserved.has(id) || ledger.settled.has(id)) return { ok: true, used: ledger.used, created: false };
+    if (ledger.used + amount > limit) return { ok: false, used: ledger.used, created: false };
     ledger.used += amount;
     ledger.reserved.set(id, amount);
-    return { ok: true, used: ledger.used };
+    return { ok: true, used: ledger.used, created: true };
   }
 
   async settle(key: string, id: string, amount: number, ttlSeconds: number) {

@@ -42,13 +42,13 @@ async function startRedis(): Promise<{ url: string; child: ChildProcess | undefi
 /** The store contract, run on both implementations. */
 async function contract(store: ProxyStore, ns: string): Promise<void> {
   const ledger = `${ns}:ledger`;
-  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6 });
-  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6 }, 'same id: nothing added');
-  assert.deepEqual(await store.reserve(ledger, 'b', 6, 10, 60), { ok: false, used: 6 }, 'over the limit');
+  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6, created: true });
+  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6, created: false }, 'same id: nothing added, and not created by this call');
+  assert.deepEqual(await store.reserve(ledger, 'b', 6, 10, 60), { ok: false, used: 6, created: false }, 'over the limit');
   assert.equal(await store.settle(ledger, 'a', 4, 60), 4);
   assert.equal(await store.settle(ledger, 'a', 9, 60), 4, 'settled once');
   assert.equal(await store.release(ledger, 'a'), 4, 'a settled reservation is not released');
-  assert.deepEqual(await store.reserve(ledger, 'c', 5, 10, 60), { ok: true, used: 9 });
+  assert.deepEqual(await store.reserve(ledger, 'c', 5, 10, 60), { ok: true, used: 9, created: true });
   assert.equal(await store.release(ledger, 'c'), 4);
   assert.equal(await store.settle(ledger, 'refund', -4, 60), 0, 'an unknown id settles once (refunds)');
   assert.equal(await store.settle(ledger, 'refund', -4, 60), 0);

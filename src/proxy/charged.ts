@@ -1,0 +1,208 @@
+/**
+ * Charged calls (job creation, headshots, image tools): checked, priced, reserved, forwarded,
+ * settled.
+ *
+ * Budget rules: the most a call can cost is reserved before anything goes upstream. Once the body
+ * has been handed upstream, the browser going away no longer cancels the call: the proxy waits for
+ * the answer and settles at X-Credits-Charged. A reservation is released only when upstream
+ * certainly charged nothing (a free non-2xx answer, a connection never made, a body that broke
+ * before it was complete). On a timeout or an unknown outcome it is kept, and the log says so.
+ * An answer that upstream marks as a replay settles at 0; any other success is a new charge.
+ */
+import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, maxRequestBytes, routePath } from '../api/index.js';
+import { guardBody, readBuffered, type GuardState } from './body-guard.js';
+import type { Reservation } from './budget.js';
+import { readJson, readText, type Call, type Ctx } from './context.js';
+import type { ChargedPolicy, ParsedBody } from './policy.js';
+import { checkRemoteImage } from './remote-images.js';
+import { json, refuse } from './respond.js';
+import { headshotView, imageToolView, modelJobView } from './rewrite.js';
+import { hmac } from './secrets.js';
+import { Upstream, UpstreamFailure } from './upstream.js';
+
+const encoder = new TextEncoder();
+/** The largest JSON answer read from upstream (a headshot batch of four PNGs is a few MB). */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+function contentType(request: Request, policy: ChargedPolicy): string {
+  const type = request.headers.get('content-type') ?? '';
+  const isJson = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i.test(type);
+  const isMultipart = /^multipart\/form-data;\s*boundary=("?)[0-9A-Za-z'()+_,./:=?-]{1,70}\1$/i.test(type);
+  if (!((isJson && policy.types.includes('json')) || (isMultipart && policy.types.includes('multipart')))) {
+    refuse('unsupported_content_type', `This endpoint takes ${policy.typesText}; the request's Content-Type was ${type ? `"${type.slice(0, 60)}"` : 'missing'}.`);
+  }
+  return type;
+}
+
+/** Parses a buffered body, checks its image URLs, and returns what is forwarded: exactly what was checked. */
+async function prepare(ctx: Ctx, bytes: Uint8Array, type: string, policy: ChargedPolicy): Promise<{ parsed: ParsedBody; bytes: Uint8Array; type: string }> {
+  let parsed: ParsedBody;
+  let out: Uint8Array;
+  let outType = type;
+  if (/^application\/json/i.test(type)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      refuse('invalid_request', 'The body is not valid UTF-8 JSON. Send a JSON object.');
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) refuse('invalid_request', 'The JSON body must be an object with the parameters as fields.');
+    parsed = { json: value as Record<string, unknown> };
+    // Re-serialized: duplicate keys or odd spellings another parser might read differently never reach upstream.
+    out = encoder.encode(JSON.stringify(value));
+  } else {
+    let form: FormData;
+    try {
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
+    } catch {
+      refuse('invalid_request', 'The body is not valid multipart/form-data (check the boundary and that every part is complete).');
+    }
+    parsed = { form };
+    const encoded = new Response(form);
+    out = new Uint8Array(await encoded.arrayBuffer());
+    outType = encoded.headers.get('content-type')!;
+  }
+  for (const [name, value] of policy.imageUrls?.(parsed) ?? []) {
+    if (typeof value === 'string' && value !== '') await checkRemoteImage(name, value, ctx.settings.remoteImages);
+  }
+  return { parsed, bytes: out, type: outType };
+}
+
+export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Promise<Response> {
+  const { request, route, session } = call;
+  const settings = ctx.settings;
+  const key = settings.keys[policy.capability]!;
+  let type = contentType(request, policy);
+  const max = maxRequestBytes(route.name as Parameters<typeof maxRequestBytes>[0]);
+  const declaredHeader = request.headers.get('content-length');
+  const declared = declaredHeader !== null && /^\d{1,15}$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
+  if (declared !== undefined && declared > max) refuse('payload_too_large', policy.tooLarge);
+  if (policy.lengthRequired && declared === undefined) refuse('length_required', 'Video uploads need a Content-Length header (browsers send one for a File or FormData body).');
+  const idempotencyKey = request.headers.get(HEADERS.idempotencyKey);
+  if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+    refuse('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters without spaces (a UUID is ideal).');
+  }
+  const upstreamHeaders: Record<string, string> = { authorization: `Bearer ${key}` };
+  // The browser's key, namespaced per subject and route under a key only the server knows, so one
+  // user's key can never name another user's request upstream.
+  if (idempotencyKey !== null) upstreamHeaders[HEADERS.idempotencyKey] = 'mk_' + (await hmac(encoder.encode(key), `${session.subject}\n${route.name}\n${idempotencyKey}`));
+  if (policy.forwardsAcceptJson && /application\/json/i.test(request.headers.get('accept') ?? '')) upstreamHeaders['accept'] = 'application/json';
+
+  const state: GuardState = { failure: undefined, broken: false, complete: false };
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const startClock = () => (timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), settings.upstreamTimeoutMs));
+  let giveBack = () => {};
+  try {
+    let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
+    let cost: number;
+    if (policy.body === 'buffer') {
+      const read = await readBuffered(request.body, { max, declared, subject: call.subject, pool: ctx.pool, idleMs: settings.idleMs, deadlineMs: settings.bodyTimeoutMs, tooLarge: policy.tooLarge });
+      giveBack = read.done;
+      const prepared = await prepare(ctx, read.bytes, type, policy);
+      body = prepared.bytes;
+      type = prepared.type;
+      cost = policy.maxCost(prepared.parsed);
+      state.complete = true;
+      upstreamHeaders['content-length'] = String(body.byteLength);
+    } else {
+      cost = policy.maxCost(undefined);
+      if (request.body) body = guardBody(request.body, declared, max, settings.idleMs, policy.tooLarge, state, startClock);
+      if (declared !== undefined) upstreamHeaders['content-length'] = String(declared);
+      // The browser leaving mid-upload breaks the body: upstream cannot process half a body.
+      const onAbort = () => {
+        if (state.complete) return;
+        state.broken = true;
+        controller.abort(request.signal.reason);
+      };
+      if (request.signal.aborted) onAbort();
+      else request.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    upstreamHeaders['content-type'] = type;
+
+    const reservation = await ctx.budget.reserve(session, call.subject, cost);
+    if (policy.body === 'buffer') startClock();
+    let response: Response;
+    try {
+      response = await ctx.upstream.call(
+        ctx.upstream.url(routePath(route.name)),
+        // redirect 'error': Node's fetch keeps no replay copy of a streamed body (no redirect can follow).
+        { method: 'POST', headers: upstreamHeaders, body: body as BodyInit | undefined, duplex: 'half', redirect: 'error' },
+        controller.signal,
+        () => state.broken,
+      );
+    } catch (err) {
+      if (!(err instanceof UpstreamFailure)) throw err;
+      if (err.outcome === 'not-sent') {
+        await ctx.budget.release(reservation);
+        if (state.failure) throw state.failure;
+        if (request.signal.aborted) throw ApiError.of('invalid_request', 'The request was cancelled.');
+        ctx.log('warn', `upstream could not be reached: ${err.message}`);
+        throw new ApiError(502, 'upstream_error', 'The media service could not be reached. Nothing was charged; try again in a moment.');
+      }
+      return kept(ctx, reservation, err.outcome === 'timeout' ? 'did not answer in time' : `failed mid-call (${err.message})`);
+    }
+    return await answer(ctx, call, policy, response, reservation, cost);
+  } finally {
+    clearTimeout(timer);
+    giveBack();
+  }
+}
+
+/** An outcome upstream may have charged for: the reservation stays counted. */
+function kept(ctx: Ctx, reservation: Reservation, what: string): never {
+  ctx.log('warn', `upstream ${what}; the reservation of ${reservation.cost} credits is kept (upstream may have charged)`);
+  throw new ApiError(504, 'upstream_error', 'The media service did not finish answering. It may have done the work, so its credits stay counted in this session\'s budget; check your results before trying again.');
+}
+
+async function answer(ctx: Ctx, call: Call, policy: ChargedPolicy, response: Response, reservation: Reservation, cost: number): Promise<Response> {
+  const { settings, budget } = ctx;
+  if (!response.ok) {
+    const text = await readText(response.body, 64 * 1024);
+    const parsed = text === undefined ? new ApiError(response.status, 'http_' + response.status, 'The request failed.') : await ApiError.fromResponse(new Response(text, { status: response.status, headers: response.headers }));
+    if (Upstream.isFree(response.status, parsed.code)) await budget.release(reservation);
+    else ctx.log('warn', `upstream answered ${response.status} ${parsed.code}; the reservation of ${reservation.cost} credits is kept (the spec does not say this answer is free)`);
+    throw ctx.upstream.errorFrom(response.status, parsed, policy.capability);
+  }
+  const replayed = response.headers.get('idempotent-replayed') === 'true';
+  const header = response.headers.get(HEADERS.creditsCharged);
+  const chargedHeader = header !== null && /^\d{1,9}$/.test(header) ? Number(header) : undefined;
+  const contentType = response.headers.get('content-type') ?? '';
+  let data: Record<string, unknown> | undefined;
+  if (contentType.startsWith('application/json')) {
+    const value = await readJson(response.body, MAX_ANSWER_BYTES);
+    if (!value || typeof value !== 'object') {
+      if (chargedHeader !== undefined) await budget.settle(reservation, replayed ? 0 : chargedHeader);
+      else kept(ctx, reservation, 'sent a success answer that could not be read');
+      throw new ApiError(502, 'upstream_error', 'The media service sent an answer that could not be read. Its charge is counted in this session\'s budget; check your results before trying again.');
+    }
+    data = value as Record<string, unknown>;
+  }
+  const bodyCharge = typeof data?.['credits_charged'] === 'number' && Number.isInteger(data['credits_charged']) && (data['credits_charged'] as number) >= 0 ? (data['credits_charged'] as number) : undefined;
+  const chargedCredits = chargedHeader ?? bodyCharge ?? cost;
+  const used = await budget.settle(reservation, replayed ? 0 : chargedCredits);
+  const upstreamRemaining = response.headers.get(HEADERS.creditsRemaining);
+  const remaining = settings.exposeAccountBalance ? (upstreamRemaining !== null && /^\d{1,15}$/.test(upstreamRemaining) ? upstreamRemaining : '') : String(Math.max(0, call.session.budget - used));
+  const out: Record<string, string> = { ...call.headers, [HEADERS.creditsCharged]: String(chargedCredits), [HEADERS.creditsRemaining]: remaining };
+  if (replayed) out['idempotent-replayed'] = 'true';
+
+  if (!data) {
+    // Image tools' binary answer: the image, with a Content-Type from a fixed list.
+    const imageType = /^image\/(png|jpeg)\b/.exec(contentType)?.[0] ?? 'application/octet-stream';
+    return new Response(response.body, { status: response.status, headers: { ...out, 'content-type': imageType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
+  }
+  // Rebuilt field by field from the spec: nothing upstream adds reaches the browser.
+  const result: Record<string, unknown> = { data: undefined, credits_charged: chargedCredits, credits_remaining: remaining === '' ? null : Number(remaining) };
+  const job = (data['data'] ?? {}) as Record<string, unknown>;
+  if (policy.view === 'videoJob' || policy.view === 'modelJob') {
+    const capability = policy.capability;
+    const handle = await ctx.sealer.sealHandle(call.session.subject, capability, { jobId: String(job['job_id']), charged: chargedCredits, window: reservation.window });
+    if (policy.view === 'videoJob') result['data'] = { job_id: handle, status: job['status'] === 'queued' || job['status'] === 'processing' ? job['status'] : 'queued' };
+    else {
+      result['data'] = await modelJobView(job, handle, ctx.sealer.rewriter(call.subject, ctx.redact));
+      out[HEADERS.location] = `${ctx.basePath}${routePath('getModelJob', handle)}`;
+    }
+  } else if (policy.view === 'headshots') result['data'] = headshotView(job, ctx);
+  else result['data'] = imageToolView(job);
+  return json(result, response.status, out);
+}

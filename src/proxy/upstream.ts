@@ -1,0 +1,101 @@
+/**
+ * The upstream side: URLs built from the route table only, the call itself with its outcome
+ * classified (sent or certainly not sent), and upstream errors mapped to what a browser may see.
+ */
+import { ApiError, type Capability } from '../api/index.js';
+import { knownCode } from './rewrite.js';
+import { messageOf, type Log } from './respond.js';
+
+/** Why an upstream call produced no answer, and whether upstream may have acted on it. */
+export class UpstreamFailure extends Error {
+  constructor(
+    /** 'not-sent': upstream certainly did not process it (connection refused, body failed first); 'timeout' and 'unknown': it may have. */
+    readonly outcome: 'not-sent' | 'timeout' | 'unknown',
+    override readonly cause: unknown,
+  ) {
+    super(`upstream call failed (${outcome}): ${messageOf(cause)}`);
+  }
+}
+
+/** Errors of a connection that was never made: upstream saw nothing. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function codeOf(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string') return e.code;
+  }
+  return undefined;
+}
+
+export type UpstreamInit = RequestInit & { duplex?: 'half' };
+
+export class Upstream {
+  readonly base: URL;
+  readonly #fetch: (url: URL, init: UpstreamInit) => Promise<Response>;
+
+  constructor(
+    upstream: string | URL | ((request: Request) => Promise<Response>),
+    private readonly log: Log,
+  ) {
+    if (typeof upstream === 'function') {
+      this.base = new URL('http://upstream.invalid/');
+      this.#fetch = (url, init) => (url.origin === this.base.origin ? upstream(new Request(url, init)) : fetch(url, init));
+    } else {
+      try {
+        this.base = new URL(String(upstream));
+      } catch {
+        throw new TypeError(`createProxy: upstream must be the media API's base URL (https://…) or a fetch function; it was ${JSON.stringify(String(upstream)).slice(0, 80)}.`);
+      }
+      if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new TypeError(`createProxy: upstream must be an http(s) URL; it was "${this.base.href.slice(0, 80)}".`);
+      this.#fetch = (url, init) => fetch(url, init);
+    }
+  }
+
+  /** The upstream URL of a path from the route table (never a browser's path). */
+  url(path: string): URL {
+    const url = new URL(this.base);
+    url.pathname = this.base.pathname.replace(/\/$/, '') + path;
+    url.search = '';
+    return url;
+  }
+
+  /**
+   * Calls upstream. Throws `UpstreamFailure` saying whether upstream may have acted on the request;
+   * `bodyFailed()` tells when the request body broke before it was complete.
+   */
+  async call(url: URL, init: UpstreamInit, signal: AbortSignal, bodyFailed: () => boolean = () => false): Promise<Response> {
+    try {
+      return await this.#fetch(url, { ...init, signal });
+    } catch (err) {
+      if (bodyFailed()) throw new UpstreamFailure('not-sent', err);
+      if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') throw new UpstreamFailure('timeout', err);
+      const code = codeOf(err);
+      if (code && NOT_CONNECTED.has(code)) throw new UpstreamFailure('not-sent', err);
+      throw new UpstreamFailure('unknown', err);
+    }
+  }
+
+  /** Whether a non-2xx answer is one the spec says charged nothing (every 4xx, and 500 with an error envelope). */
+  static isFree(status: number, code: string): boolean {
+    return (status >= 400 && status < 500) || (status === 500 && knownCode(code) !== undefined);
+  }
+
+  /** The browser's answer for an upstream error: a known code, a redacted message, never the upstream's headers. */
+  async error(response: Response, capability: Capability | 'account'): Promise<ApiError> {
+    return this.errorFrom(response.status, await ApiError.fromResponse(response), capability);
+  }
+
+  errorFrom(status: number, parsed: ApiError, capability: Capability | 'account'): ApiError {
+    if (status === 401 || (status === 403 && parsed.code === 'unauthorized')) {
+      this.log('error', `upstream refused the ${capability} key (${status} ${parsed.code}): ${parsed.message}`);
+      return ApiError.of('upstream_error', "The media service refused this site's API key. Nothing was charged. The site owner must check the proxy's keys.");
+    }
+    if (status === 402) return ApiError.of('insufficient_credits', "The site's credit balance is too low for this call; nothing was charged. Try again later.");
+    const code = knownCode(parsed.code);
+    if (!code || (status >= 500 && code !== 'provider_error')) {
+      this.log('warn', `upstream answered ${status} ${parsed.code}: ${parsed.message}`);
+      return new ApiError(502, 'upstream_error', 'The media service failed to answer this request. Nothing was charged; try again in a moment.');
+    }
+    return new ApiError(status, code, parsed.message, parsed.retryAfter);
+  }
+}
