@@ -20,6 +20,7 @@ import { createClock, type SandboxClock } from './clock.js';
 import { errorResponse, fail, json } from './http.js';
 import { IdempotencyCache } from './idempotency.js';
 import { fingerprint, parseBody, readBody, type Body } from './inputs.js';
+import { parseMultipartStream, SpooledFile } from './multipart.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { JobRegistry, type ArtifactOptions } from './job-routes.js';
 import { SyncRoutes } from './sync-routes.js';
@@ -33,10 +34,16 @@ export interface SandboxOptions {
   secret?: string;
   /** How long a succeeded video result is kept before it expires (sandbox ms). Default 7 days. */
   videoRetentionMs?: number;
-  /** Fetch used for image_url and http(s) images. Default: global fetch. */
+  /** Fetch used for image_url and http(s) images instead of the built-in client (then only the URLs' text is checked, not their DNS answers). */
   fetchImage?: typeof fetch;
-  /** Time allowed to fetch an image URL (real ms). Default 10 000. */
+  /** Time allowed to fetch an image URL, redirects included (real ms). Default 10 000. */
   imageUrlTimeoutMs?: number;
+  /**
+   * Image URLs are fetched from public addresses only (checked after DNS, on every redirect hop,
+   * at most `maxRedirects` of them, default 3). `allowLoopback` lets them reach 127.0.0.1/::1/
+   * localhost, for tests that serve images locally. Default: public only.
+   */
+  imageUrls?: { allowLoopback?: boolean; maxRedirects?: number };
   /** Sizes of generated artifacts (smaller is faster in tests). */
   artifacts?: ArtifactOptions;
 }
@@ -100,6 +107,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       fail('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters without spaces (a UUID is a good choice).');
     }
     const body = await readRequestBody(request, match.route);
+    try {
+      return await runCharged(request, match, auth, body, idemKey, rateHeaders);
+    } finally {
+      // Spooled uploads a job did not keep (a refusal, a replay) are deleted now.
+      for (const value of body.fields.values()) if (value instanceof SpooledFile && !value.kept) await value.dispose();
+    }
+  }
+
+  async function runCharged(request: Request, match: RouteMatch, auth: ResolvedKey, body: Body, idemKey: string | null, rateHeaders: Record<string, string>): Promise<Response> {
     const work = async (): Promise<Response> => {
       try {
         const response = await route(match.route, body, request, auth);
@@ -131,12 +147,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   async function readRequestBody(request: Request, spec: RouteSpec): Promise<Body> {
     if (spec.name === 'createVideoJob') {
+      // Streamed: the file part is spooled to a temporary file as it arrives.
       const tooLarge = (): never => fail('payload_too_large', 'video_file is larger than 500 MB. Trim or re-encode the video (1080p H.264 at a moderate bitrate) and try again.');
-      const bytes = await readBody(request, maxRequestBytes('createVideoJob'), tooLarge);
-      const body = await parseBody(request, bytes, ['multipart']);
-      const file = body.fields.get('video_file');
-      if (file instanceof File && file.size > LIMITS.video.maxBytes) tooLarge();
-      return body;
+      const type = request.headers.get('content-type') ?? '';
+      if (!type.toLowerCase().startsWith('multipart/form-data')) {
+        await request.body?.cancel().catch(() => {});
+        fail('unsupported_content_type', `This endpoint takes multipart/form-data; the request was sent as ${type.slice(0, 60) || 'no content type'}.`);
+      }
+      const declared = request.headers.get('content-length');
+      if (declared !== null && !/^\d+$/.test(declared)) fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
+      const max = maxRequestBytes('createVideoJob');
+      if (declared !== null && Number(declared) > max) {
+        await request.body?.cancel().catch(() => {});
+        tooLarge();
+      }
+      const fields = await parseMultipartStream(request.body, type, { maxBytes: max, maxFileBytes: LIMITS.video.maxBytes, tooLarge });
+      return { kind: 'multipart', fields, json: undefined };
     }
     const bytes = await readBody(request, maxRequestBytes(spec.name as 'createModelJob' | 'headshots' | 'imageTool'), () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'));
     return parseBody(request, bytes, spec.name === 'createModelJob' ? ['json'] : ['json', 'multipart']);

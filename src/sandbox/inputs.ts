@@ -7,8 +7,10 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ApiError, LIMITS, readCapped, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
 import { fail } from './http.js';
+import { SpooledFile } from './multipart.js';
+import { fetchRemoteImage } from './remote-fetch.js';
 
-export type Fields = Map<string, string | File>;
+export type Fields = Map<string, string | File | SpooledFile>;
 
 export interface Body {
   kind: 'json' | 'multipart';
@@ -79,6 +81,7 @@ export async function fingerprint(route: string, body: Body | undefined): Promis
     for (const [k, v] of [...body.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
       hash.update(k + '\0');
       if (typeof v === 'string') hash.update('s' + v);
+      else if (v instanceof SpooledFile) hash.update('f' + v.type + '\0').update('sha256:').update(v.sha256);
       else hash.update('f' + v.type + '\0').update(new Uint8Array(await v.arrayBuffer()));
       hash.update('\n');
     }
@@ -113,34 +116,16 @@ export function checkImage(bytes: Uint8Array, field: string): ImageFormat {
 }
 
 export interface UrlFetchOptions {
-  /** How long to wait for an image URL. */
+  /** How long to wait for an image URL, redirects included. */
   timeoutMs: number;
-  fetch: typeof fetch;
+  fetch?: typeof fetch;
+  allowLoopback?: boolean;
+  maxRedirects?: number;
 }
 
-/** Fetches an http(s) image URL with a time and size cap. */
-export async function fetchImageUrl(raw: string, field: string, options: UrlFetchOptions): Promise<Uint8Array> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    fail('invalid_request', `${field} is not a valid URL; send an absolute http(s) URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('invalid_request', `${field} must be an http or https URL, not ${url.protocol.replace(':', '')}.`);
-  if (url.username || url.password) fail('invalid_request', `${field} must not contain credentials.`);
-  let response: Response;
-  try {
-    response = await options.fetch(url, { signal: AbortSignal.timeout(options.timeoutMs), redirect: 'follow' });
-  } catch {
-    fail('invalid_request', `${field} could not be fetched (${url.host} did not answer within ${options.timeoutMs / 1000} s). Use a publicly reachable URL or send the image bytes instead.`);
-  }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    fail('invalid_request', `${field} answered HTTP ${response.status}; use a URL that serves the image publicly.`);
-  }
-  const tooLarge = (): never => fail('invalid_request', `${field} serves more than 12 MB; images may be at most 12 MB.`);
-  const length = response.headers.get('content-length');
-  return readStream(response.body, length !== null && /^\d+$/.test(length) ? Number(length) : undefined, LIMITS.image.maxBytes, tooLarge);
+/** Fetches an http(s) image URL: public hosts only (after DNS, every hop), with a time and size cap. */
+export function fetchImageUrl(raw: string, field: string, options: UrlFetchOptions): Promise<Uint8Array> {
+  return fetchRemoteImage(raw, field, { ...options, maxBytes: LIMITS.image.maxBytes });
 }
 
 /** Parses a data URL of an image (3D generation's `images` entries). */
@@ -158,12 +143,12 @@ export interface VideoInfo {
   sha256: Uint8Array;
 }
 
-/** Judges a video by its bytes and its own metadata (spec "Limits": MP4/MOV, 3 minutes, 1080p). */
-export async function inspectVideo(bytes: Uint8Array): Promise<VideoInfo> {
-  const container = sniffVideo(bytes);
+/** Judges a video by its bytes and its own metadata (spec "Limits": MP4/MOV, 3 minutes, 1080p); a spooled upload is read from its file. */
+export async function inspectVideo(video: Uint8Array | SpooledFile): Promise<VideoInfo> {
+  const container = sniffVideo(video instanceof SpooledFile ? video.head : video);
   if (!container) fail('unsupported_media', 'video_file is not an MP4 or MOV file (judged by its bytes, not its name). Export the video as MP4 (H.264) and try again.');
-  const { Input, BufferSource, ALL_FORMATS } = await import('mediabunny');
-  const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
+  const { Input, BufferSource, FilePathSource, ALL_FORMATS } = await import('mediabunny');
+  const input = new Input({ source: video instanceof SpooledFile ? new FilePathSource(video.path) : new BufferSource(video), formats: ALL_FORMATS });
   let durationSeconds: number;
   let width: number;
   let height: number;
@@ -185,7 +170,8 @@ export async function inspectVideo(bytes: Uint8Array): Promise<VideoInfo> {
     fail('unsupported_media', `video_file is ${width}x${height}; videos may be at most 1080p (1920x1080 either way). Export it at 1080p or lower.`);
   }
   if (!(durationSeconds > 0) || width === 0 || height === 0) fail('unsupported_media', 'video_file has no frames. Send a walkthrough video of at least a few seconds.');
-  return { container, durationSeconds, width, height, sha256: new Uint8Array(createHash('sha256').update(bytes).digest()) };
+  const sha256 = video instanceof SpooledFile ? video.sha256 : new Uint8Array(createHash('sha256').update(video).digest());
+  return { container, durationSeconds, width, height, sha256 };
 }
 
 function mb(bytes: number): string {

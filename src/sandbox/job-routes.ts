@@ -16,6 +16,7 @@ import { bytesResponse, chargeHeaders, fail, json } from './http.js';
 import { checkImage, decodable, decodeDataUrl, fetchImageUrl, inspectVideo, type Body } from './inputs.js';
 import { modelJobDurationMs, videoJobDurationMs, viewModelJob, viewVideoJob, type JobRecord, type ModelJobRecord, type VideoJobRecord } from './jobs.js';
 import { LinkSigner, newJobId } from './links.js';
+import { SpooledFile } from './multipart.js';
 import { modelParams, onlyKnownFields } from './params.js';
 
 export interface ArtifactOptions {
@@ -34,6 +35,7 @@ interface RegistryOptions {
   videoRetentionMs?: number;
   fetchImage?: typeof fetch;
   imageUrlTimeoutMs?: number;
+  imageUrls?: { allowLoopback?: boolean; maxRedirects?: number };
   artifacts?: ArtifactOptions;
 }
 
@@ -62,8 +64,8 @@ export class JobRegistry {
     const file = body.fields.get('video_file');
     if (file === undefined) fail('invalid_request', 'video_file is required: send the video as a multipart file field named video_file.');
     if (typeof file === 'string') fail('invalid_request', 'video_file must be a file part (with a filename), not a text field.');
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const info = await inspectVideo(bytes);
+    const input = file instanceof SpooledFile ? file : new Uint8Array(await file.arrayBuffer());
+    const info = await inspectVideo(input);
     const account = auth.account;
     this.accounts.requireAvailable(account, COSTS.videoJob);
     if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the reconstruction. Nothing was charged; try again in a moment.');
@@ -84,11 +86,16 @@ export class JobRegistry {
     this.#add(job);
     if (!job.failing) {
       const a = this.options.artifacts ?? {};
+      // The job keeps the spooled upload until its scene is built, then deletes it.
+      if (input instanceof SpooledFile) input.kept = true;
+      const source = input instanceof SpooledFile ? { path: input.path } : { bytes: input };
       this.#track(
-        buildScene({ bytes, ...info }, { frames: a.sceneFrames, columns: a.sceneColumns }).then(
-          (artifact) => (job.artifact = artifact),
-          () => (job.artifactFailed = true),
-        ),
+        buildScene({ ...source, ...info }, { frames: a.sceneFrames, columns: a.sceneColumns })
+          .then(
+            (artifact) => (job.artifact = artifact),
+            () => (job.artifactFailed = true),
+          )
+          .finally(() => (input instanceof SpooledFile ? input.dispose() : undefined)),
       );
     }
     return json({ data: { job_id: job.id, status: 'queued' }, credits_charged: COSTS.videoJob, credits_remaining: account.balance }, 202, chargeHeaders(COSTS.videoJob, account.balance));
@@ -293,6 +300,6 @@ export class JobRegistry {
   }
 
   #urlOptions() {
-    return { fetch: this.options.fetchImage ?? fetch, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000 };
+    return { fetch: this.options.fetchImage, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000, ...this.options.imageUrls };
   }
 }

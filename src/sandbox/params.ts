@@ -2,7 +2,7 @@
  * Parameter checks for each endpoint, from the spec's parameter tables and the limits table.
  * Each returns typed parameters or throws an `invalid_request` that names the field and the fix.
  */
-import { LIMITS, type HeadshotStyle, type ImageToolFormat, type ImageToolSize, type ModelMode, type ModelQuality, type VariantSlot } from '../api/index.js';
+import { LIMITS, parseVariants, type HeadshotStyle, type ImageToolFormat, type ImageToolSize, type ModelMode, type ModelQuality, type VariantSlot } from '../api/index.js';
 import { fail } from './http.js';
 import type { Body } from './inputs.js';
 
@@ -17,7 +17,7 @@ export function oneImageSource(body: Body): ImageSource {
   if (given.length === 0) fail('invalid_request', 'No image was sent. Provide exactly one of image_file (multipart), image_base64 or image_url.');
   if (given.length > 1) fail('invalid_request', `Provide exactly one image source; this request has ${given.join(' and ')}. Remove all but one.`);
   if (file !== undefined) {
-    if (typeof file === 'string') fail('invalid_request', 'image_file must be a file part (with a filename), not a text field.');
+    if (typeof file === 'string' || !(file instanceof File)) fail('invalid_request', 'image_file must be a file part (with a filename), not a text field.');
     return { kind: 'file', file };
   }
   if (present(b64)) {
@@ -72,19 +72,10 @@ export function headshotParams(body: Body): HeadshotParams {
   onlyKnownFields(body, ['image_file', 'image_base64', 'image_url', 'style', 'variants']);
   const style = enumParam(body, 'style', LIMITS.headshot.styles, LIMITS.headshot.defaultStyle);
   const raw = body.json ? body.json['variants'] : body.fields.get('variants');
-  let list: unknown[];
-  if (raw === undefined || raw === null || raw === '') list = [...LIMITS.headshot.slots];
-  else if (Array.isArray(raw)) list = raw;
-  else if (typeof raw === 'string') list = raw.split(',').map((s) => (/^\s*\d+\s*$/.test(s) ? Number(s) : s));
-  else fail('invalid_request', 'variants must be an array of slot numbers such as [0, 2] (in multipart: "0,2").');
-  if (list.length === 0) fail('invalid_request', 'variants is empty; ask for at least one slot of 0, 1, 2, 3.');
-  const slots = new Set<VariantSlot>();
-  for (const v of list) {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 3) fail('invalid_request', `variants may only hold the slots 0, 1, 2 and 3; got ${JSON.stringify(v).slice(0, 20)}.`);
-    if (slots.has(v as VariantSlot)) fail('invalid_request', `variants names slot ${v} twice; name each slot once.`);
-    slots.add(v as VariantSlot);
-  }
-  return { style, variants: [...slots].sort() };
+  // One rule for the sandbox and the proxy that prices the call (src/api/variants.ts).
+  const parsed = parseVariants(raw);
+  if (!parsed.ok) fail('invalid_request', parsed.message);
+  return { style, variants: parsed.slots };
 }
 
 export interface ImageToolParams {

@@ -15,6 +15,7 @@ import { headshotParams, imageToolParams, oneImageSource, type ImageSource } fro
 interface SyncOptions {
   fetchImage?: typeof fetch;
   imageUrlTimeoutMs?: number;
+  imageUrls?: { allowLoopback?: boolean; maxRedirects?: number };
 }
 
 export class SyncRoutes {
@@ -92,7 +93,7 @@ export class SyncRoutes {
       bytes = decodeBase64(source.value, field);
     } else {
       field = 'image_url';
-      bytes = await fetchImageUrl(source.value, field, { fetch: this.options.fetchImage ?? fetch, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000 });
+      bytes = await fetchImageUrl(source.value, field, { fetch: this.options.fetchImage, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000, ...this.options.imageUrls });
     }
     checkImage(bytes, field);
     await decodable(bytes, field);

@@ -20,7 +20,9 @@ export interface SceneOptions {
 }
 
 export interface SceneInput {
-  bytes: Uint8Array;
+  /** The video, in memory or (a spooled upload) in a file. */
+  bytes?: Uint8Array;
+  path?: string;
   durationSeconds: number;
   width: number;
   height: number;
@@ -104,8 +106,11 @@ async function extractFrames(input: SceneInput, frames: number, cols: number, ro
   // mp4 files with moov at the end cannot be read from a pipe, so the video goes to a temp file.
   const dir = await mkdtemp(join(tmpdir(), 'mediakit-sandbox-'));
   try {
-    const file = join(dir, 'input.mp4');
-    await writeFile(file, input.bytes);
+    let file = input.path;
+    if (file === undefined) {
+      file = join(dir, 'input.mp4');
+      await writeFile(file, input.bytes ?? new Uint8Array(0));
+    }
     const fps = Math.max(0.01, frames / Math.max(input.durationSeconds, 0.1));
     const raw = await ffmpeg(['-v', 'error', '-i', file, '-vf', `fps=${fps.toFixed(4)},scale=${cols}:${rows}`, '-frames:v', String(frames), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
     const need = frames * cols * rows * 3;
