@@ -1,3 +1,4 @@
 // Registers every tag of the library. Elements add their define modules here as they land.
 import './viewers/glb-viewer/define.js';
 import './viewers/splat-viewer/define.js';
+import './components/video-to-3d-uploader/define.js';

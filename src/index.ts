@@ -8,3 +8,5 @@ export * from './jobs/index.js';
 export * from './events/index.js';
 export { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';
 export { SplatViewer } from './viewers/splat-viewer/splat-viewer.js';
+export { VideoTo3dUploader, type UploaderStatus } from './components/video-to-3d-uploader/video-to-3d-uploader.js';
+export { registerTranslation, registerLoader, LocalizeController } from './components/shared/localize.js';

@@ -45,18 +45,97 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * Why a call failed, stable and fit for translation (the English message stays as the fallback).
+ * Validation in the browser sets the precise one (`too_long`, `resolution`, ...); an answer from
+ * the server gets one derived from its code and status.
+ */
+export type ErrorReason =
+  | 'empty'
+  | 'too_large'
+  | 'not_video'
+  | 'not_image'
+  | 'unreadable'
+  | 'undecodable'
+  | 'too_long'
+  | 'resolution'
+  | 'image_count'
+  | 'prompt_length'
+  | 'invalid'
+  | 'insufficient_credits'
+  | 'rate_limited'
+  | 'network'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'expired'
+  | 'upload_timeout'
+  | 'conflict'
+  | 'provider'
+  | 'unavailable'
+  | 'unknown';
+
+/** Values a message about the error needs: `{ seconds, max }`, `{ bytes, max }`, `{ width, height }`. */
+export type ErrorParams = Record<string, number | string>;
+
+/** The reason an answer with this code and status stands for. */
+export function reasonOf(status: number, code: string): ErrorReason {
+  switch (code) {
+    case 'insufficient_credits':
+      return 'insufficient_credits';
+    case 'rate_limited':
+      return 'rate_limited';
+    case 'network_error':
+      return 'network';
+    case 'unauthorized':
+      return 'unauthorized';
+    case 'forbidden':
+    case 'link_expired':
+      return 'forbidden';
+    case 'not_found':
+      return 'not_found';
+    case 'expired':
+      return 'expired';
+    case 'upload_timeout':
+      return 'upload_timeout';
+    case 'idempotency_conflict':
+      return 'conflict';
+    case 'payload_too_large':
+      return 'too_large';
+    case 'unsupported_media':
+      return 'not_video';
+    case 'provider_error':
+      return 'provider';
+    case 'unavailable':
+    case 'upstream_error':
+      return 'unavailable';
+    case 'invalid_request':
+    case 'unsupported_content_type':
+      return 'invalid';
+  }
+  if (status === 0) return 'network';
+  if (status >= 500) return 'unavailable';
+  return 'unknown';
+}
+
 /** A failed API call, as every layer sees it. `retryAfter` is in seconds (from Retry-After). */
 export class ApiError extends Error {
   override readonly name: string = 'ApiError';
   readonly status: number;
   readonly code: string;
   readonly retryAfter: number | undefined;
+  /** Why, stable and fit for translation. */
+  readonly reason: ErrorReason;
+  /** What a translated message needs (seconds, limits, sizes). */
+  readonly params: ErrorParams;
 
-  constructor(status: number, code: string, message: string, retryAfter?: number) {
+  constructor(status: number, code: string, message: string, retryAfter?: number, reason?: ErrorReason, params?: ErrorParams) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.reason = reason ?? reasonOf(status, code);
+    this.params = params ?? (retryAfter !== undefined ? { seconds: retryAfter } : {});
   }
 
   toJSON(): { error: { code: string; message: string } } {

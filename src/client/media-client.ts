@@ -47,6 +47,8 @@ export interface MediaClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Told before the client waits out a 429/503 by itself (so an element can show a countdown). */
+  onWait?: (wait: { seconds: number; status: number }) => void;
 }
 
 export interface CreateOptions extends CallOptions {
@@ -159,7 +161,7 @@ export class MediaClient {
     const form = new FormData();
     form.set('video_file', video, video instanceof File && video.name ? video.name : 'walkthrough.mp4');
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1/video-to-3d/jobs', { method: 'POST', body: form, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    const r = await this.#send('/api/v1/video-to-3d/jobs', { method: 'POST', body: form, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return (await r.json()) as VideoJobCreated;
   }
 
@@ -179,7 +181,7 @@ export class MediaClient {
     options.signal?.throwIfAborted();
     const body = JSON.stringify({ ...rest, ...(encoded ? { images: encoded } : {}) } satisfies ModelJobRequest);
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1/3d/jobs', { method: 'POST', body, headers: { 'content-type': 'application/json' }, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    const r = await this.#send('/api/v1/3d/jobs', { method: 'POST', body, headers: { 'content-type': 'application/json' }, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return (await r.json()) as ModelJobCreated;
   }
 
@@ -208,7 +210,7 @@ export class MediaClient {
       body = form;
     }
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1/headshot', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    const r = await this.#send('/api/v1/headshot', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return (await r.json()) as HeadshotBatch;
   }
 
@@ -229,7 +231,7 @@ export class MediaClient {
       body = form;
     }
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress });
+    const r = await this.#send('/api/v1', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return {
       blob: await r.blob(),
       credits_charged: Number(r.headers.get(HEADERS.creditsCharged) ?? 0),
@@ -325,6 +327,7 @@ export class MediaClient {
       const error = await ApiError.fromResponse(response);
       const wait = error.retryAfter;
       if ((response.status === 429 || response.status === 503) && wait !== undefined && wait <= this.#maxWait && attempt < this.#attempts) {
+        init.onWait?.({ seconds: wait, status: response.status });
         await sleep(wait * 1000, signal);
         continue;
       }

@@ -6,6 +6,8 @@
 import {
   ApiError,
   ERROR_CODES,
+  type ErrorParams,
+  type ErrorReason,
   LIMITS,
   sniffImage,
   sniffVideo,
@@ -23,14 +25,17 @@ export class ValidationError extends ApiError {
   override readonly name = 'ValidationError';
   readonly field: string;
 
-  constructor(code: ErrorCode, field: string, message: string) {
-    super(ERROR_CODES[code], code, message);
+  constructor(code: ErrorCode, field: string, message: string, reason: ErrorReason = 'invalid', params: ErrorParams = {}) {
+    super(ERROR_CODES[code], code, message, undefined, reason, params);
     this.field = field;
   }
 }
 
-const refuse = (code: ErrorCode, field: string, message: string): never => {
-  throw new ValidationError(code, field, message);
+/** A Blob of this realm or another (a file handed over from an iframe is still a file). */
+export const isBlob = (v: unknown): v is Blob => v instanceof Blob || /^\[object (Blob|File)\]$/.test(Object.prototype.toString.call(v));
+
+const refuse = (code: ErrorCode, field: string, message: string, reason?: ErrorReason, params?: ErrorParams): never => {
+  throw new ValidationError(code, field, message, reason, params);
 };
 
 const MB = 1024 * 1024;
@@ -44,24 +49,24 @@ export interface CheckedVideo extends VideoMetadata {
 
 /** A walkthrough video: MP4/MOV by its bytes, at most 500 MB, 3 minutes and 1080p. */
 export async function validateVideo(file: Blob, signal?: AbortSignal, field = 'video_file'): Promise<CheckedVideo> {
-  if (!(file instanceof Blob)) refuse('invalid_request', field, `${field} must be a File or Blob holding the video.`);
-  if (file.size === 0) refuse('invalid_request', field, `${field} is empty. Choose the video file again.`);
+  if (!isBlob(file)) refuse('invalid_request', field, `${field} must be a File or Blob holding the video.`);
+  if (file.size === 0) refuse('invalid_request', field, `${field} is empty. Choose the video file again.`, 'empty');
   if (file.size > LIMITS.video.maxBytes) {
-    refuse('payload_too_large', field, `The video is ${formatBytes(file.size)}; videos may be at most 500 MB. Trim it or export it at a lower bitrate.`);
+    refuse('payload_too_large', field, `The video is ${formatBytes(file.size)}; videos may be at most 500 MB. Trim it or export it at a lower bitrate.`, 'too_large', { bytes: file.size, max: LIMITS.video.maxBytes });
   }
   const container = sniffVideo(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
-  if (!container) refuse('unsupported_media', field, 'This file is not an MP4 or MOV video (judged by its contents, not its name). Export the walkthrough as MP4.');
+  if (!container) refuse('unsupported_media', field, 'This file is not an MP4 or MOV video (judged by its contents, not its name). Export the walkthrough as MP4.', 'not_video');
   const meta = (await readMp4Metadata(file)) ?? (typeof document === 'undefined' ? undefined : await readVideoElementMetadata(file, signal));
   signal?.throwIfAborted();
-  if (!meta) refuse('unsupported_media', field, 'The video\'s length and frame size could not be read; the file may be damaged or still being written. Export it again as MP4.');
+  if (!meta) refuse('unsupported_media', field, 'The video\'s length and frame size could not be read; the file may be damaged or still being written. Export it again as MP4.', 'unreadable');
   const { durationSeconds, width, height } = meta!;
   if (durationSeconds > LIMITS.video.maxDurationSeconds) {
-    refuse('unsupported_media', field, `The video is ${formatDuration(durationSeconds)} long; videos may be at most 3 minutes. Trim it to one continuous take of 3 minutes or less.`);
+    refuse('unsupported_media', field, `The video is ${formatDuration(durationSeconds)} long; videos may be at most 3 minutes. Trim it to one continuous take of 3 minutes or less.`, 'too_long', { seconds: durationSeconds, max: LIMITS.video.maxDurationSeconds });
   }
   const short = Math.min(width, height);
   const long = Math.max(width, height);
   if (short > LIMITS.video.maxShortSidePixels || long > LIMITS.video.maxLongSidePixels) {
-    refuse('unsupported_media', field, `The video is ${width}x${height}; videos may be at most 1080p (1920x1080, either orientation). Export it at 1080p or lower.`);
+    refuse('unsupported_media', field, `The video is ${width}x${height}; videos may be at most 1080p (1920x1080, either orientation). Export it at 1080p or lower.`, 'resolution', { width, height });
   }
   return { container: container!, bytes: file.size, durationSeconds, width, height };
 }
@@ -75,11 +80,11 @@ export interface CheckedImage {
 
 /** A photo: JPG, PNG or WebP by its bytes, at most 12 MB, and decodable. */
 export async function validateImage(image: Blob, field = 'image_file'): Promise<CheckedImage> {
-  if (!(image instanceof Blob)) refuse('invalid_request', field, `${field} must be a File or Blob holding the image.`);
-  if (image.size === 0) refuse('invalid_request', field, `${field} is empty. Choose the image again.`);
-  if (image.size > LIMITS.image.maxBytes) refuse('invalid_request', field, `${field} is ${formatBytes(image.size)}; images may be at most 12 MB. Resize or recompress it.`);
+  if (!isBlob(image)) refuse('invalid_request', field, `${field} must be a File or Blob holding the image.`);
+  if (image.size === 0) refuse('invalid_request', field, `${field} is empty. Choose the image again.`, 'empty');
+  if (image.size > LIMITS.image.maxBytes) refuse('invalid_request', field, `${field} is ${formatBytes(image.size)}; images may be at most 12 MB. Resize or recompress it.`, 'too_large', { bytes: image.size, max: LIMITS.image.maxBytes });
   const format = sniffImage(new Uint8Array(await image.slice(0, 16).arrayBuffer()));
-  if (!format) refuse('invalid_request', field, `${field} is not a JPG, PNG or WebP image (judged by its contents, not its name). Save it in one of those formats.`);
+  if (!format) refuse('invalid_request', field, `${field} is not a JPG, PNG or WebP image (judged by its contents, not its name). Save it in one of those formats.`, 'not_image');
   let width = 0;
   let height = 0;
   try {
@@ -88,7 +93,7 @@ export async function validateImage(image: Blob, field = 'image_file'): Promise<
     height = bitmap.height;
     bitmap.close();
   } catch {
-    refuse('invalid_request', field, `${field} looks like a ${format!.toUpperCase()} but cannot be decoded; it may be damaged. Save it again.`);
+    refuse('invalid_request', field, `${field} looks like a ${format!.toUpperCase()} but cannot be decoded; it may be damaged. Save it again.`, 'undecodable');
   }
   return { format: format!, bytes: image.size, width, height };
 }
@@ -133,15 +138,15 @@ export function validateModelRequest(request: Omit<ModelJobRequest, 'images'> & 
   if (mode === 'text') {
     if (request.imageCount) refuse('invalid_request', 'images', 'Photos are for image mode; in text mode send only a prompt.');
     if (request.remove_background !== undefined) refuse('invalid_request', 'remove_background', 'remove_background applies to image mode only.');
-    if (typeof request.prompt !== 'string') refuse('invalid_request', 'prompt', 'Describe the object in 3 to 300 characters.');
+    if (typeof request.prompt !== 'string') refuse('invalid_request', 'prompt', 'Describe the object in 3 to 300 characters.', 'prompt_length', { length: 0, min: LIMITS.model.minPromptChars, max: LIMITS.model.maxPromptChars });
     const length = [...request.prompt!.trim()].length;
     const { minPromptChars: min, maxPromptChars: max } = LIMITS.model;
-    if (length < min || length > max) refuse('invalid_request', 'prompt', `The prompt must be ${min} to ${max} characters; it has ${length}.`);
+    if (length < min || length > max) refuse('invalid_request', 'prompt', `The prompt must be ${min} to ${max} characters; it has ${length}.`, 'prompt_length', { length, min, max });
     return;
   }
   if (request.prompt !== undefined) refuse('invalid_request', 'prompt', 'A prompt is for text mode; in image mode send only photos.');
   const n = request.imageCount ?? 0;
-  if (n < LIMITS.model.minImages || n > LIMITS.model.maxImages) refuse('invalid_request', 'images', `Image mode takes 1 to 6 photos of one object; ${n} were given.`);
+  if (n < LIMITS.model.minImages || n > LIMITS.model.maxImages) refuse('invalid_request', 'images', `Image mode takes 1 to 6 photos of one object; ${n} were given.`, 'image_count', { count: n, min: LIMITS.model.minImages, max: LIMITS.model.maxImages });
 }
 
 export function validateImageToolOptions(options: Omit<ImageToolRequest, 'image_url' | 'image_base64'>): void {

@@ -3,13 +3,21 @@ import type { JobRecord } from '../jobs/job-store.js';
 /** The four moments of a job, dispatched by JobController on its host element. */
 export type JobEventType = 'mk-job-created' | 'mk-job-progress' | 'mk-job-succeeded' | 'mk-job-failed';
 
+/** What a job event says beside the record. */
+export interface JobEventExtras {
+  /** The job ended while the page was closed or before it was reloaded (the first answer after a reload). */
+  whileAway: boolean;
+  /** A failed job whose charge was refunded (every job that was created and then failed). */
+  refunded: boolean;
+}
+
 /** A job was created (or adopted), moved, succeeded, or failed/expired; `detail` is its record. */
 export class JobEvent extends Event {
-  readonly detail: JobRecord;
+  readonly detail: JobRecord & JobEventExtras;
 
-  constructor(type: JobEventType, record: JobRecord) {
+  constructor(type: JobEventType, record: JobRecord, extras: Partial<JobEventExtras> = {}) {
     super(type, { bubbles: true, composed: true });
-    this.detail = record;
+    this.detail = { ...record, whileAway: extras.whileAway ?? false, refunded: extras.refunded ?? false };
   }
 }
 

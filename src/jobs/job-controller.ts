@@ -11,11 +11,20 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { Task } from '@lit/task';
 import { JobEvent } from '../events/job-events.js';
 import { UploadProgressEvent, type UploadProgress } from '../events/upload-progress.js';
-import type { MediaClient, ModelJobInput } from '../client/media-client.js';
+import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
 import { JobPoller } from './job-poller.js';
 import { isTerminal, type JobKind, type JobRecord } from './job-store.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
+
+export interface StartOptions {
+  /** Reuse this key (the same request sent again is never charged twice). */
+  idempotencyKey?: string;
+  /** What the job list shows for it (file name, prompt, quality). */
+  summary?: JobRecord['summary'];
+  /** Told before the client waits out a 429 by itself. */
+  onWait?: CreateOptions['onWait'];
+}
 
 export interface JobControllerOptions {
   kind: JobKind;
@@ -38,6 +47,9 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
   #poller: JobPoller | undefined;
   #stopWatching: (() => void) | undefined;
   #lastStatus: JobRecord['status'] | undefined;
+  #startExtras: Pick<StartOptions, 'summary' | 'onWait'> = {};
+  /** Adopted after a reload while unfinished: its end, when it comes, happened while away. */
+  #awayPending = false;
 
   constructor(host: Host, options: JobControllerOptions & { kind: K }) {
     this.host = host;
@@ -52,7 +64,8 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
           this.host.dispatchEvent(new UploadProgressEvent(p));
           this.host.requestUpdate();
         };
-        const options = { signal, onProgress, ...(key ? { idempotencyKey: key } : {}) };
+        const extra = this.#startExtras;
+        const options = { signal, onProgress, ...(key ? { idempotencyKey: key } : {}), ...extra };
         const record =
           this.#options.kind === 'video'
             ? await poller.create('video', request as Blob, options)
@@ -71,21 +84,34 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
   }
 
   /** Creates a job; resolves with its record after the upload (or rejects with the refusal). */
-  async start(request: K extends 'video' ? Blob : ModelJobInput, options: { idempotencyKey?: string } = {}): Promise<JobRecord> {
+  async start(request: K extends 'video' ? Blob : ModelJobInput, options: StartOptions = {}): Promise<JobRecord> {
     this.#unwatch();
     this.record = undefined;
     this.#lastStatus = undefined;
+    this.#awayPending = false;
+    this.#startExtras = { ...(options.summary ? { summary: options.summary } : {}), ...(options.onWait ? { onWait: options.onWait } : {}) };
     await this.creation.run([request, options.idempotencyKey]);
     if (this.creation.error !== undefined) throw this.creation.error;
     return this.creation.value!;
   }
 
   /** Shows and follows a job created earlier (by id, from the store). */
-  adopt(id: string): void {
+  adopt(id: string, options: { resumed?: boolean } = {}): void {
     this.#unwatch();
     this.record = undefined;
     this.#lastStatus = undefined;
+    this.#awayPending = options.resumed === true;
     this.#watch(id);
+  }
+
+  /** Stops showing a job (it goes on; the store keeps it). */
+  clear(): void {
+    this.creation.abort();
+    this.#unwatch();
+    this.record = undefined;
+    this.#lastStatus = undefined;
+    this.#awayPending = false;
+    this.host.requestUpdate();
   }
 
   /** Aborts an upload in progress (nothing is charged for an upload that did not finish). */
@@ -133,9 +159,13 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     this.record = record;
     this.#lastStatus = record.status;
     if (!moved) return;
-    if (before === undefined && record.status !== 'creating') this.host.dispatchEvent(new JobEvent('mk-job-created', record));
-    if (record.status === 'succeeded' && before !== 'succeeded') this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record));
-    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status) this.host.dispatchEvent(new JobEvent('mk-job-failed', record));
+    // Adopted unfinished after a reload: the end arriving with the first answers happened while away.
+    const whileAway = this.#awayPending && before !== undefined && isTerminal(record.status);
+    if (before !== undefined || isTerminal(record.status)) this.#awayPending = false;
+    const extra = { whileAway, refunded: record.status === 'failed' && record.handle !== undefined };
+    if (before === undefined && record.status !== 'creating') this.host.dispatchEvent(new JobEvent('mk-job-created', record, extra));
+    if (record.status === 'succeeded' && before !== 'succeeded') this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record, extra));
+    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status) this.host.dispatchEvent(new JobEvent('mk-job-failed', record, extra));
     else if (!isTerminal(record.status)) this.host.dispatchEvent(new JobEvent('mk-job-progress', record));
     this.host.requestUpdate();
   }

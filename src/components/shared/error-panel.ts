@@ -1,0 +1,96 @@
+/**
+ * One mapping from every error (a refusal in the browser, an answer of the proxy or the API, a
+ * viewer failure) to what happened, what to do and the action that helps, in the element's
+ * language. Rendered with role=alert, so a failure is announced once without the polite region.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { ApiError, reasonOf, type ErrorParams, type ErrorReason } from '../../api/index.js';
+import type { LocalizeController } from './localize.js';
+import type { SharedStrings } from './strings.js';
+
+/** What the user can do about an error. */
+export type ErrorAction = 'choose' | 'retry' | 'top-up' | 'wait' | 'restart' | 'none';
+
+export interface ExplainedError {
+  reason: ErrorReason;
+  params: ErrorParams;
+  title: string;
+  hint: string;
+  action: ErrorAction;
+}
+
+const KEYS: Record<ErrorReason, [keyof SharedStrings, keyof SharedStrings, ErrorAction]> = {
+  empty: ['errEmptyTitle', 'errEmptyHint', 'choose'],
+  too_large: ['errTooLargeTitle', 'errTooLargeHint', 'choose'],
+  not_video: ['errNotVideoTitle', 'errNotVideoHint', 'choose'],
+  not_image: ['errNotImageTitle', 'errNotImageHint', 'choose'],
+  unreadable: ['errUnreadableTitle', 'errUnreadableHint', 'choose'],
+  undecodable: ['errUndecodableTitle', 'errUndecodableHint', 'choose'],
+  too_long: ['errTooLongTitle', 'errTooLongHint', 'choose'],
+  resolution: ['errResolutionTitle', 'errResolutionHint', 'choose'],
+  image_count: ['errImageCountTitle', 'errImageCountHint', 'choose'],
+  prompt_length: ['errPromptTitle', 'errPromptHint', 'none'],
+  invalid: ['errInvalidTitle', 'errInvalidHint', 'retry'],
+  insufficient_credits: ['errCreditsTitle', 'errCreditsHint', 'top-up'],
+  rate_limited: ['errRateTitle', 'errRateHint', 'wait'],
+  network: ['errNetworkTitle', 'errNetworkHint', 'retry'],
+  unauthorized: ['errUnauthorizedTitle', 'errUnauthorizedHint', 'retry'],
+  forbidden: ['errForbiddenTitle', 'errForbiddenHint', 'none'],
+  not_found: ['errNotFoundTitle', 'errNotFoundHint', 'restart'],
+  expired: ['errExpiredTitle', 'errExpiredHint', 'restart'],
+  upload_timeout: ['errTimeoutTitle', 'errTimeoutHint', 'retry'],
+  conflict: ['errConflictTitle', 'errConflictHint', 'restart'],
+  provider: ['errProviderTitle', 'errProviderHint', 'retry'],
+  unavailable: ['errUnavailableTitle', 'errUnavailableHint', 'retry'],
+  unknown: ['errUnknownTitle', 'errUnknownHint', 'retry'],
+};
+
+/** Reason and params of anything thrown or reported (ApiError, a job's `error`, a viewer error). */
+export function errorFacts(error: unknown): { reason: ErrorReason; params: ErrorParams; message: string } {
+  if (error instanceof ApiError) return { reason: error.reason, params: error.params, message: error.message };
+  if (error && typeof error === 'object' && 'code' in error) {
+    const { code, message } = error as { code: unknown; message?: unknown };
+    return { reason: reasonOf(-1, String(code)), params: {}, message: typeof message === 'string' ? message : '' };
+  }
+  return { reason: 'unknown', params: {}, message: error instanceof Error ? error.message : String(error ?? '') };
+}
+
+export function explainError(t: LocalizeController<SharedStrings>, error: unknown): ExplainedError {
+  const { reason, params } = errorFacts(error);
+  const [title, hint, action] = KEYS[reason] ?? KEYS.unknown;
+  const term = (k: keyof SharedStrings) => (t.term as (key: string, p?: unknown) => string)(k, params);
+  return { reason, params, title: term(title), hint: term(hint), action };
+}
+
+export interface ErrorPanelOptions {
+  /** Extra text below the hint (for example the service's own message about the filming). */
+  detail?: string | undefined;
+  onChoose?: () => void;
+  onRetry?: () => void;
+  onRestart?: () => void;
+  /** Where the 402 action leads: a slot named `top-up` wins, else this link. */
+  topUpHref?: string | undefined;
+}
+
+/** The error panel (`part="error"`). */
+export function renderErrorPanel(t: LocalizeController<SharedStrings>, error: unknown, o: ErrorPanelOptions = {}): TemplateResult {
+  const e = explainError(t, error);
+  const button = (label: string, fn: (() => void) | undefined, part = 'button') =>
+    fn ? html`<button type="button" part=${part} class="secondary" @click=${fn}>${label}</button>` : nothing;
+  return html`<div part="error" class="error" role="alert" data-reason=${e.reason}>
+    <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+    <div class="error-text">
+      <strong class="error-title">${e.title}</strong>
+      <span class="error-hint">${e.hint}</span>
+      ${o.detail ? html`<span class="error-detail">${o.detail}</span>` : nothing}
+    </div>
+    <div class="actions">
+      ${e.action === 'choose' ? button(t.term('chooseAnother'), o.onChoose) : nothing}
+      ${e.action === 'retry' || e.action === 'wait' ? button(t.term('tryAgain'), o.onRetry) : nothing}
+      ${e.action === 'restart' ? button(t.term('startOver'), o.onRestart ?? o.onChoose) : nothing}
+      ${e.action === 'top-up'
+        ? html`<slot name="top-up">${o.topUpHref ? html`<a part="top-up" class="button secondary" href=${o.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>`
+        : nothing}
+    </div>
+  </div>`;
+}

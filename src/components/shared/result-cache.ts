@@ -1,0 +1,58 @@
+/**
+ * Results kept on this device by job (Cache Storage), so a reload shows a scene or model with no
+ * download, and a job whose links expired still shows until the browser evicts it. Quota aware:
+ * before storing, the oldest results go until the new one fits in half of what is free.
+ */
+const CACHE = 'mediakit-results';
+const STAMP = 'x-mediakit-stored-at';
+
+const keyUrl = (scope: string, id: string) => new URL(`/__mediakit-results/${encodeURIComponent(scope)}/${encodeURIComponent(id)}`, location.origin).href;
+
+export const resultCache = {
+  available(): boolean {
+    return typeof caches !== 'undefined' && typeof location !== 'undefined';
+  },
+
+  async get(scope: string, id: string): Promise<Blob | undefined> {
+    if (!this.available()) return undefined;
+    try {
+      const hit = await (await caches.open(CACHE)).match(keyUrl(scope, id));
+      return hit ? await hit.blob() : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+
+  /** Stores a result; false when it does not fit (it is then simply not kept). */
+  async put(scope: string, id: string, blob: Blob): Promise<boolean> {
+    if (!this.available()) return false;
+    try {
+      const cache = await caches.open(CACHE);
+      if (navigator.storage?.estimate) {
+        const { usage = 0, quota = 0 } = await navigator.storage.estimate();
+        let free = quota - usage;
+        if (blob.size > quota / 2) return false;
+        if (blob.size > free / 2) {
+          const keys = await cache.keys();
+          const dated = await Promise.all(keys.map(async (k) => ({ k, at: Number((await cache.match(k))?.headers.get(STAMP) ?? 0), size: Number((await cache.match(k))?.headers.get('content-length') ?? 0) })));
+          dated.sort((a, b) => a.at - b.at);
+          for (const d of dated) {
+            if (blob.size <= free / 2) break;
+            await cache.delete(d.k);
+            free += d.size;
+          }
+          if (blob.size > free / 2) return false;
+        }
+      }
+      await cache.put(keyUrl(scope, id), new Response(blob, { headers: { 'content-type': blob.type || 'application/octet-stream', 'content-length': String(blob.size), [STAMP]: String(Date.now()) } }));
+      return true;
+    } catch {
+      return false;
+    }
+  },
+
+  async delete(scope: string, id: string): Promise<void> {
+    if (!this.available()) return;
+    await (await caches.open(CACHE)).delete(keyUrl(scope, id)).catch(() => false);
+  },
+};

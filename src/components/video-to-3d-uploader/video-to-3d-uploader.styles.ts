@@ -1,0 +1,133 @@
+import { css } from 'lit';
+
+export const uploaderStyles = css`
+  :host {
+    --mk-viewer-height: 360px;
+  }
+  .head {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    align-items: baseline;
+    gap: var(--_space) calc(var(--_space) * 2);
+  }
+  .tips summary,
+  .history summary {
+    cursor: pointer;
+    font-weight: 600;
+    min-block-size: 44px;
+    display: flex;
+    align-items: center;
+  }
+  .tips ul {
+    margin: var(--_space) 0 0;
+    padding-inline-start: calc(var(--_space) * 2.5);
+    display: grid;
+    gap: 4px;
+    color: var(--_muted);
+  }
+  .preview {
+    display: grid;
+    grid-template-columns: minmax(0, 240px) minmax(0, 1fr);
+    gap: calc(var(--_space) * 2);
+    align-items: start;
+  }
+  @media (max-width: 560px) {
+    .preview {
+      grid-template-columns: 1fr;
+    }
+  }
+  img[part~='thumbnail'],
+  .thumb-empty {
+    inline-size: 100%;
+    aspect-ratio: 16 / 9;
+    object-fit: cover;
+    border-radius: calc(var(--_radius) - 4px);
+    background: var(--_surface-2);
+    border: 1px solid var(--_border);
+    display: block;
+  }
+  .file-name {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+    margin-block-end: var(--_space);
+  }
+  .advice {
+    border-inline-start: 4px solid #d4a72c;
+    padding: var(--_space) calc(var(--_space) * 1.5);
+    background: var(--_surface-2);
+    border-radius: 4px;
+    display: grid;
+    gap: 4px;
+  }
+  .advice ul {
+    margin: 0;
+    padding-inline-start: calc(var(--_space) * 2.5);
+  }
+  .ready,
+  .stage,
+  .result,
+  .failed,
+  .expired,
+  .checking {
+    display: grid;
+    gap: calc(var(--_space) * 1.5);
+  }
+  .nums {
+    font-variant-numeric: tabular-nums;
+  }
+  splat-viewer,
+  .viewer-wait {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    block-size: var(--mk-viewer-height);
+    background: var(--_surface-2);
+  }
+  .viewer-wait {
+    display: grid;
+    align-content: center;
+    justify-items: center;
+    gap: var(--_space);
+    padding: calc(var(--_space) * 3);
+  }
+  .viewer-wait .meter {
+    inline-size: min(320px, 100%);
+  }
+  .result-title:focus {
+    outline: none;
+  }
+  .result-title:focus-visible {
+    outline: 3px solid var(--_focus);
+  }
+  .refund {
+    color: var(--_success);
+    font-weight: 600;
+  }
+  .history ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+  }
+  .history li {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    grid-template-areas: 'name open' 'meta open';
+    align-items: center;
+    column-gap: var(--_space);
+    padding: var(--_space) 0;
+    border-block-start: 1px solid var(--_border);
+  }
+  .h-name {
+    grid-area: name;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .history li .muted {
+    grid-area: meta;
+  }
+  .history li button {
+    grid-area: open;
+  }
+`;

@@ -1,0 +1,322 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/components/video-to-3d-uploader/define.js';
+import type { VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
+import { MediaClient } from '../../src/client/media-client.js';
+import { JobPoller } from '../../src/jobs/job-poller.js';
+import type { JobEvent } from '../../src/events/job-events.js';
+import { advance, fault, ledger, padded, requestsTo, until, video } from '../fixtures/browser.js';
+import { coverage } from '../fixtures/pixels.js';
+
+const endpoint = '/mk-video';
+const cut = (el: Element) => el.shadowRoot!;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const charges = async () => (await ledger('mk-video')).filter((e) => e.type === 'charge' && e.endpoint === 'createVideoJob').length;
+const refunds = async () => (await ledger('mk-video')).filter((e) => e.type === 'refund').length;
+const uploads = () => performance.getEntriesByType('resource').filter((e) => e.name.includes(`${endpoint}/api/v1/video-to-3d/jobs`) && (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest').length;
+
+async function mount(attrs = ''): Promise<VideoTo3dUploader> {
+  const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`);
+  if (attrs) el.setAttribute('lang', attrs);
+  await el.updateComplete;
+  return el;
+}
+
+/** Until the element reaches `status`, moving the sandbox clock so jobs finish quickly. */
+async function reach(el: VideoTo3dUploader, status: string, ms = 40_000): Promise<void> {
+  await until(async () => {
+    if (el.status === status) return true;
+    if (el.status === 'queued' || el.status === 'processing') await advance('mk-video', 30_000);
+    return false;
+  }, ms, `status ${status} (now ${el.status})`);
+}
+
+async function choose(el: VideoTo3dUploader, file: File): Promise<void> {
+  el.selectFile(file);
+  await until(() => (el.status !== 'checking' && el.status !== 'idle') || q(el, '[part~="error"]'), 15_000, 'the check');
+  await el.updateComplete;
+}
+
+beforeEach(async () => {
+  // Each test starts with no jobs of this user at this endpoint.
+  const poller = JobPoller.for(MediaClient.for(endpoint));
+  for (const r of await poller.list()) await poller.forget(r.id);
+});
+
+describe('<video-to-3d-uploader>: refusals before any byte is sent', () => {
+  const cases: [string, () => Promise<File>, string][] = [
+    ['a 4-minute video', () => video({ seconds: 240, width: 64, height: 64, fps: 1 }), 'too_long'],
+    ['a 4K video', () => video({ seconds: 1, width: 3840, height: 2160, fps: 2 }), 'resolution'],
+    ['a text file', async () => new File(['hello, not a video'], 'notes.mp4', { type: 'video/mp4' }), 'not_video'],
+    ['a 501 MB video', async () => {
+      const mb = new Uint8Array(1024 * 1024);
+      return new File([await video(), ...Array.from({ length: 501 }, () => mb)], 'huge.mp4', { type: 'video/mp4' });
+    }, 'too_large'],
+  ];
+  for (const [name, make, reason] of cases) {
+    it(`refuses ${name} with what to do, sending nothing`, async () => {
+      const el = await mount();
+      const before = uploads();
+      await choose(el, await make());
+      const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+      expect(panel.dataset['reason']).to.equal(reason);
+      expect(panel.getAttribute('role')).to.equal('alert');
+      expect(panel.textContent).to.match(/\S{3,}/);
+      expect(q(el, '[part~="error"] button')!.textContent).to.contain('Choose another file');
+      expect(el.status).to.equal('idle');
+      expect(uploads()).to.equal(before);
+    });
+  }
+  it('lets a host veto a file through mk-file-select', async () => {
+    const el = await mount();
+    el.addEventListener('mk-file-select', (e) => e.preventDefault(), { once: true });
+    el.selectFile(await video());
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+  });
+});
+
+describe('<video-to-3d-uploader>: the journey', function () {
+  this.timeout(90_000);
+  it('checks, uploads, follows the job and shows the scene (pixels), charged once', async () => {
+    const el = await mount();
+    const events: string[] = [];
+    for (const t of ['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded'] as const) el.addEventListener(t, () => events.push(t));
+    const before = await charges();
+    await choose(el, await video({ seconds: 3, width: 160, height: 120 }));
+    expect(el.status).to.equal('ready');
+    expect(q(el, 'dl.facts')!.textContent).to.contain('160×120').and.contain('0:03');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('20 credits');
+    q(el, '[part~="confirm-button"]')!.click();
+    await reach(el, 'succeeded');
+    expect(events).to.include.members(['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded']);
+    const viewer = await until(() => q<HTMLElement & { screenshot(): Promise<Blob> }>(el, 'splat-viewer'), 30_000, 'the viewer');
+    await until(() => viewer.matches(':state(loaded)'), 60_000, 'the scene to show');
+    const c = await coverage(await viewer.screenshot());
+    expect(c.filled, 'the scene is drawn').to.be.greaterThan(0.1);
+    expect(q<HTMLAnchorElement>(el, '[part~="download-ply"]')!.href).to.contain(`${endpoint}/files/`);
+    expect(q<HTMLAnchorElement>(el, '[part~="download-zip"]')!.hasAttribute('download')).to.equal(true);
+    expect(await charges()).to.equal(before + 1);
+  });
+
+  it('charges once for a double click on confirm', async () => {
+    const el = await mount();
+    const before = await charges();
+    await choose(el, await video());
+    const confirm = q(el, '[part~="confirm-button"]')!;
+    confirm.click();
+    confirm.click();
+    void el.start();
+    await until(() => el.job?.handle, 20_000, 'the job');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await charges()).to.equal(before + 1);
+  });
+
+  it('cancels an upload at no cost and keeps the file', async () => {
+    const el = await mount();
+    const before = await charges();
+    await choose(el, padded(await video(), 300 * 1024 * 1024));
+    void el.start();
+    await until(() => el.status === 'uploading' && (el.job === undefined), 5_000, 'the upload');
+    await until(() => q(el, '[part~="cancel-button"]'), 5_000, 'the cancel button');
+    q(el, '[part~="cancel-button"]')!.click();
+    await until(() => el.status === 'ready', 10_000, 'back to ready');
+    await el.updateComplete;
+    expect(cut(el).textContent).to.contain('Nothing was charged');
+    expect(await charges()).to.equal(before);
+  });
+
+  it('says the job failed and that the 20 credits were refunded', async () => {
+    const el = await mount();
+    const failed = new Promise<JobEvent>((r) => el.addEventListener('mk-job-failed', r as EventListener, { once: true }));
+    await fault('mk-video', 'job_fail', { count: 1 });
+    const refundsBefore = await refunds();
+    await choose(el, await video());
+    void el.start();
+    await reach(el, 'failed');
+    const e = await failed;
+    expect(e.detail.refunded).to.equal(true);
+    await el.updateComplete;
+    expect(q(el, '[part~="refund"]')!.textContent).to.contain('20 credits refunded');
+    expect(await refunds()).to.equal(refundsBefore + 1);
+  });
+
+  it('says an expired result must be made again', async () => {
+    const el = await mount();
+    await choose(el, await video());
+    void el.start();
+    await reach(el, 'succeeded');
+    const id = el.job!.id;
+    await fault('mk-video', 'expire'); // the provider purges the results
+    el.reset();
+    el.jobId = id; // coming back to it later
+    await reach(el, 'expired');
+    await el.updateComplete;
+    expect(cut(el).textContent).to.contain('Start a new job');
+  });
+
+  it('refuses with 402 before uploading when the session has too few credits', async () => {
+    const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint="/mk-poor" top-up-href="/buy"></video-to-3d-uploader>`);
+    await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 20 credits').and.contain('5 credits left');
+    expect(q<HTMLAnchorElement>(el, '[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
+    await choose(el, await video());
+    expect(q<HTMLButtonElement>(el, '[part~="confirm-button"]')!.disabled).to.equal(true);
+    const sent = requestsTo('/mk-poor/api/v1/video-to-3d/jobs');
+    await el.start(); // a script calling start() anyway
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
+    expect(panel.dataset['reason']).to.equal('insufficient_credits');
+    expect(requestsTo('/mk-poor/api/v1/video-to-3d/jobs') - sent).to.be.at.most(1);
+  });
+
+  it('shows a countdown on 429 and goes on by itself, charged once', async () => {
+    const el = await mount();
+    const before = await charges();
+    await fault('mk-video', 'rate_limit', { count: 1 });
+    await choose(el, await video());
+    void el.start();
+    await until(() => q(el, '[part~="wait"]'), 10_000, 'the countdown');
+    expect(q(el, '[part~="wait"]')!.textContent).to.match(/Trying again by itself in \d+ seconds?/);
+    await until(() => el.job?.handle, 30_000, 'the job after the wait');
+    expect(await charges()).to.equal(before + 1);
+  });
+
+  it('recovers a lost 202 with the same key: one charge', async () => {
+    const el = await mount();
+    const before = await charges();
+    const send = XMLHttpRequest.prototype.send;
+    let lost = 0;
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
+      if (lost === 0 && body instanceof FormData) {
+        lost++;
+        // The request reaches the API (and is charged); its answer never arrives.
+        const onload = this.onload;
+        this.onload = () => this.onerror?.(new ProgressEvent('error'));
+        void onload;
+      }
+      return send.call(this, body);
+    };
+    try {
+      await choose(el, await video());
+      void el.start();
+      await until(() => el.job?.handle, 30_000, 'the job');
+    } finally {
+      XMLHttpRequest.prototype.send = send;
+    }
+    expect(lost).to.equal(1);
+    await reach(el, 'succeeded');
+    expect(await charges()).to.equal(before + 1);
+  });
+});
+
+describe('<video-to-3d-uploader>: reloads and tabs', function () {
+  this.timeout(120_000);
+  type Page = { polls: number; statuses: string[]; el: VideoTo3dUploader; list(): Promise<{ status: string; id: string }[]> };
+  // A file of the frame's own realm (its element checks \`instanceof Blob\` against its own globals).
+  const fileIn = (frame: HTMLIFrameElement, file: File) => new (frame.contentWindow as unknown as typeof globalThis).File([file], file.name, { type: file.type });
+  const open = async () => {
+    const frame = document.createElement('iframe');
+    frame.src = '/test/components/uploader-page.html';
+    frame.style.cssText = 'width:800px;height:600px';
+    document.body.append(frame);
+    const page = await until(() => (frame.contentWindow as unknown as { page?: Page }).page, 15_000, 'the page to load');
+    return { frame, page };
+  };
+
+  it('resumes an upload cut by a reload, without re-picking the file, charged once', async () => {
+    const before = await charges();
+    const first = await open();
+    first.page.el.selectFile(fileIn(first.frame, padded(await video(), 200 * 1024 * 1024)));
+    await until(() => first.page.el.status === 'ready', 15_000, 'ready');
+    void first.page.el.start();
+    await until(() => first.page.el.status === 'uploading', 5_000, 'uploading');
+    await new Promise((r) => setTimeout(r, 150));
+    first.frame.remove(); // the page goes away mid-upload
+    const second = await open();
+    await until(() => second.page.statuses.includes('resending') || second.page.el.job?.handle, 20_000, 'the resend');
+    expect(second.page.statuses).to.include('resending');
+    await until(async () => {
+      await advance('mk-video', 30_000);
+      return second.page.el.status === 'succeeded';
+    }, 60_000, 'the job to finish');
+    expect(await charges()).to.equal(before + 1);
+    second.frame.remove();
+  });
+
+  it('resumes a job after a reload; two pages poll it once; an end while away says so', async () => {
+    const first = await open();
+    first.page.el.selectFile(fileIn(first.frame, await video()));
+    await until(() => first.page.el.status === 'ready', 15_000, 'ready');
+    await first.page.el.start();
+    await until(() => first.page.polls > 0, 10_000, 'the first page polls');
+    const second = await open(); // another tab shows the same job
+    await until(() => second.page.el.job?.handle, 10_000, 'the second tab adopts the job');
+    const pollsBefore = second.page.polls;
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(second.page.polls - pollsBefore, 'the second tab listens, it does not poll').to.equal(0);
+    second.frame.remove();
+    first.frame.remove(); // every page closes; the job finishes meanwhile
+    await advance('mk-video', 30 * 60_000);
+    const third = await open();
+    const ended = new Promise<JobEvent>((r) => third.page.el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }));
+    await until(async () => {
+      await advance('mk-video', 30_000);
+      return third.page.el.status === 'succeeded';
+    }, 30_000, 'the job to show as finished').catch(async (err: Error) => {
+      throw new Error(`${err.message}; the page went ${third.page.statuses.join(' > ')}; ${JSON.stringify((await third.page.list()).map((r) => [r.status, r.id]))}`);
+    });
+    expect((await ended).detail.whileAway).to.equal(true);
+    third.frame.remove();
+  });
+});
+
+describe('<video-to-3d-uploader>: language, keyboard, accessibility', function () {
+  this.timeout(90_000);
+  it('speaks German under lang="de" (the closest [lang])', async () => {
+    const wrap = await fixture(html`<div lang="de-AT"><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const el = wrap.querySelector('video-to-3d-uploader')!;
+    await until(() => cut(el).textContent?.includes('Video auswählen'), 5_000, 'German strings');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 20 Credits');
+    el.selectFile(new File(['nope'], 'x.mp4'));
+    await until(() => q(el, '[part~="error"]'), 5_000, 'the panel');
+    expect(q(el, '[part~="error"]')!.textContent).to.contain('kein MP4');
+  });
+
+  it('goes from a pasted file to a running job by keyboard alone', async () => {
+    const el = await mount();
+    const file = await video();
+    q(el, '[part~="choose-button"]')!.focus();
+    const data = new DataTransfer();
+    data.items.add(file);
+    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    await el.updateComplete;
+    await until(() => cut(el).activeElement === q(el, '[part~="confirm-button"]'), 2_000, 'focus on confirm');
+    await sendKeys({ press: 'Enter' });
+    await until(() => el.job?.handle, 20_000, 'the job');
+    await reach(el, 'succeeded');
+    await until(() => cut(el).activeElement?.classList.contains('result-title'), 5_000, 'focus on the result');
+    await sendKeys({ press: 'Tab' });
+    expect(cut(el).activeElement?.closest('splat-viewer, a, button')).to.not.equal(null);
+  });
+
+  it('has no serious or critical axe violations in any phase', async () => {
+    const el = await mount();
+    const check = async () => {
+      await el.updateComplete;
+      await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+    };
+    await check(); // idle
+    await choose(el, await video());
+    await check(); // ready
+    void el.start();
+    await until(() => el.status === 'queued' || el.status === 'processing', 20_000, 'the job');
+    await check(); // queued / processing
+    await reach(el, 'succeeded');
+    await check(); // succeeded
+    el.reset();
+    el.selectFile(new File(['x'], 'x.mp4'));
+    await until(() => q(el, '[part~="error"]'), 5_000, 'the error');
+    await check(); // refused
+  });
+});
