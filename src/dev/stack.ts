@@ -6,7 +6,10 @@
  * The demo's `authorize` gives every browser an anonymous subject kept in a first-party cookie,
  * every capability and a generous budget. A site replaces it with its own login check (README,
  * "The authorize hook"). Setting MEDIAKIT_UPSTREAM and the MEDIAKIT_KEY_* variables points the
- * same stack at a real account instead of the sandbox.
+ * same stack at a real account instead of the sandbox; then the anonymous demo authorize spends
+ * real credits, so the stack refuses to start with it unless MEDIAKIT_ALLOW_ANONYMOUS=1, and caps
+ * what all anonymous visitors together may spend per day (MEDIAKIT_ANONYMOUS_DAILY_CREDITS,
+ * default 200).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -75,6 +78,20 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
   const sandbox = realUpstream ? undefined : createSandbox({ speed: Number(env['MEDIAKIT_SANDBOX_SPEED'] ?? 12), ...options.sandbox });
   const secret = env['MEDIAKIT_SECRET'] ?? randomBytes(32).toString('hex');
   const budget = options.budget ?? 500;
+  // A real upstream with the anonymous demo authorize: every cookie-less request is a new subject
+  // with a fresh budget, so only an explicit opt-in and a site-wide daily cap allow it.
+  let totalBudget: number | undefined;
+  if (realUpstream && !options.authorize) {
+    if (env['MEDIAKIT_ALLOW_ANONYMOUS'] !== '1') {
+      throw new Error(
+        'mediakit dev stack: MEDIAKIT_UPSTREAM points at a real account, and the demo authorize lets any browser in anonymously, spending real credits. ' +
+          'Pass your own `authorize` (README, "The authorize hook"), or set MEDIAKIT_ALLOW_ANONYMOUS=1 to accept anonymous visitors with a shared daily cap (MEDIAKIT_ANONYMOUS_DAILY_CREDITS, default 200).',
+      );
+    }
+    const cap = env['MEDIAKIT_ANONYMOUS_DAILY_CREDITS'] ?? '200';
+    if (!/^\d{1,9}$/.test(cap)) throw new Error(`mediakit dev stack: MEDIAKIT_ANONYMOUS_DAILY_CREDITS must be a whole number of credits; it was "${cap.slice(0, 40)}".`);
+    totalBudget = Number(cap);
+  }
 
   async function upstreamSettings(): Promise<Pick<ProxyOptions, 'upstream' | 'keys'> & { account?: string }> {
     if (!sandbox) {
@@ -88,7 +105,7 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
 
   const settings = upstreamSettings();
   const proxy = settings.then(({ upstream, keys }) =>
-    createProxy({ upstream, keys, secret, basePath, authorize: options.authorize ?? demoAuthorize(budget), ...options.proxy }),
+    createProxy({ upstream, keys, secret, basePath, authorize: options.authorize ?? demoAuthorize(budget), ...(totalBudget !== undefined ? { totalBudget, budgetWindowSeconds: 86_400 } : {}), ...options.proxy }),
   );
   proxy.catch((err: unknown) => console.error('[mediakit] the proxy could not start:', err));
   const sandboxMiddleware = sandbox ? connectMiddleware(sandboxPath, (r) => sandbox.fetch(r)) : undefined;
@@ -114,6 +131,6 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
     describe: () =>
       sandbox
         ? `mediakit proxy at ${basePath} -> sandbox at ${sandboxPath} (clock x${sandbox.clock.speed}); each browser gets ${budget} credits a day`
-        : `mediakit proxy at ${basePath} -> ${realUpstream}`,
+        : `mediakit proxy at ${basePath} -> ${realUpstream}${totalBudget !== undefined ? ` (anonymous visitors: ${budget} credits each, ${totalBudget} a day in all)` : ''}`,
   };
 }

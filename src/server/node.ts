@@ -7,7 +7,6 @@
  * Shared by the proxy and the sandbox; imports nothing of either.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -18,6 +17,47 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  */
 const BODY_BUFFER_BYTES = 256 * 1024;
 const byteStrategy: QueuingStrategy<Uint8Array> = { highWaterMark: BODY_BUFFER_BYTES, size: (chunk) => chunk.byteLength };
+
+/**
+ * The request body as a web stream, with backpressure (the socket pauses while BODY_BUFFER_BYTES
+ * wait). Not `Readable.toWeb`: on Node 20 a stream cancelled while data still arrives throws
+ * "Controller is already closed" as an uncaught exception. Here a cancelled body discards what
+ * still arrives, so the handler can still answer (408, 413) on the same connection.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (done) return;
+          done = true;
+          controller.close();
+        });
+        const broken = (err?: Error) => {
+          if (done) return;
+          done = true;
+          controller.error(err ?? new Error('the request body was cut off'));
+        };
+        req.once('error', broken);
+        req.once('close', () => broken());
+      },
+      pull() {
+        if (req.isPaused()) req.resume();
+      },
+      cancel() {
+        done = true;
+        req.resume();
+      },
+    },
+    byteStrategy,
+  );
+}
 
 export function toRequest(req: IncomingMessage, origin: string, signal?: AbortSignal): Request {
   const headers = new Headers();
@@ -31,7 +71,7 @@ export function toRequest(req: IncomingMessage, origin: string, signal?: AbortSi
     method,
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(req, { strategy: byteStrategy } as never) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
   } as RequestInit);
 }
 

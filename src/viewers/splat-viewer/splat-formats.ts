@@ -21,7 +21,12 @@ export interface PreparedSplats {
 const MAX_HEADER = 64 * 1024;
 
 export function prepareSplats(input: Uint8Array): PreparedSplats {
-  if (input[0] === 0x50 && input[1] === 0x4b && input[2] === 0x03 && input[3] === 0x04) return prepareSplats(fromZip(input));
+  if (isZip(input)) {
+    const inner = fromZip(input);
+    // Never a zip inside a zip (each level multiplies what a small file can expand to).
+    if (isZip(inner)) throw new ViewerError('unsupported_format', 'The zip archive holds another archive; unzip it and open the .ply or .splat inside.');
+    return prepareSplats(inner);
+  }
   if (input[0] === 0x70 && input[1] === 0x6c && input[2] === 0x79 && (input[3] === 0x0a || input[3] === 0x0d)) return fromPly(input);
   if (input[0] === 0x67 && input[1] === 0x6c && input[2] === 0x54 && input[3] === 0x46) {
     throw new ViewerError('unsupported_format', 'This is a GLB model, not a splat scene: show it in <glb-viewer>.');
@@ -30,13 +35,35 @@ export function prepareSplats(input: Uint8Array): PreparedSplats {
   throw new ViewerError('unsupported_format', 'This file is not a splat scene: expected a 3DGS .ply, a .splat, or a zip archive holding a .ply.');
 }
 
+function isZip(input: Uint8Array): boolean {
+  return input[0] === 0x50 && input[1] === 0x4b && input[2] === 0x03 && input[3] === 0x04;
+}
+
+/** The most a zip may expand to: 2 GB, and at most 64 times its own size (a splat PLY compresses far less). */
+export function zipExpansionLimit(zipBytes: number): number {
+  return Math.min(2 * 1024 ** 3, Math.max(16 * 1024 * 1024, zipBytes * 64));
+}
+
 function fromZip(zip: Uint8Array): Uint8Array {
   let files: Record<string, Uint8Array>;
+  const limit = zipExpansionLimit(zip.byteLength);
+  let declared = 0;
+  let over = false;
   try {
-    files = unzipSync(zip, { filter: (f) => /\.(ply|splat)$/i.test(f.name) });
+    // Entries are judged by their declared uncompressed size before any is inflated; fflate
+    // inflates into a buffer of exactly that size, so a lying header cannot expand further.
+    files = unzipSync(zip, {
+      filter: (f) => {
+        if (!/\.(ply|splat)$/i.test(f.name)) return false;
+        declared += f.originalSize;
+        if (declared > limit) over = true;
+        return !over;
+      },
+    });
   } catch {
     throw new ViewerError('corrupt_file', 'The zip archive is damaged; download it again.');
   }
+  if (over) throw new ViewerError('unsupported_format', `The zip archive would expand to more than ${Math.round(limit / 1024 / 1024)} MB; open the .ply or .splat directly.`);
   const name = Object.keys(files).sort((a, b) => Number(/\.splat$/i.test(a)) - Number(/\.splat$/i.test(b)))[0];
   if (!name) throw new ViewerError('unsupported_format', 'The zip archive holds no .ply or .splat scene.');
   return files[name]!;
