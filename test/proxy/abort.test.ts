@@ -53,7 +53,7 @@ describe('the budget holds against aborts, timeouts and failures', () => {
       const charged = await upstreamCharged(s);
       const used = await usedOf(s, t);
       assert.ok(charged > 0, 'upstream did the work of the first call');
-      assert.equal(used, charged, `the session counts what upstream charged (outcomes: ${JSON.stringify(outcomes.map((o) => (o === 'cut' ? o : o.status)))})`);
+      assert.equal(used, charged, `the session counts what upstream charged (outcomes: ${JSON.stringify(outcomes.map((o) => (typeof o === 'string' ? o : o.status)))})`);
       assert.ok(charged <= 10, `upstream charged ${charged} of a budget of 10`);
     } finally {
       await s.close();
