@@ -108,10 +108,11 @@ async function property(makeStore: () => ProxyStore, runs: number): Promise<void
 
 describe('budget ledger property', () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;
-  let client: Awaited<ReturnType<ReturnType<typeof createClient>['connect']>>;
+  const connect = (url: string) => createClient({ url }).connect();
+  let client: Awaited<ReturnType<typeof connect>>;
   before(async () => {
     redis = await startRedis();
-    client = await createClient({ url: redis.url }).connect();
+    client = await connect(redis.url);
   });
   after(async () => {
     await client.quit();
