@@ -17,6 +17,11 @@ import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-
 import { abortable, sleep } from '../client/async.js';
 import { JobStore, isTerminal, type JobKind, type JobRecord } from './job-store.js';
 
+/** Requests bigger than this are written to IndexedDB beside the upload rather than before it. */
+const KEEP_BESIDE_BYTES = 16 * 1024 * 1024;
+/** A record still being created this long after its last write, without its request, was cut by a reload. */
+const ORPHAN_AFTER_MS = 10_000;
+
 export interface Cadence {
   /** Wait after the first poll. */
   firstMs: number;
@@ -100,7 +105,8 @@ export class JobPoller {
     const key = options.idempotencyKey ?? crypto.randomUUID();
     const now = Date.now();
     const record: JobRecord = { id: key, scope, kind, idempotencyKey: key, summary: options.summary ?? summarize(kind, request), createdAt: now, updatedAt: now, status: 'creating', progress: 0, request };
-    return this.#send(record, options);
+    // Held while sending, so another tab's resume() never takes this upload for a cut one.
+    return navigator.locks.request(`${this.#prefix}:create:${scope}:${key}`, () => this.#send(record, options));
   }
 
   async #send(record: JobRecord, options: CreateOptions = {}): Promise<JobRecord> {
@@ -109,7 +115,18 @@ export class JobPoller {
       ...options,
       idempotencyKey: record.idempotencyKey,
       beforeSend: async () => {
-        await this.store.put(record);
+        const { request, ...light } = record;
+        if (request instanceof Blob && request.size > KEEP_BESIDE_BYTES) {
+          // A big video is written to IndexedDB beside the upload, not before it: storing 500 MB
+          // first delayed the first uploaded byte by 2.7 s (npm run bench -- upload). Until it is
+          // in, a reload cannot resend it (resume() then drops the record and says so).
+          await this.store.put(light);
+          void this.store
+            .patch(record.scope, record.id, (r) => (r.status === 'creating' && !r.handle ? { ...r, request } : r))
+            .catch((err: unknown) => console.warn('[mediakit] could not keep the video for a resend after a reload', err));
+        } else {
+          await this.store.put(record);
+        }
         this.#notify(record);
       },
       onProgress: (p) => {
@@ -142,20 +159,31 @@ export class JobPoller {
   // ---------------------------------------------------------------- watching
 
   /**
-   * Calls `listener` with the job's record now and on every change, polling it (or listening to
-   * the tab that does) until it ends. Returns the function that stops watching.
+   * Calls `listener` with the job's record now and once per change, polling it (or listening to
+   * the tab that does) until it ends. A change is a new status, progress, handle, error, output or
+   * link expiry; a poll that only re-signs the same links is not one. Returns the function that
+   * stops watching.
    */
   watch(id: string, listener: JobListener): () => void {
     let set = this.#listeners.get(id);
     if (!set) this.#listeners.set(id, (set = new Set()));
-    set.add(listener);
+    // The same record reaches a watcher by several paths (the store on watch, the loop's start,
+    // a poll, another tab's post): each listener hears a given state once.
+    let heard: string | undefined;
+    const deliver: JobListener = (r) => {
+      const key = changeKey(r);
+      if (key === heard) return;
+      heard = key;
+      listener(r);
+    };
+    set.add(deliver);
     void this.#scope()
       .then((scope) => this.store.get(scope, id))
-      .then((r) => r && set.has(listener) && listener(r))
+      .then((r) => r && set.has(deliver) && deliver(r))
       .catch(() => undefined);
     this.#ensureLoop(id);
     return () => {
-      set.delete(listener);
+      set.delete(deliver);
       if (set.size === 0) {
         this.#listeners.delete(id);
         this.#loops.get(id)?.abort();
@@ -202,6 +230,15 @@ export class JobPoller {
       });
       if (record.status === 'creating' && record.request !== undefined) {
         this.#resend(record, signal).catch((err: unknown) => console.warn('[mediakit] could not send a job again; it stays for the next visit', err));
+      } else if (record.status === 'creating' && !record.handle && Date.now() - record.updatedAt > ORPHAN_AFTER_MS) {
+        // Cut before its video was kept, so it cannot be sent again: say so once and drop it
+        // (unless a tab is still sending it: that tab holds the creation lock).
+        void navigator.locks.request(`${this.#prefix}:create:${scope}:${record.id}`, { ifAvailable: true }, async (lock) => {
+          if (!lock) return;
+          stop();
+          await this.store.delete(scope, record.id);
+          this.#notify({ ...record, status: 'failed', error: { code: 'interrupted', message: 'The upload was interrupted before the video could be kept on this device; choose it again.' } });
+        });
       }
     }
     return records;
@@ -327,6 +364,9 @@ export class JobPoller {
 
   /** Sleeps `ms` (longer in a hidden tab); a tab that shows again polls at once. */
   async #wait(ms: number, signal: AbortSignal, slowWhenHidden: boolean): Promise<void> {
+    // Aborted while the loop read the store: the race below would reject with no one listening
+    // (abortable() answers an aborted signal without subscribing to it), an unhandled AbortError.
+    signal.throwIfAborted();
     if (ms <= 0) return;
     const hidden = typeof document !== 'undefined' && document.visibilityState === 'hidden';
     const time = slowWhenHidden && hidden ? ms * this.#hiddenFactor : ms;
@@ -343,6 +383,12 @@ export class JobPoller {
     });
     await abortable(Promise.race([sleep(time, signal), visible]), signal);
   }
+}
+
+/** What a listener would notice: the fields that change between polls, not the re-signed link strings. */
+function changeKey(r: JobRecord): string {
+  const output = r.job?.output;
+  return JSON.stringify([r.status, r.progress, r.handle ?? null, r.error?.code ?? null, r.error?.message ?? null, r.linksExpireAt ?? null, r.finishedAt ?? null, output ? Object.keys(output).sort() : null, r.job && 'reference_image_url' in r.job ? Boolean(r.job.reference_image_url) : null]);
 }
 
 const EXPIRED_MESSAGE = 'The provider removed this result after its retention period; start a new job to get it again.';

@@ -13,7 +13,11 @@
  *      1 and 4 tabs watching one job, against a naive every-second poller (jobs.ts).
  *   5. The viewers: chunk sizes next to @google/model-viewer, and src-to-first-frame time and
  *      JavaScript fetched for the shared GLBs and generated splat scenes (viewers.ts).
- * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`) runs one part; BENCH_UPLOAD_MB sets the upload size.
+ *   6. The elements: the JavaScript a page loads to show each one, next to mux-uploader and Uppy's
+ *      Dashboard (elements.ts).
+ *   7. <video-to-3d-uploader>'s upload of a 500 MB video: first byte after start and IndexedDB disk
+ *      use, against a plain client upload (upload.ts).
+ * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`, `elements`, `upload`) runs one part; BENCH_UPLOAD_MB sets the upload size.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -30,6 +34,8 @@ import { makeImage, makeVideo } from '../fixtures/media.js';
 import { proxyBench } from './proxy.js';
 import { jobsBench } from './jobs.js';
 import { viewersBench } from './viewers.js';
+import { elementsBench } from './elements.js';
+import { uploadBench } from './upload.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -128,3 +134,5 @@ if (!only || only === 'sandbox') {
 if (!only || only === 'proxy') await proxyBench();
 if (!only || only === 'jobs') await jobsBench();
 if (!only || only === 'viewers') await viewersBench();
+if (!only || only === 'elements') await elementsBench();
+if (!only || only === 'upload') await uploadBench();

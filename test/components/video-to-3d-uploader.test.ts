@@ -211,7 +211,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
 
 describe('<video-to-3d-uploader>: reloads and tabs', function () {
   this.timeout(120_000);
-  type Page = { polls: number; statuses: string[]; el: VideoTo3dUploader; list(): Promise<{ status: string; id: string }[]> };
+  type Page = { polls: number; statuses: string[]; el: VideoTo3dUploader; list(): Promise<{ status: string; id: string; request?: unknown }[]> };
   // A file of the frame's own realm (its element checks \`instanceof Blob\` against its own globals).
   const fileIn = (frame: HTMLIFrameElement, file: File) => new (frame.contentWindow as unknown as typeof globalThis).File([file], file.name, { type: file.type });
   const open = async () => {
@@ -230,7 +230,9 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
     await until(() => first.page.el.status === 'ready', 15_000, 'ready');
     void first.page.el.start();
     await until(() => first.page.el.status === 'uploading', 5_000, 'uploading');
-    await new Promise((r) => setTimeout(r, 150));
+    // The video is written to IndexedDB beside the upload; once it is in, a reload can resend it.
+    await until(async () => (await first.page.list()).some((r) => r.request !== undefined), 20_000, 'the video kept');
+    expect(first.page.el.job?.handle, 'still uploading').to.equal(undefined);
     first.frame.remove(); // the page goes away mid-upload
     const second = await open();
     await until(() => second.page.statuses.includes('resending') || second.page.el.job?.handle, 20_000, 'the resend');

@@ -5,7 +5,6 @@
  * cancelable `mk-file-select` event first; a host's `preventDefault()` vetoes it.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import { createRef, ref } from 'lit/directives/ref.js';
 import { FileSelectEvent, type FileSelectDetail } from '../../events/file-select.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -29,7 +28,6 @@ export class FileIntakeController implements ReactiveController {
   /** Whether a drag with files is over the element (for the drop highlight). */
   dragging = false;
   readonly #o: FileIntakeOptions;
-  readonly #input = createRef<HTMLInputElement>();
   #depth = 0;
 
   constructor(host: Host, options: FileIntakeOptions) {
@@ -58,7 +56,8 @@ export class FileIntakeController implements ReactiveController {
 
   /** Opens the file picker (on a user gesture). */
   open(): void {
-    const input = this.#input.value;
+    const root = (this.host as Host & { renderRoot?: ParentNode }).renderRoot ?? this.host;
+    const input = root.querySelector<HTMLInputElement>('input[type="file"][data-intake]');
     if (!input) return;
     input.value = '';
     input.click();
@@ -80,7 +79,7 @@ export class FileIntakeController implements ReactiveController {
         aria-describedby=${options.describedBy ?? nothing} ?disabled=${this.#o.enabled ? !this.#o.enabled() : false} @click=${() => this.open()}>
         ${label}
       </button>
-      <input ${ref(this.#input)} type="file" hidden tabindex="-1" aria-hidden="true" accept=${this.#o.accept}
+      <input data-intake type="file" hidden tabindex="-1" aria-hidden="true" accept=${this.#o.accept}
         ?multiple=${this.#o.multiple ?? false} capture=${capture ?? nothing}
         @change=${(e: Event) => {
           const input = e.target as HTMLInputElement;
