@@ -9,6 +9,7 @@ import { mediakitDev } from './src/dev/index.js';
 export default defineConfig({
   root: 'demo',
   server: { port: Number(process.env['PORT'] ?? 5173), host: '127.0.0.1', fs: { allow: ['..'] } },
-  plugins: [mediakitDev()],
+  // A second stack whose sessions have 5 credits: the "not enough credits" state in the demo and stories.
+  plugins: [mediakitDev(), mediakitDev({ basePath: '/mediakit-poor', sandboxPath: '/sandbox-poor', budget: 5 })],
   build: { outDir: '../dist-demo', emptyOutDir: true },
 });

@@ -119,6 +119,12 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
       proxy.then((p) => (proxyHandler ??= toNodeHandler(p))(req, res, next), next);
       return;
     }
+    // Development only: the sandbox account behind this stack, so demos and stories can arm
+    // faults and read the ledger through the sandbox's control plane.
+    if (sandbox && req.method === 'GET' && path === `${sandboxPath}/__dev/account`) {
+      void settings.then((s) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ account_id: s.account })));
+      return;
+    }
     if (sandboxMiddleware) return sandboxMiddleware(req, res, next);
     next();
   };

@@ -18,6 +18,35 @@ export const uploaderStyles = css`
     min-block-size: 44px;
     display: flex;
     align-items: center;
+    gap: var(--_space);
+    list-style: none;
+    border-radius: 4px;
+  }
+  .tips summary::-webkit-details-marker,
+  .history summary::-webkit-details-marker {
+    display: none;
+  }
+  .tips summary::before,
+  .history summary::before {
+    content: '';
+    inline-size: 0.5em;
+    block-size: 0.5em;
+    border-inline-end: 2px solid currentColor;
+    border-block-end: 2px solid currentColor;
+    transform: rotate(-45deg);
+    transition: transform 0.15s ease;
+    flex: none;
+  }
+  :host(:dir(rtl)) .tips summary::before,
+  :host(:dir(rtl)) .history summary::before {
+    transform: rotate(135deg);
+  }
+  .tips[open] summary::before,
+  .history[open] summary::before {
+    transform: rotate(45deg);
+  }
+  .ready dl.facts {
+    grid-template-columns: repeat(2, minmax(0, 1fr));
   }
   .tips ul {
     margin: var(--_space) 0 0;
@@ -93,11 +122,9 @@ export const uploaderStyles = css`
   .viewer-wait .meter {
     inline-size: min(320px, 100%);
   }
+  /* Focus lands on the heading when the scene is ready (so screen readers start there); it is not a control, so no ring. */
   .result-title:focus {
     outline: none;
-  }
-  .result-title:focus-visible {
-    outline: 3px solid var(--_focus);
   }
   .refund {
     color: var(--_success);

@@ -57,6 +57,13 @@ type Strings = UploaderStrings & SharedStrings;
  * @csspart error - The error panel.
  * @csspart viewer - The <splat-viewer> showing the result.
  * @csspart history - The list of recent scenes.
+ * @csspart tips - The filming tips.
+ * @csspart advice - Hints from the sampled frames (too dark, blurry, a cut).
+ * @csspart download-ply - The link to the .ply file.
+ * @csspart download-zip - The link to the .zip file.
+ * @csspart refund - The line that says the credits came back.
+ * @csspart wait - The countdown while the service is busy.
+ * @csspart announcer - The polite live region.
  *
  * @cssproperty --mk-accent - Accent colour (buttons, progress). Default #2f5bea.
  * @cssproperty --mk-surface - Card background.
@@ -419,6 +426,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
       ${this.#renderPhase()}
       ${this._error ? renderErrorPanel(t, this._error, { onChoose: () => this.#intake.open(), onRetry: () => void this.start(), onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined }) : nothing}
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
+      ${this.#status === 'idle' || this.#status === 'ready' ? this.#renderTips() : nothing}
       ${this.#renderHistory()}
       ${this.#announce.render()}
     </section>`;
@@ -456,16 +464,20 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
         ${this.#intake.render(t.term('vtChoose'), { describedBy: 'limits' })}
         <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
         <p class="muted" id="limits">${t.term('vtLimits')}</p>
-      </div>
-      <details class="tips">
-        <summary>${t.term('vtTipsTitle')}</summary>
-        <ul>
-          <li>${t.term('vtTip1')}</li>
-          <li>${t.term('vtTip2')}</li>
-          <li>${t.term('vtTip3')}</li>
-          <li>${t.term('vtTip4')}</li>
-        </ul>
-      </details>`;
+      </div>`;
+  }
+
+  #renderTips() {
+    const t = this.#t;
+    return html`<details class="tips" part="tips">
+      <summary>${t.term('vtTipsTitle')}</summary>
+      <ul>
+        <li>${t.term('vtTip1')}</li>
+        <li>${t.term('vtTip2')}</li>
+        <li>${t.term('vtTip3')}</li>
+        <li>${t.term('vtTip4')}</li>
+      </ul>
+    </details>`;
   }
 
   #renderReady() {

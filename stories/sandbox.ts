@@ -1,0 +1,33 @@
+/**
+ * Stories drive the real stack the Storybook dev server mounts (vite.config.ts): the proxy at
+ * /mediakit in front of the sandbox at /sandbox. States come from the sandbox's own faults and
+ * clock, never from mocks.
+ */
+let account: Promise<string> | undefined;
+
+/** The sandbox account behind the dev stack (a dev-only route of src/dev). */
+export function sandboxAccount(sandbox = '/sandbox'): Promise<string> {
+  account ??= fetch(`${sandbox}/__dev/account`).then(async (r) => ((await r.json()) as { account_id: string }).account_id);
+  return account;
+}
+
+/** Arms a sandbox fault (job_fail, rate_limit, expire, variant_fail, ...) for the next `count` calls. */
+export async function fault(kind: string, extra: Record<string, unknown> = {}, sandbox = '/sandbox'): Promise<void> {
+  await fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: await sandboxAccount(sandbox), kind, ...extra }) });
+}
+
+/** Moves the sandbox clock forward (jobs progress in sandbox time). */
+export async function advance(ms: number, sandbox = '/sandbox'): Promise<void> {
+  await fetch(`${sandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+}
+
+/** The sample walkthrough (4 s, 480x270, H.264) shipped with the demo. */
+export async function sampleVideo(): Promise<File> {
+  const blob = await (await fetch('/media/walkthrough.mp4')).blob();
+  return new File([blob], 'walkthrough.mp4', { type: 'video/mp4' });
+}
+
+export const until = async (check: () => boolean, ms = 60_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+};
