@@ -7,14 +7,16 @@ interface Args {
   alt: string;
   autoRotate: boolean;
   height: string;
+  up: '+y' | '-y' | '+z' | '-z';
 }
 
 const meta: Meta<Args> = {
   title: 'Viewers/glb-viewer',
   component: 'glb-viewer',
-  args: { src: '/assets/DamagedHelmet.glb', alt: 'A damaged sci-fi helmet', autoRotate: false, height: '420px' },
-  render: ({ src, alt, autoRotate, height }) =>
-    html`<glb-viewer .src=${src} .alt=${alt} ?auto-rotate=${autoRotate} style=${`--mk-viewer-height: ${height}`}
+  args: { src: '/assets/DamagedHelmet.glb', alt: 'A damaged sci-fi helmet', autoRotate: false, height: '420px', up: '+y' },
+  argTypes: { up: { control: 'inline-radio', options: ['+y', '-y', '+z', '-z'] } },
+  render: ({ src, alt, autoRotate, height, up }) =>
+    html`<glb-viewer .src=${src} .alt=${alt} .up=${up} ?auto-rotate=${autoRotate} style=${`--mk-viewer-height: ${height}`}
       @mk-viewer-load=${(e: CustomEvent) => console.log('mk-viewer-load', e.detail)}></glb-viewer>`,
 };
 export default meta;
@@ -30,3 +32,5 @@ export const Loading: Story = {
   </glb-viewer>`,
 };
 export const Error: Story = { args: { src: '/assets/README.md', alt: 'Not a model' } };
+/** No src yet: the frame and the "No model yet" hint. */
+export const Empty: Story = { render: () => html`<glb-viewer style="--mk-viewer-height: 420px"></glb-viewer>` };

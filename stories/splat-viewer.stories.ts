@@ -6,19 +6,21 @@ import { ballZip, blobUrl } from '../test/fixtures/splats.js';
 interface Args {
   src: string;
   autoRotate: boolean;
+  up: '+y' | '-y' | '+z' | '-z';
 }
 
 const meta: Meta<Args> = {
   title: 'Viewers/splat-viewer',
   component: 'splat-viewer',
-  args: { src: '/assets/guitar.compressed.ply', autoRotate: true },
-  render: ({ src, autoRotate }) => html`<splat-viewer .src=${src} ?auto-rotate=${autoRotate} style="--mk-viewer-height: 420px"></splat-viewer>`,
+  args: { src: '/assets/guitar.compressed.ply', autoRotate: true, up: '-y' },
+  argTypes: { up: { control: 'inline-radio', options: ['-y', '+y', '+z', '-z'] } },
+  render: ({ src, autoRotate, up }) => html`<splat-viewer .src=${src} .up=${up} ?auto-rotate=${autoRotate} style="--mk-viewer-height: 420px"></splat-viewer>`,
 };
 export default meta;
 
 type Story = StoryObj<Args>;
 
-/** A real compressed PLY (SuperSplat), 90 854 splats. */
+/** A real compressed PLY (SuperSplat), 90 854 splats, y-down like all 3DGS training output: upright by the default `up="-y"`. */
 export const Loaded: Story = {};
 /** A generated standard PLY inside a zip, like a video job's archive. */
 export const FromZip: Story = { args: { src: blobUrl(ballZip(5000, 0.05)) } };
@@ -28,3 +30,5 @@ export const Loading: Story = {
   </splat-viewer>`,
 };
 export const Error: Story = { args: { src: '/assets/Box.glb' } };
+/** No src yet: the frame and the "No scene yet" hint. */
+export const Empty: Story = { render: () => html`<splat-viewer style="--mk-viewer-height: 420px"></splat-viewer>` };

@@ -7,6 +7,7 @@
 import {
   AnimationMixer,
   Box3,
+  Group,
   NeutralToneMapping,
   PerspectiveCamera,
   PMREMGenerator,
@@ -23,10 +24,10 @@ import { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
-import type { ViewerRenderer } from '../shared/viewer-element.js';
+import { strings, type ViewerRenderer, type ViewerUp } from '../shared/viewer-element.js';
 import { fetchBytes } from '../shared/fetch-bytes.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { FrameScheduler, frame, keyboardOrbit } from '../shared/orbit.js';
+import { FrameScheduler, frame, keyboardOrbit, samplePoints, uprightRotation } from '../shared/orbit.js';
 import { readGlbStats } from './glb-stats.js';
 
 export interface GlbRendererOptions {
@@ -41,11 +42,14 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
   try {
     renderer = new WebGLRenderer({ canvas, antialias: true, alpha: true });
   } catch (err) {
-    throw new ViewerError('webgl_unavailable', `WebGL is not available in this browser, so the 3D model cannot be shown (${err instanceof Error ? err.message : err}).`);
+    throw new ViewerError('webgl_unavailable', strings.webglModel(err instanceof Error ? err.message : String(err)));
   }
   renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
   renderer.toneMapping = NeutralToneMapping;
   const scene = new Scene();
+  // The model sits in a group turned so that the file's up axis is +y.
+  const root = new Group();
+  scene.add(root);
   const camera = new PerspectiveCamera(40, 1, 0.01, 100);
   const controls = new OrbitControls(camera, canvas);
   controls.autoRotateSpeed = 1.5;
@@ -67,6 +71,17 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
   let bounds: Box3 | undefined;
   let lastBytes: Uint8Array | undefined;
   let firstFrame: (() => void) | undefined;
+  let up: ViewerUp = '+y';
+  let points: Float32Array | undefined;
+
+  function fit(): void {
+    if (!model) return;
+    root.quaternion.copy(uprightRotation(up));
+    root.updateMatrixWorld(true);
+    bounds = new Box3().setFromObject(root);
+    points = samplePoints(root);
+    frame(camera, controls, bounds, points);
+  }
 
   const scheduler = new FrameScheduler(() => {
     const dt = delta();
@@ -77,20 +92,26 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
     firstFrame = undefined;
     return Boolean(mixer) || controls.autoRotate;
   });
+  let touched = false;
+  controls.addEventListener('start', () => (touched = true));
   controls.addEventListener('change', () => scheduler.request());
 
   const resize = () => {
     const w = Math.max(1, container.clientWidth);
     const h = Math.max(1, container.clientHeight);
     renderer.setSize(w, h, false);
-    camera.aspect = w / h;
+    const aspect = w / h;
+    const changed = Math.abs(aspect - camera.aspect) > 1e-3;
+    camera.aspect = aspect;
     camera.updateProjectionMatrix();
+    // The fit depends on the aspect: refit a model the user has not turned yet.
+    if (changed && bounds && !touched) frame(camera, controls, bounds, points);
     scheduler.request();
   };
   const observer = new ResizeObserver(resize);
   observer.observe(container);
   resize();
-  const stopKeys = keyboardOrbit(canvas, camera, controls, () => bounds && frame(camera, controls, bounds));
+  const stopKeys = keyboardOrbit(canvas, camera, controls, () => bounds && frame(camera, controls, bounds, points));
 
   // A lost context (the GPU reset, or the browser reclaimed it) is rebuilt from the bytes in hand.
   const onLost = (e: Event) => e.preventDefault();
@@ -106,7 +127,7 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
 
   function clear(): void {
     if (!model) return;
-    scene.remove(model);
+    root.remove(model);
     disposeTree(model);
     model = undefined;
     mixer?.stopAllAction();
@@ -120,16 +141,15 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
       gltf = await loader.parseAsync(buffer, '');
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (/DRACO|KHR_draco/i.test(message)) throw new ViewerError('unsupported_format', 'This model is Draco-compressed; set draco-path on <glb-viewer> to a folder with the Draco decoder.');
-      if (/KTX2|basisu/i.test(message)) throw new ViewerError('unsupported_format', 'This model uses KTX2 textures; set ktx2-path on <glb-viewer> to a folder with the Basis transcoder.');
-      throw new ViewerError('corrupt_file', `The model could not be read: ${message}`);
+      if (/DRACO|KHR_draco/i.test(message)) throw new ViewerError('unsupported_format', strings.draco);
+      if (/KTX2|basisu/i.test(message)) throw new ViewerError('unsupported_format', strings.ktx2);
+      throw new ViewerError('corrupt_file', strings.modelUnreadable(message));
     }
     clear();
     model = gltf.scene;
-    scene.add(model);
-    bounds = new Box3().setFromObject(model);
-    if (bounds.isEmpty()) throw new ViewerError('corrupt_file', 'The model has no visible geometry.');
-    frame(camera, controls, bounds);
+    root.add(model);
+    fit();
+    if (bounds!.isEmpty()) throw new ViewerError('corrupt_file', strings.modelEmpty);
     if (gltf.animations.length) {
       mixer = new AnimationMixer(model);
       for (const clip of gltf.animations) mixer.clipAction(clip).play();
@@ -151,13 +171,19 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
       await show(bytes);
       return { stats };
     },
+    setUp(next) {
+      if (next === up) return;
+      up = next;
+      fit();
+      scheduler.request();
+    },
     setAutoRotate(on) {
       controls.autoRotate = on;
       scheduler.request();
     },
     screenshot() {
       renderer.render(scene, camera); // the drawing buffer is only valid in the task that drew it
-      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The canvas could not be encoded.'))), 'image/png'));
+      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(strings.canvasEncode))), 'image/png'));
     },
     dispose() {
       scheduler.dispose();

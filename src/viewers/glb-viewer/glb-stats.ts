@@ -7,6 +7,7 @@
  */
 import type { ModelStats } from '../../api/index.js';
 import { ViewerError } from '../shared/viewer-error.js';
+import { strings } from '../shared/viewer-element.js';
 
 interface Accessor {
   count?: number;
@@ -34,30 +35,30 @@ const CHUNK_BIN = 0x004e4942;
 export function splitGlb(bytes: Uint8Array): { json: Gltf; bin: Uint8Array | undefined } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength >= 20 && view.getUint32(0, true) === GLB_MAGIC) {
-    if (view.getUint32(4, true) !== 2) throw new ViewerError('unsupported_format', 'This is a glTF 1.0 binary; only glTF 2.0 (GLB) files are supported. Convert it with a current exporter.');
+    if (view.getUint32(4, true) !== 2) throw new ViewerError('unsupported_format', strings.gltf1);
     let json: Gltf | undefined;
     let bin: Uint8Array | undefined;
     for (let o = 12; o + 8 <= bytes.byteLength; ) {
       const length = view.getUint32(o, true);
       const type = view.getUint32(o + 4, true);
       const body = bytes.subarray(o + 8, o + 8 + length);
-      if (body.byteLength !== length) throw new ViewerError('corrupt_file', 'The GLB file is cut short; download it again.');
+      if (body.byteLength !== length) throw new ViewerError('corrupt_file', strings.glbCut);
       if (type === CHUNK_JSON) json = parseJson(body);
       else if (type === CHUNK_BIN && !bin) bin = body;
       o += 8 + length + ((4 - (length % 4)) % 4);
     }
-    if (!json) throw new ViewerError('corrupt_file', 'The GLB file has no JSON chunk; it is damaged.');
+    if (!json) throw new ViewerError('corrupt_file', strings.glbNoJson);
     return { json, bin };
   }
   if (bytes[0] === 0x7b /* { */) return { json: parseJson(bytes), bin: undefined };
-  throw new ViewerError('unsupported_format', 'This file is not a GLB (glTF 2.0 binary) model.');
+  throw new ViewerError('unsupported_format', strings.notGlb);
 }
 
 function parseJson(bytes: Uint8Array): Gltf {
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as Gltf;
   } catch {
-    throw new ViewerError('corrupt_file', 'The model\'s glTF JSON cannot be read; the file is damaged.');
+    throw new ViewerError('corrupt_file', strings.glbJson);
   }
 }
 

@@ -1,7 +1,7 @@
 import { property } from 'lit/decorators.js';
 import type { ModelStats } from '../../api/index.js';
 import type { ViewerLoadEvent } from '../../events/viewer-load.js';
-import { ViewerElement, type RendererFactory } from '../shared/viewer-element.js';
+import { ViewerElement, strings, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
 import { viewerStyles } from '../shared/viewer.styles.js';
 
 let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
@@ -18,13 +18,18 @@ let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
  *
  * @csspart base - The box around everything.
  * @csspart canvas - The WebGL canvas (focusable: arrow keys turn, + and - zoom, Home resets).
+ * @csspart hint - The icon and text shown while there is nothing to show yet ("No model yet", or "Loading…") when no poster is given.
  * @csspart progress - The progress bar while loading.
  * @csspart error - The error message.
  *
  * @cssproperty --mk-viewer-height - Height of the viewer. Default 360px.
- * @cssproperty --mk-viewer-background - Background behind the model. Default transparent.
- * @cssproperty --mk-viewer-accent - Colour of the progress bar.
- * @cssproperty --mk-viewer-radius - Corner radius.
+ * @cssproperty --mk-surface - The frame's background, shared by all elements. Default #f6f8fa (#161b22 in dark mode).
+ * @cssproperty --mk-border - The frame's 1px border colour, shared by all elements. Default #d0d7de (#30363d in dark mode).
+ * @cssproperty --mk-radius - Corner radius, shared by all elements. Default 8px.
+ * @cssproperty --mk-accent - Colour of the progress bar, shared by all elements. Default #0969da.
+ * @cssproperty --mk-viewer-background - Background behind the model, over --mk-surface. Default: --mk-surface.
+ * @cssproperty --mk-viewer-accent - Colour of the progress bar, over --mk-accent.
+ * @cssproperty --mk-viewer-radius - Corner radius, over --mk-radius.
  * @cssproperty --mk-focus-ring - Colour of the keyboard focus ring.
  *
  * @cssstate loading - A file is downloading or being decoded.
@@ -43,7 +48,9 @@ export class GlbViewer extends ViewerElement {
   /** Statistics of the model shown, from the file itself (undefined until loaded). */
   stats: ModelStats | undefined;
 
-  protected defaultLabel = '3D model';
+  protected defaultLabel = strings.modelLabel;
+  protected emptyHint = strings.emptyModel;
+  protected defaultUp: ViewerUp = '+y';
 
   constructor() {
     super();

@@ -3,6 +3,7 @@
  * blob: URLs alike; the caller judges the format from the bytes, never from the URL.
  */
 import { ViewerError } from './viewer-error.js';
+import { strings } from './viewer-element.js';
 
 export async function fetchBytes(src: string, signal: AbortSignal, onProgress: (loaded: number, total: number) => void): Promise<Uint8Array> {
   let response: Response;
@@ -10,11 +11,10 @@ export async function fetchBytes(src: string, signal: AbortSignal, onProgress: (
     response = await fetch(src, { signal, credentials: 'same-origin' });
   } catch (err) {
     if (signal.aborted) throw signal.reason;
-    throw new ViewerError('network', `The file could not be downloaded (${err instanceof Error ? err.message : 'network error'}). Check the connection and the address.`);
+    throw new ViewerError('network', strings.network(err instanceof Error ? err.message : 'network error'));
   }
   if (!response.ok) {
-    const hint = response.status === 403 ? ' The link may have expired; get a fresh one from the job.' : response.status === 404 ? ' Check the address.' : '';
-    throw new ViewerError(`http_${response.status}`, `The file could not be downloaded: the server answered ${response.status}.${hint}`);
+    throw new ViewerError(`http_${response.status}`, strings.http(response.status));
   }
   const total = Number(response.headers.get('content-length') ?? 0) || 0;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());

@@ -2,26 +2,116 @@
  * Camera handling both renderers share: framing a bounding sphere, keyboard orbit and zoom on the
  * canvas, render-on-demand scheduling. Imported only by renderer modules (it imports three).
  */
-import { PerspectiveCamera, Spherical, Vector3, type Box3 } from 'three';
+import { Box3, PerspectiveCamera, Quaternion, Spherical, Vector3, type Mesh, type Object3D } from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { ViewerUp } from './viewer-element.js';
 
-/** Points the camera at the box's centre from a distance that fits the whole box in view. */
-export function frame(camera: PerspectiveCamera, controls: OrbitControls, box: Box3): void {
-  const center = box.getCenter(new Vector3());
+/** Share of the view's height (or width) that the subject's bounds fill on the first frame. */
+const FILL = 0.9;
+/** Where the camera looks from: a little to the right and above the front. */
+const VIEW_DIRECTION = new Vector3(0.6, 0.35, 1).normalize();
+
+/** The rotation that turns a file whose up axis is `up` so that its up is three's +y. */
+export function uprightRotation(up: ViewerUp): Quaternion {
+  const q = new Quaternion();
+  const x = new Vector3(1, 0, 0);
+  if (up === '-y') q.setFromAxisAngle(x, Math.PI);
+  else if (up === '+z') q.setFromAxisAngle(x, -Math.PI / 2);
+  else if (up === '-z') q.setFromAxisAngle(x, Math.PI / 2);
+  return q;
+}
+
+/** `box` turned by `q` (the axis-aligned box around the turned corners). */
+export function rotateBox(box: Box3, q: Quaternion): Box3 {
+  const out = new Box3();
+  const p = new Vector3();
+  for (let i = 0; i < 8; i++) {
+    p.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).applyQuaternion(q);
+    out.expandByPoint(p);
+  }
+  return out;
+}
+
+/**
+ * Points the camera at the box's centre from the nearest distance at which the subject is inside
+ * FILL of the view. With `points` (world positions, x y z after one another), the fit is to the
+ * points themselves, leaving out the farthest `1 - quantile` of them (floaters); without, to the
+ * box's corners. A fit of the bounding sphere, as before, left tall or flat subjects small.
+ */
+export function frame(camera: PerspectiveCamera, controls: OrbitControls, box: Box3, points?: ArrayLike<number>, quantile = 1): void {
   const radius = Math.max(box.getSize(new Vector3()).length() / 2, 1e-3);
-  const fov = (camera.fov * Math.PI) / 180;
-  const fitHeight = radius / Math.sin(fov / 2);
-  const fitWidth = fitHeight / Math.max(camera.aspect, 1e-3);
-  const distance = Math.max(fitHeight, camera.aspect < 1 ? fitWidth : 0) * 1.05;
-  const direction = new Vector3(0.6, 0.35, 1).normalize();
-  camera.position.copy(center).addScaledVector(direction, distance);
+  const toCamera = VIEW_DIRECTION;
+  const right = new Vector3().crossVectors(camera.up, toCamera).normalize();
+  const up = new Vector3().crossVectors(toCamera, right);
+  const tanV = Math.tan((camera.fov * Math.PI) / 360) * FILL;
+  const tanH = tanV * Math.max(camera.aspect, 1e-3);
+  const corners: number[] = [];
+  for (let i = 0; i < 8; i++) corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
+  const cloud = points && points.length >= 3 ? points : corners;
+  const n = Math.floor(cloud.length / 3);
+  const p = new Vector3();
+  const needs = new Float32Array(n);
+  const at = (i: number, center: Vector3) => p.set(cloud[i * 3]!, cloud[i * 3 + 1]!, cloud[i * 3 + 2]!).sub(center);
+  // The nearest distance that keeps all but the farthest (1 - quantile) of the points in view.
+  const fit = (center: Vector3): number => {
+    for (let i = 0; i < n; i++) {
+      at(i, center);
+      const depth = p.dot(toCamera); // towards the camera
+      needs[i] = Math.max(depth + Math.abs(p.dot(right)) / tanH, depth + Math.abs(p.dot(up)) / tanV);
+    }
+    const sorted = needs.slice().sort();
+    return Math.max(sorted[Math.min(n - 1, Math.floor(quantile * (n - 1)))]!, radius * 0.05);
+  };
+  // Perspective draws the near side larger, so the subject sits off-centre around the box's
+  // centre: look at the middle of its projection instead, then fit again from there.
+  const center = box.getCenter(new Vector3());
+  let distance = fit(center);
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    if (needs[i]! > distance) continue; // a floater left out of view
+    at(i, center);
+    const ahead = distance - p.dot(toCamera);
+    if (ahead <= 0) continue;
+    const x = p.dot(right) / ahead;
+    const y = p.dot(up) / ahead;
+    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+  }
+  if (Number.isFinite(x0) && Number.isFinite(y0)) {
+    center.addScaledVector(right, ((x0 + x1) / 2) * distance).addScaledVector(up, ((y0 + y1) / 2) * distance);
+    distance = fit(center);
+  }
+  camera.position.copy(center).addScaledVector(toCamera, distance);
   camera.near = distance / 100;
-  camera.far = distance * 100;
+  camera.far = (distance + radius) * 20;
   camera.updateProjectionMatrix();
   controls.target.copy(center);
-  controls.minDistance = radius * 0.2;
-  controls.maxDistance = distance * 5;
+  controls.minDistance = Math.min(radius * 0.2, distance * 0.5);
+  controls.maxDistance = Math.max(distance, radius) * 5;
   controls.update();
+}
+
+/** Up to `max` vertex positions of a loaded model, in world space, for frame(). */
+export function samplePoints(root: Object3D, max = 20_000): Float32Array {
+  const meshes: Mesh[] = [];
+  let total = 0;
+  root.traverse((o) => {
+    const m = o as Mesh;
+    if (m.isMesh && m.geometry?.attributes['position'] && m.visible) {
+      meshes.push(m);
+      total += m.geometry.attributes['position'].count;
+    }
+  });
+  const step = Math.max(1, Math.ceil(total / max));
+  const out: number[] = [];
+  const v = new Vector3();
+  for (const m of meshes) {
+    const pos = m.geometry.attributes['position']!;
+    for (let i = 0; i < pos.count; i += step) {
+      v.fromBufferAttribute(pos, i).applyMatrix4(m.matrixWorld);
+      out.push(v.x, v.y, v.z);
+    }
+  }
+  return new Float32Array(out);
 }
 
 /** Arrow keys turn the camera, +/- zoom, Home resets: the canvas is usable without a pointer. */

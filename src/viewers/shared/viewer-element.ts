@@ -1,20 +1,61 @@
 /**
- * What both viewers share: the `src`/`alt`/`loading`/`auto-rotate` surface, lazy loading of the
- * renderer module (three.js and friends) only when there is something to show and the element is
- * near the viewport, one load at a time, a poster until the first frame, progress and errors in
- * the shadow DOM and as events, custom states, and GPU cleanup when the element leaves the page
- * (deferred, so moving it in the DOM costs nothing).
+ * What both viewers share: the `src`/`alt`/`loading`/`auto-rotate`/`up` surface, lazy loading of
+ * the renderer module (three.js and friends) only when there is something to show and the element
+ * is near the viewport, one load at a time, a visible frame with a hint (or the poster) until the
+ * first frame, progress and errors in the shadow DOM and as events, custom states, and GPU cleanup
+ * when the element leaves the page (deferred, so moving it in the DOM costs nothing).
  */
-import { html, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { styleMap } from 'lit/directives/style-map.js';
 import { ViewerErrorEvent } from '../../events/viewer-error.js';
 import { ViewerLoadEvent, type ViewerLoadDetail } from '../../events/viewer-load.js';
 import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/viewer-progress.js';
 import { MkElement } from '../../internal/mk-element.js';
 import { ViewerError } from './viewer-error.js';
 
+/**
+ * Every English string the viewers show or report, in one place: the renderers and file readers
+ * take their messages from here too, so a localization layer can swap this one object.
+ */
+export const strings = {
+  modelLabel: '3D model',
+  sceneLabel: 'Gaussian-splat scene',
+  emptyModel: 'No model yet',
+  emptyScene: 'No scene yet',
+  loading: (label: string) => `Loading ${label}…`,
+  loaded: (label: string) => `${label} loaded`,
+  canvasLabel: (label: string) => `${label}. Drag or use the arrow keys to turn, + and - to zoom.`,
+  notShownYet: 'Nothing is shown yet: wait for mk-viewer-load before taking a screenshot.',
+  cannotShow: (why: string) => `This file cannot be shown: ${why}`,
+  canvasEncode: 'The canvas could not be encoded.',
+  network: (why: string) => `The file could not be downloaded (${why}). Check the connection and the address.`,
+  http: (status: number) => `The file could not be downloaded: the server answered ${status}.${status === 403 ? ' The link may have expired; get a fresh one from the job.' : status === 404 ? ' Check the address.' : ''}`,
+  webglModel: (why: string) => `WebGL is not available in this browser, so the 3D model cannot be shown (${why}).`,
+  webglScene: (why: string) => `WebGL is not available in this browser, so the scene cannot be shown (${why}).`,
+  contextLost: 'The graphics processor was reset; the view comes back when the browser restores it.',
+  draco: 'This model is Draco-compressed; set draco-path on <glb-viewer> to a folder with the Draco decoder.',
+  ktx2: 'This model uses KTX2 textures; set ktx2-path on <glb-viewer> to a folder with the Basis transcoder.',
+  modelUnreadable: (why: string) => `The model could not be read: ${why}`,
+  modelEmpty: 'The model has no visible geometry.',
+  gltf1: 'This is a glTF 1.0 binary; only glTF 2.0 (GLB) files are supported. Convert it with a current exporter.',
+  glbCut: 'The GLB file is cut short; download it again.',
+  glbNoJson: 'The GLB file has no JSON chunk; it is damaged.',
+  notGlb: 'This file is not a GLB (glTF 2.0 binary) model.',
+  glbJson: "The model's glTF JSON cannot be read; the file is damaged.",
+  sceneTimeout: 'The scene did not finish loading within a minute; the file may be damaged or too large for this device.',
+  sceneNoFrame: 'The scene loaded but never finished its first frame.',
+  sceneUnreadable: (why: string) => `The splat scene could not be read: ${why}`,
+};
+
+/** Which way is up in the file: three.js and glTF use `+y`; 3DGS training output (COLMAP/OpenCV) is `-y`. */
+export type ViewerUp = '+y' | '-y' | '+z' | '-z';
+const UPS: readonly ViewerUp[] = ['+y', '-y', '+z', '-z'];
+
 /** What a renderer module (the only three.js importer) gives the element. */
 export interface ViewerRenderer {
+  /** Sets which axis of the file points up; the view is turned and framed again. */
+  setUp(up: ViewerUp): void;
   load(src: string, signal: AbortSignal, onProgress: (detail: ViewerProgressDetail) => void): Promise<Omit<ViewerLoadDetail, 'src'>>;
   setAutoRotate(on: boolean): void;
   /** A PNG of the current view. */
@@ -39,9 +80,16 @@ export abstract class ViewerElement extends MkElement {
   /** Turns the camera slowly around the subject. Default false. */
   @property({ type: Boolean, reflect: true, attribute: 'auto-rotate' }) autoRotate = false;
 
+  /**
+   * The axis of the file that points up: `+y` (glTF, three.js), `-y` (3DGS training output in the
+   * COLMAP/OpenCV convention), `+z` (Blender, CAD) or `-z`. Default: `+y` for models, `-y` for splats.
+   */
+  @property({ reflect: true }) up: ViewerUp = '+y';
+
   @state() protected status: Status = 'idle';
   @state() protected progress: number | undefined;
   @state() protected errorMessage = '';
+  @state() private hasPoster = false;
 
   #renderer: ViewerRenderer | undefined;
   #load: AbortController | undefined;
@@ -52,6 +100,12 @@ export abstract class ViewerElement extends MkElement {
 
   /** The label when `alt` is empty. */
   protected abstract defaultLabel: string;
+
+  /** `up` when the attribute holds none of the four values. */
+  protected abstract defaultUp: ViewerUp;
+
+  /** The hint in an empty viewer. */
+  protected abstract emptyHint: string;
 
   /** The renderer factory, from a memoized dynamic import. */
   protected abstract loadRenderer(): Promise<RendererFactory>;
@@ -85,6 +139,7 @@ export abstract class ViewerElement extends MkElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('autoRotate')) this.#renderer?.setAutoRotate(this.autoRotate);
+    if (changed.has('up')) this.#renderer?.setUp(this.#up());
     this.#setState(this.status);
     const wanted = this.src && (this.loading === 'eager' || this.#visible);
     // Started after this update, so the state it sets schedules the next one cleanly.
@@ -97,7 +152,7 @@ export abstract class ViewerElement extends MkElement {
 
   /** A PNG of the current view; rejects until the first frame. */
   async screenshot(): Promise<Blob> {
-    if (!this.#renderer || this.status !== 'loaded') throw new Error('Nothing is shown yet: wait for mk-viewer-load before taking a screenshot.');
+    if (!this.#renderer || this.status !== 'loaded') throw new Error(strings.notShownYet);
     return this.#renderer.screenshot();
   }
 
@@ -114,6 +169,7 @@ export abstract class ViewerElement extends MkElement {
       const canvas = this.renderRoot.querySelector('canvas')!;
       this.#renderer ??= factory(canvas, this.renderRoot.querySelector('.base') as HTMLElement);
       this.#renderer.setAutoRotate(this.autoRotate);
+      this.#renderer.setUp(this.#up());
       const result = await this.#renderer.load(src, load.signal, (detail) => {
         if (load.signal.aborted) return;
         this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
@@ -124,7 +180,7 @@ export abstract class ViewerElement extends MkElement {
       this.dispatchEvent(new ViewerLoadEvent({ src, ...result }));
     } catch (err) {
       if (load.signal.aborted) return;
-      const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', `This file cannot be shown: ${err instanceof Error ? err.message : String(err)}`);
+      const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', strings.cannotShow(err instanceof Error ? err.message : String(err)));
       this.status = 'error';
       this.errorMessage = e.message;
       this.dispatchEvent(new ViewerErrorEvent({ code: e.code, message: e.message, src }));
@@ -142,21 +198,42 @@ export abstract class ViewerElement extends MkElement {
     }
   }
 
+  #up(): ViewerUp {
+    return UPS.includes(this.up) ? this.up : this.defaultUp;
+  }
+
+  #handlePosterChange = (e: Event) => {
+    this.hasPoster = (e.target as HTMLSlotElement).assignedElements().length > 0;
+  };
+
   protected override render() {
     const label = this.alt || this.defaultLabel;
     const pct = this.progress === undefined ? undefined : Math.round(this.progress * 100);
     // The error itself is announced by its role=alert; stages only here.
-    const announce = this.status === 'loading' ? `Loading ${label}` : this.status === 'loaded' ? `${label} loaded` : '';
+    const announce = this.status === 'loading' ? strings.loading(label) : this.status === 'loaded' ? strings.loaded(label) : '';
+    const waiting = this.status === 'idle' || this.status === 'loading';
     return html`<div part="base" class="base">
-      <canvas part="canvas" tabindex="0" role="img" aria-label=${`${label}. Drag or use the arrow keys to turn, + and - to zoom.`}></canvas>
-      <slot name="poster" ?hidden=${this.status === 'loaded'}></slot>
+      <canvas part="canvas" tabindex="0" role="img" aria-label=${strings.canvasLabel(label)}></canvas>
+      <slot name="poster" ?hidden=${this.status === 'loaded'} @slotchange=${this.#handlePosterChange}></slot>
+      ${waiting && !this.hasPoster ? this.#renderHint() : nothing}
       ${this.status === 'loading'
-        ? html`<div part="progress" class="progress" role="progressbar" aria-label=${`Loading ${label}`} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? ''}>
-            <div class="bar" style=${`width:${pct ?? 30}%`}></div>
+        ? html`<div part="progress" class="progress" role="progressbar" aria-label=${strings.loading(label)} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
+            <div class="bar" style=${styleMap({ inlineSize: `${pct ?? 30}%` })}></div>
           </div>`
-        : ''}
-      ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.errorMessage}</div>` : ''}
+        : nothing}
+      ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.errorMessage}</div>` : nothing}
       <div class="sr-only" aria-live="polite">${announce}</div>
+    </div>`;
+  }
+
+  #renderHint() {
+    const text = this.src ? strings.loading(this.alt || this.defaultLabel) : this.emptyHint;
+    return html`<div part="hint" class="hint" aria-hidden="true">
+      <svg viewBox="0 0 24 24" width="32" height="32" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round">
+        <path d="M12 2.75 20.25 7.5v9L12 21.25 3.75 16.5v-9L12 2.75Z" />
+        <path d="M3.75 7.5 12 12.25l8.25-4.75M12 12.25v9" />
+      </svg>
+      <span>${text}</span>
     </div>`;
   }
 }

@@ -4,17 +4,22 @@ export const viewerStyles = css`
   :host {
     display: block;
     position: relative;
+    box-sizing: border-box;
     inline-size: 100%;
     block-size: var(--mk-viewer-height, 360px);
     contain: content;
-    color: var(--mk-viewer-color, #1f2328);
-    background: var(--mk-viewer-background, transparent);
-    border-radius: var(--mk-viewer-radius, 8px);
+    font: inherit;
+    color: var(--mk-viewer-color, inherit);
+    /* A visible frame from the kit's shared tokens, so an empty or loading viewer is never a white gap. */
+    background: var(--mk-viewer-background, var(--mk-surface, #f6f8fa));
+    border: 1px solid var(--mk-border, #d0d7de);
+    border-radius: var(--mk-viewer-radius, var(--mk-radius, 8px));
     overflow: hidden;
   }
   @media (prefers-color-scheme: dark) {
     :host {
-      color: var(--mk-viewer-color, #e6edf3);
+      background: var(--mk-viewer-background, var(--mk-surface, #161b22));
+      border-color: var(--mk-border, #30363d);
     }
   }
   .base {
@@ -40,6 +45,37 @@ export const viewerStyles = css`
     object-fit: contain;
     pointer-events: none;
   }
+  .hint {
+    position: absolute;
+    inset: 0;
+    display: flex;
+    flex-direction: column;
+    align-items: center;
+    justify-content: center;
+    gap: var(--mk-space, 8px);
+    padding: calc(var(--mk-space, 8px) * 2);
+    text-align: center;
+    font-size: 0.875em;
+    line-height: 1.4;
+    opacity: 0.7;
+    pointer-events: none;
+  }
+  .hint svg {
+    opacity: 0.6;
+  }
+  :host(:state(loading)) .hint svg {
+    animation: mk-viewer-pulse 1.6s ease-in-out infinite;
+  }
+  @keyframes mk-viewer-pulse {
+    50% {
+      opacity: 0.2;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    :host(:state(loading)) .hint svg {
+      animation: none;
+    }
+  }
   .progress {
     position: absolute;
     inset-inline: 0;
@@ -49,7 +85,7 @@ export const viewerStyles = css`
   }
   .bar {
     block-size: 100%;
-    background: var(--mk-viewer-accent, #0969da);
+    background: var(--mk-viewer-accent, var(--mk-accent, #0969da));
     transition: width 0.2s;
   }
   .error {
@@ -59,7 +95,8 @@ export const viewerStyles = css`
     border-radius: 6px;
     background: var(--mk-viewer-error-background, #ffebe9);
     color: var(--mk-viewer-error-color, #82071e);
-    font: 0.875rem/1.4 system-ui, sans-serif;
+    font-size: 0.875em;
+    line-height: 1.4;
   }
   .sr-only {
     position: absolute;

@@ -7,17 +7,19 @@
  * formats by URL extension). Shared memory and GPU sort only when the page is cross-origin
  * isolated: without isolation the library's default hangs forever (shared/notes/ENVIRONMENT.md).
  */
-import { Box3, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { Box3, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode } from '@mkkellogg/gaussian-splats-3d';
-import type { ViewerRenderer } from '../shared/viewer-element.js';
+import { strings, type ViewerRenderer, type ViewerUp } from '../shared/viewer-element.js';
 import { fetchBytes } from '../shared/fetch-bytes.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { FrameScheduler, frame, keyboardOrbit } from '../shared/orbit.js';
+import { FrameScheduler, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
 import { prepareSplats } from './splat-formats.js';
 
 /** A scene that has not shown within this time is reported rather than left spinning. */
 const LOAD_TIMEOUT_MS = 60_000;
+/** The first frame fits all but the farthest 2 % of the splat centres (floaters) into the view. */
+const FIT_QUANTILE = 0.98;
 /** Frames keep coming this long after a change, while the sort worker catches up. */
 const SETTLE_MS = 600;
 
@@ -26,10 +28,35 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
   try {
     renderer = new WebGLRenderer({ canvas, antialias: false, alpha: true });
   } catch (err) {
-    throw new ViewerError('webgl_unavailable', `WebGL is not available in this browser, so the scene cannot be shown (${err instanceof Error ? err.message : err}).`);
+    throw new ViewerError('webgl_unavailable', strings.webglScene(err instanceof Error ? err.message : String(err)));
   }
   renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
   const scene = new Scene();
+  // The splats sit in a group turned so that the file's up axis is +y (the library sorts by the
+  // splat mesh's world matrix, so a turned parent is sorted correctly).
+  const root = new Group();
+  scene.add(root);
+  let up: ViewerUp = '-y';
+  /** Robust bounds of the splat centres in the file's own axes. */
+  let fileBounds: Box3 | undefined;
+  let filePoints: Float32Array = new Float32Array(0);
+  let points: ArrayLike<number> | undefined;
+  let touched = false;
+  const fit = () => {
+    if (!fileBounds) return;
+    const q = uprightRotation(up);
+    root.quaternion.copy(q);
+    root.updateMatrixWorld(true);
+    bounds = rotateBox(fileBounds, q);
+    const turned = new Float32Array(filePoints.length);
+    const v = new Vector3();
+    for (let i = 0; i < turned.length; i += 3) {
+      v.set(filePoints[i]!, filePoints[i + 1]!, filePoints[i + 2]!).applyQuaternion(q);
+      turned.set([v.x, v.y, v.z], i);
+    }
+    points = turned as Float32Array;
+    frame(camera, controls, bounds, points, FIT_QUANTILE);
+  };
   const camera = new PerspectiveCamera(50, 1, 0.01, 1000);
   const controls = new OrbitControls(camera, canvas);
   controls.autoRotateSpeed = 1;
@@ -46,23 +73,26 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
     busyUntil = Math.max(busyUntil, performance.now() + ms);
     scheduler.request();
   };
+  controls.addEventListener('start', () => (touched = true));
   controls.addEventListener('change', () => wake());
   const observer = new ResizeObserver(() => {
     const w = Math.max(1, container.clientWidth);
     const h = Math.max(1, container.clientHeight);
     renderer.setSize(w, h, false);
+    const changed = Math.abs(w / h - camera.aspect) > 1e-3;
     camera.aspect = w / h;
     camera.updateProjectionMatrix();
+    if (changed && !touched) fit();
     wake();
   });
   observer.observe(container);
-  const stopKeys = keyboardOrbit(canvas, camera, controls, () => bounds && frame(camera, controls, bounds));
+  const stopKeys = keyboardOrbit(canvas, camera, controls, () => bounds && frame(camera, controls, bounds, points, FIT_QUANTILE));
   const onLost = (e: Event) => e.preventDefault();
   canvas.addEventListener('webglcontextlost', onLost);
 
   async function clear(): Promise<void> {
     if (!splats) return;
-    scene.remove(splats);
+    root.remove(splats);
     const old = splats;
     splats = undefined;
     await old.dispose().catch(() => undefined);
@@ -85,11 +115,13 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
         freeIntermediateSplatData: true,
       });
       splats = viewer;
-      scene.add(viewer);
+      root.add(viewer);
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
       // first, and a later move would leave the first frames empty until the next sort lands.
-      bounds = new Box3(new Vector3(...prepared.min), new Vector3(...prepared.max));
-      frame(camera, controls, bounds);
+      fileBounds = new Box3(new Vector3(...prepared.min), new Vector3(...prepared.max));
+      filePoints = samplePositions(prepared.bytes, prepared.format);
+      touched = false;
+      fit();
       const url = URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
@@ -103,14 +135,14 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
         await Promise.race([
           adding,
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new ViewerError('timeout', 'The scene did not finish loading within a minute; the file may be damaged or too large for this device.')), LOAD_TIMEOUT_MS);
+            timer = setTimeout(() => reject(new ViewerError('timeout', strings.sceneTimeout)), LOAD_TIMEOUT_MS);
             signal.addEventListener('abort', () => reject(signal.reason), { once: true });
           }),
         ]);
       } catch (err) {
         if (splats === viewer) await clear();
         if (err instanceof ViewerError || signal.aborted) throw err;
-        throw new ViewerError('corrupt_file', `The splat scene could not be read: ${err instanceof Error ? err.message : String(err)}`);
+        throw new ViewerError('corrupt_file', strings.sceneUnreadable(err instanceof Error ? err.message : String(err)));
       } finally {
         clearTimeout(timer);
         URL.revokeObjectURL(url);
@@ -125,7 +157,7 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
           if (signal.aborted) return reject(signal.reason);
           renderer.render(scene, camera);
           if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
-          if (performance.now() - start > LOAD_TIMEOUT_MS) return reject(new ViewerError('timeout', 'The scene loaded but never finished its first frame.'));
+          if (performance.now() - start > LOAD_TIMEOUT_MS) return reject(new ViewerError('timeout', strings.sceneNoFrame));
           requestAnimationFrame(tick);
         };
         tick();
@@ -133,13 +165,19 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       wake();
       return { splats: prepared.count };
     },
+    setUp(next) {
+      if (next === up) return;
+      up = next;
+      fit();
+      wake();
+    },
     setAutoRotate(on) {
       controls.autoRotate = on;
       wake();
     },
     screenshot() {
       renderer.render(scene, camera);
-      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The canvas could not be encoded.'))), 'image/png'));
+      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(strings.canvasEncode))), 'image/png'));
     },
     dispose() {
       scheduler.dispose();
@@ -152,4 +190,40 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       renderer.forceContextLoss();
     },
   };
+}
+
+/** Up to 20 000 splat centres of what the library is given (a standard PLY or .splat records). */
+function samplePositions(bytes: Uint8Array, format: 'ply' | 'splat'): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = 0;
+  let stride = 32;
+  let count = Math.floor(bytes.byteLength / 32);
+  let offsets = [0, 4, 8];
+  if (format === 'ply') {
+    // Standard 3DGS PLY (checked by splat-formats.ts): a vertex element of float properties first.
+    const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 64 * 1024)));
+    const end = head.indexOf('end_header\n');
+    const names: string[] = [];
+    let inVertex = false;
+    for (const line of head.slice(0, end).split('\n')) {
+      const w = line.trim().split(/\s+/);
+      if (w[0] === 'element') {
+        inVertex = w[1] === 'vertex';
+        if (inVertex) count = Number(w[2]);
+      } else if (w[0] === 'property' && inVertex) names.push(w[2]!);
+    }
+    start = end + 'end_header\n'.length;
+    stride = names.length * 4;
+    offsets = ['x', 'y', 'z'].map((n) => names.indexOf(n) * 4);
+  }
+  const step = Math.max(1, Math.ceil(count / 20_000));
+  const out: number[] = [];
+  for (let i = 0; i < count; i += step) {
+    const o = start + i * stride;
+    const x = view.getFloat32(o + offsets[0]!, true);
+    const y = view.getFloat32(o + offsets[1]!, true);
+    const z = view.getFloat32(o + offsets[2]!, true);
+    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) out.push(x, y, z);
+  }
+  return new Float32Array(out);
 }

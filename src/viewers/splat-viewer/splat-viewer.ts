@@ -1,4 +1,5 @@
-import { ViewerElement, type RendererFactory } from '../shared/viewer-element.js';
+import { property } from 'lit/decorators.js';
+import { ViewerElement, strings, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
 import { viewerStyles } from '../shared/viewer.styles.js';
 
 let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
@@ -15,13 +16,18 @@ let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
  *
  * @csspart base - The box around everything.
  * @csspart canvas - The WebGL canvas (focusable: arrow keys turn, + and - zoom, Home resets).
+ * @csspart hint - The icon and text shown while there is nothing to show yet ("No scene yet", or "Loading…") when no poster is given.
  * @csspart progress - The progress bar while loading.
  * @csspart error - The error message.
  *
  * @cssproperty --mk-viewer-height - Height of the viewer. Default 360px.
- * @cssproperty --mk-viewer-background - Background behind the scene. Default transparent.
- * @cssproperty --mk-viewer-accent - Colour of the progress bar.
- * @cssproperty --mk-viewer-radius - Corner radius.
+ * @cssproperty --mk-surface - The frame's background, shared by all elements. Default #f6f8fa (#161b22 in dark mode).
+ * @cssproperty --mk-border - The frame's 1px border colour, shared by all elements. Default #d0d7de (#30363d in dark mode).
+ * @cssproperty --mk-radius - Corner radius, shared by all elements. Default 8px.
+ * @cssproperty --mk-accent - Colour of the progress bar, shared by all elements. Default #0969da.
+ * @cssproperty --mk-viewer-background - Background behind the scene, over --mk-surface. Default: --mk-surface.
+ * @cssproperty --mk-viewer-accent - Colour of the progress bar, over --mk-accent.
+ * @cssproperty --mk-viewer-radius - Corner radius, over --mk-radius.
  * @cssproperty --mk-focus-ring - Colour of the keyboard focus ring.
  *
  * @cssstate loading - A file is downloading or being decoded.
@@ -31,10 +37,15 @@ let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
 export class SplatViewer extends ViewerElement {
   static override styles = viewerStyles;
 
+  /** The axis of the file that points up (`+y`, `-y`, `+z`, `-z`). Default `-y`: scenes from 3DGS training (COLMAP/OpenCV cameras) are y-down. */
+  @property({ reflect: true }) override up: ViewerUp = '-y';
+
   /** The number of splats shown (undefined until loaded). */
   splats: number | undefined;
 
-  protected defaultLabel = 'Gaussian-splat scene';
+  protected defaultLabel = strings.sceneLabel;
+  protected emptyHint = strings.emptyScene;
+  protected defaultUp: ViewerUp = '-y';
 
   constructor() {
     super();
