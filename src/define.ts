@@ -2,3 +2,4 @@
 import './viewers/glb-viewer/define.js';
 import './viewers/splat-viewer/define.js';
 import './components/video-to-3d-uploader/define.js';
+import './components/model-generator/define.js';

@@ -10,3 +10,4 @@ export { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';
 export { SplatViewer } from './viewers/splat-viewer/splat-viewer.js';
 export { VideoTo3dUploader, type UploaderStatus } from './components/video-to-3d-uploader/video-to-3d-uploader.js';
 export { registerTranslation, registerLoader, LocalizeController } from './components/shared/localize.js';
+export { ModelGenerator, type ModelGeneratorStatus, type ModelGeneratorMode } from './components/model-generator/model-generator.js';

@@ -1,3 +1,4 @@
+import type { ModelStats } from '../api/index.js';
 import type { JobRecord } from '../jobs/job-store.js';
 
 /** The four moments of a job, dispatched by JobController on its host element. */
@@ -9,6 +10,15 @@ export interface JobEventExtras {
   whileAway: boolean;
   /** A failed job whose charge was refunded (every job that was created and then failed). */
   refunded: boolean;
+  /** A succeeded 3D job's result: the GLB's download URL (absolute; a proxy link that expires, see `job.output.links_expire_at`), its statistics and its seed. */
+  model?: ModelResult;
+}
+
+/** What a succeeded 3D model job made. */
+export interface ModelResult {
+  url: string;
+  stats: ModelStats;
+  seed: number;
 }
 
 /** A job was created (or adopted), moved, succeeded, or failed/expired; `detail` is its record. */
@@ -17,7 +27,7 @@ export class JobEvent extends Event {
 
   constructor(type: JobEventType, record: JobRecord, extras: Partial<JobEventExtras> = {}) {
     super(type, { bubbles: true, composed: true });
-    this.detail = { ...record, whileAway: extras.whileAway ?? false, refunded: extras.refunded ?? false };
+    this.detail = { ...record, whileAway: extras.whileAway ?? false, refunded: extras.refunded ?? false, ...(extras.model ? { model: extras.model } : {}) };
   }
 }
 

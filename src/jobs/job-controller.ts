@@ -9,7 +9,8 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { Task } from '@lit/task';
-import { JobEvent } from '../events/job-events.js';
+import type { ModelJob } from '../api/index.js';
+import { JobEvent, type ModelResult } from '../events/job-events.js';
 import { UploadProgressEvent, type UploadProgress } from '../events/upload-progress.js';
 import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
 import { JobPoller } from './job-poller.js';
@@ -137,6 +138,13 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     });
   }
 
+  /** A succeeded model job's URL (absolute, against the client's endpoint), stats and seed, for mk-job-succeeded. */
+  #modelResult(record: JobRecord): ModelResult | undefined {
+    const job = record.kind === 'model' && record.status === 'succeeded' ? (record.job as ModelJob | undefined) : undefined;
+    if (!job?.output) return undefined;
+    return { url: new URL(job.output.model_url, this.#options.client().endpoint + '/').href, stats: job.output.stats, seed: job.seed };
+  }
+
   #pollerNow(): JobPoller {
     const client = this.#options.client();
     if (this.#poller?.client !== client) this.#poller = (this.#options.poller ?? JobPoller.for)(client);
@@ -162,7 +170,8 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     // Adopted unfinished after a reload: the end arriving with the first answers happened while away.
     const whileAway = this.#awayPending && before !== undefined && isTerminal(record.status);
     if (before !== undefined || isTerminal(record.status)) this.#awayPending = false;
-    const extra = { whileAway, refunded: record.status === 'failed' && record.handle !== undefined };
+    const model = this.#modelResult(record);
+    const extra = { whileAway, refunded: record.status === 'failed' && record.handle !== undefined, ...(model ? { model } : {}) };
     if (before === undefined && record.status !== 'creating') this.host.dispatchEvent(new JobEvent('mk-job-created', record, extra));
     if (record.status === 'succeeded' && before !== 'succeeded') this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record, extra));
     else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status) this.host.dispatchEvent(new JobEvent('mk-job-failed', record, extra));

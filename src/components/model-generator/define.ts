@@ -1,0 +1,3 @@
+import { ModelGenerator } from './model-generator.js';
+
+ModelGenerator.define('model-generator');

@@ -1,0 +1,364 @@
+import { css } from 'lit';
+
+export const modelGeneratorStyles = css`
+  :host {
+    --mk-viewer-height: 360px;
+  }
+  .head {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    align-items: baseline;
+    gap: var(--_space) calc(var(--_space) * 2);
+  }
+  .tabs {
+    display: flex;
+    gap: 0;
+    border-block-end: 1px solid var(--_border);
+  }
+  [role='tab'] {
+    background: none;
+    color: inherit;
+    border: none;
+    border-block-end: 3px solid transparent;
+    border-radius: 0;
+    margin-block-end: -1px;
+    padding: 0 calc(var(--_space) * 2);
+    font-weight: 600;
+  }
+  [role='tab'][aria-selected='true'] {
+    border-block-end-color: var(--_accent);
+    color: var(--_accent);
+  }
+  [role='tab'][aria-selected='false'] {
+    color: var(--_muted);
+  }
+  [role='tab']:hover {
+    background: var(--_surface-2);
+  }
+  .panel,
+  .stage,
+  .result,
+  .failed,
+  .result-main,
+  .result-side,
+  .prompt-field {
+    display: grid;
+    gap: calc(var(--_space) * 1.5);
+    min-inline-size: 0;
+  }
+  .drop .row {
+    justify-content: center;
+  }
+  .photos {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_space);
+  }
+  .photo {
+    display: grid;
+    grid-template-columns: 72px minmax(0, 1fr) auto;
+    gap: calc(var(--_space) * 1.5);
+    align-items: start;
+    padding: var(--_space);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    background: var(--_surface);
+  }
+  .photo[data-state='oversized'] {
+    border-color: #d4a72c;
+  }
+  .photo img {
+    inline-size: 72px;
+    block-size: 72px;
+    object-fit: cover;
+    border-radius: 6px;
+    background: var(--_surface-2);
+    display: block;
+  }
+  .photo-body {
+    display: grid;
+    gap: 4px;
+    min-inline-size: 0;
+    justify-items: start;
+  }
+  .photo-name {
+    font-weight: 600;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    max-inline-size: 100%;
+  }
+  .warn {
+    font-size: 0.875em;
+  }
+  .warn::before {
+    content: '⚠ ';
+    color: #b7791f;
+  }
+  .view {
+    display: flex;
+    align-items: center;
+    gap: var(--_space);
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .view select {
+    color: inherit;
+  }
+  .photo-actions {
+    display: flex;
+    gap: 4px;
+  }
+  button.icon {
+    inline-size: 44px;
+    padding: 0;
+    font-size: 1.1em;
+  }
+  @media (max-width: 560px) {
+    .photo {
+      grid-template-columns: 56px minmax(0, 1fr);
+    }
+    .photo img {
+      inline-size: 56px;
+      block-size: 56px;
+    }
+    .photo-actions {
+      grid-column: 1 / -1;
+      justify-content: flex-end;
+    }
+  }
+  .toggle,
+  .choice {
+    display: flex;
+    gap: calc(var(--_space) * 1.5);
+    align-items: flex-start;
+    cursor: pointer;
+  }
+  .toggle input,
+  .choice input {
+    inline-size: 20px;
+    block-size: 20px;
+    min-block-size: 0;
+    margin: 2px 0 0;
+    flex: none;
+    accent-color: var(--_accent);
+  }
+  .toggle > span,
+  .choice > span {
+    display: grid;
+    gap: 2px;
+  }
+  .advice {
+    border-inline-start: 4px solid var(--_accent);
+    padding: var(--_space) calc(var(--_space) * 1.5);
+    background: var(--_surface-2);
+    border-radius: 4px;
+    display: grid;
+    gap: 4px;
+  }
+  .advice ul {
+    margin: 0;
+    padding-inline-start: calc(var(--_space) * 2.5);
+    font-size: 0.9375em;
+  }
+  textarea {
+    inline-size: 100%;
+    padding: var(--_space);
+    resize: vertical;
+    min-block-size: 88px;
+  }
+  textarea[aria-invalid='true'] {
+    border-color: var(--_danger);
+  }
+  .prompt-field label {
+    font-weight: 600;
+  }
+  .prompt-meta {
+    display: flex;
+    justify-content: space-between;
+    gap: var(--_space);
+    flex-wrap: wrap;
+  }
+  .counter {
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .counter.near {
+    color: inherit;
+    font-weight: 600;
+  }
+  .counter.over {
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  .counter.over::before {
+    content: '⚠ ';
+  }
+  fieldset {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    margin: 0;
+    padding: var(--_space) calc(var(--_space) * 2) calc(var(--_space) * 1.5);
+    display: grid;
+    gap: var(--_space);
+    min-inline-size: 0;
+  }
+  legend {
+    font-weight: 600;
+    padding: 0 4px;
+  }
+  .choice {
+    padding: 4px 0;
+  }
+  .nums {
+    font-variant-numeric: tabular-nums;
+  }
+  .reference {
+    margin: 0;
+    display: grid;
+    gap: 4px;
+    justify-items: start;
+  }
+  .reference img {
+    inline-size: min(240px, 100%);
+    aspect-ratio: 1;
+    object-fit: cover;
+    border-radius: calc(var(--_radius) - 4px);
+    border: 1px solid var(--_border);
+  }
+  .result-grid {
+    display: grid;
+    grid-template-columns: minmax(0, 2fr) minmax(0, 1fr);
+    gap: calc(var(--_space) * 2);
+    align-items: start;
+  }
+  @media (max-width: 720px) {
+    .result-grid {
+      grid-template-columns: minmax(0, 1fr);
+    }
+  }
+  glb-viewer,
+  .viewer-wait {
+    display: block;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    block-size: var(--mk-viewer-height);
+    background: var(--_surface-2);
+  }
+  .viewer-wait {
+    display: grid;
+    align-content: center;
+    justify-items: center;
+    gap: var(--_space);
+    padding: calc(var(--_space) * 3);
+  }
+  .viewer-wait .meter {
+    inline-size: min(320px, 100%);
+  }
+  .turntable {
+    margin: 0;
+    display: grid;
+    gap: 4px;
+  }
+  .turntable video {
+    inline-size: 100%;
+    aspect-ratio: 1;
+    border-radius: calc(var(--_radius) - 4px);
+    border: 1px solid var(--_border);
+    background: var(--_surface-2);
+    display: block;
+  }
+  .seed strong {
+    font-size: 1.125em;
+  }
+  table.stats {
+    border-collapse: collapse;
+    inline-size: 100%;
+    font-size: 0.9375em;
+  }
+  table.stats caption {
+    text-align: start;
+    font-weight: 600;
+    padding-block-end: var(--_space);
+  }
+  table.stats tbody {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(150px, 1fr));
+    gap: 0 calc(var(--_space) * 2);
+  }
+  table.stats tr {
+    display: flex;
+    justify-content: space-between;
+    gap: var(--_space);
+    border-block-end: 1px solid var(--_border);
+    padding: 6px 0;
+  }
+  table.stats th {
+    font-weight: normal;
+    color: var(--_muted);
+    text-align: start;
+  }
+  table.stats td {
+    font-weight: 600;
+    font-variant-numeric: tabular-nums;
+    text-align: end;
+  }
+  .result-title:focus {
+    outline: none;
+  }
+  .result-title:focus-visible {
+    outline: 3px solid var(--_focus);
+  }
+  .refund {
+    color: var(--_success);
+    font-weight: 600;
+  }
+  .history summary {
+    cursor: pointer;
+    font-weight: 600;
+    min-block-size: 44px;
+    display: flex;
+    align-items: center;
+  }
+  .history ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_space);
+  }
+  .card-item {
+    display: grid;
+    grid-template-columns: 48px minmax(0, 1fr) auto;
+    gap: calc(var(--_space) * 1.5);
+    align-items: center;
+    padding: var(--_space);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+  }
+  .card-item img,
+  .card-glyph {
+    inline-size: 48px;
+    block-size: 48px;
+    border-radius: 6px;
+    object-fit: cover;
+    background: var(--_surface-2);
+    display: grid;
+    place-items: center;
+    font-size: 1.5em;
+    color: var(--_muted);
+  }
+  .card-text {
+    display: grid;
+    gap: 2px;
+    min-inline-size: 0;
+  }
+  .card-what {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,790 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ref } from 'lit/directives/ref.js';
+import { TaskStatus } from '@lit/task';
+import { COSTS, LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
+import { MediaClient, type ModelJobInput } from '../../client/media-client.js';
+import { validateModelRequest, ValidationError } from '../../client/validate.js';
+import { JobController } from '../../jobs/job-controller.js';
+import { JobPoller } from '../../jobs/job-poller.js';
+import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
+import { FormAssociated } from '../../internal/form-associated.js';
+import { MkElement } from '../../internal/mk-element.js';
+import { AnnouncerController } from '../shared/announcer.js';
+import { AwayController } from '../shared/away.js';
+import { CreditsController, renderCost } from '../shared/credits.js';
+import { renderErrorPanel } from '../shared/error-panel.js';
+import { FileIntakeController } from '../shared/file-intake.js';
+import { LocalizeController } from '../shared/localize.js';
+import { resultCache } from '../shared/result-cache.js';
+import { sharedStrings, type SharedStrings } from '../shared/strings.js';
+import { elementStyles } from '../shared/styles.js';
+import { modelGeneratorStyles } from './model-generator.styles.js';
+import { bar, renderCard, renderQuality, renderStats } from './parts.js';
+import { checkPhoto, downscale, move, newPhoto, thumbnail, VIEWS, type Photo, type View } from './photos.js';
+import { modelGeneratorStrings, type ModelGeneratorStrings } from './strings.js';
+import { TurntableController } from './turntable.js';
+
+void sharedStrings;
+void modelGeneratorStrings;
+
+export type ModelGeneratorStatus = 'idle' | 'ready' | 'creating' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed';
+export type ModelGeneratorMode = 'photos' | 'prompt';
+const PHASES: readonly ModelGeneratorStatus[] = ['idle', 'ready', 'creating', 'resending', 'queued', 'processing', 'succeeded', 'failed'];
+type Strings = ModelGeneratorStrings & SharedStrings;
+const { maxImages, maxPromptChars } = LIMITS.model;
+/** Cache Storage key of a job's history thumbnail, beside its GLB. */
+const thumbKey = (id: string) => `${id}#thumb`;
+
+/**
+ * @summary From 1-6 photos or a short description to a 3D model (GLB): checks the input before spending, follows the job across reloads, shows the model turning with its statistics and turntable video, and makes it again by seed.
+ * @tag model-generator
+ *
+ * Form value (with `name`): the model's download URL once it is made (a proxy link that expires; `job.handle` is the lasting reference).
+ *
+ * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
+ *
+ * @event mk-file-select - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
+ * @event mk-job-created - The job exists (also after adopting one).
+ * @event mk-job-progress - The job moved (queued, processing, progress).
+ * @event mk-job-succeeded - The model is ready; `detail.model` holds `url` (the GLB), `stats` and `seed`; `detail.whileAway` says whether it finished while the page was closed.
+ * @event mk-job-failed - The job failed; `detail.refunded` says whether the 2 credits came back.
+ *
+ * @csspart base - The card around everything.
+ * @csspart tabs - The tab list (photos / description).
+ * @csspart drop-zone - The area that takes dropped photos.
+ * @csspart choose-button - Opens the file picker.
+ * @csspart camera-button - Opens the camera (touch devices).
+ * @csspart photos - The list of chosen photos.
+ * @csspart photo - One chosen photo.
+ * @csspart downscale-button - Makes an oversized photo smaller.
+ * @csspart prompt - The description field.
+ * @csspart counter - The character counter.
+ * @csspart quality - The quality choice.
+ * @csspart cost - The cost line.
+ * @csspart generate-button - Starts the job.
+ * @csspart cancel-button - Cancels sending.
+ * @csspart progress - The progress bar.
+ * @csspart reference - The reference image (description mode).
+ * @csspart error - The error panel.
+ * @csspart viewer - The <glb-viewer> showing the model.
+ * @csspart stats - The statistics table.
+ * @csspart turntable - The turntable video.
+ * @csspart seed - The seed of the model shown.
+ * @csspart download - The GLB download link.
+ * @csspart again-button - Makes the same model again (same seed).
+ * @csspart variation-button - Makes a variation (new seed).
+ * @csspart history - The list of recent models.
+ * @csspart history-card - One recent model.
+ *
+ * @cssproperty --mk-accent - Accent colour (buttons, progress). Default #2f5bea.
+ * @cssproperty --mk-surface - Card background.
+ * @cssproperty --mk-border - Borders.
+ * @cssproperty --mk-radius - Corner radius. Default 12px.
+ * @cssproperty --mk-space - Spacing unit. Default 8px.
+ * @cssproperty --mk-focus-ring - Focus ring colour.
+ * @cssproperty --mk-viewer-height - Height of the model viewer. Default 360px.
+ *
+ * @cssstate idle - Nothing usable chosen or typed yet.
+ * @cssstate ready - The input is checked; the job can start.
+ * @cssstate creating - The job is being sent.
+ * @cssstate resending - A job whose answer was lost is sent again (never charged twice).
+ * @cssstate queued - Waiting for a worker.
+ * @cssstate processing - The model is being made.
+ * @cssstate succeeded - The model is shown.
+ * @cssstate failed - The job failed (refunded).
+ */
+export class ModelGenerator extends FormAssociated(MkElement) {
+  static override styles = [elementStyles, modelGeneratorStyles];
+
+  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
+  @property() endpoint = '/mediakit';
+
+  /** `photos` (1-6 photos of one object) or `prompt` (a description). Default `photos`. */
+  @property({ reflect: true }) mode: ModelGeneratorMode = 'photos';
+
+  /** `fast` (512 px textures), `standard` (1024 px) or `high` (2048 px, more steps). Default `standard`. */
+  @property({ reflect: true }) quality: ModelQuality = 'standard';
+
+  /** Pins the seed of every job started here (0 to 4294967295); unset: the service draws one. "Variation" still draws a new one. */
+  @property({ type: Number }) seed: number | undefined;
+
+  /** Photos mode: cut each photo out before modelling (the API's `remove_background`). Default false. */
+  @property({ type: Boolean, attribute: 'remove-background' }) removeBackground = false;
+
+  /** The description (prompt mode), 3-300 characters. Default empty. */
+  @property() prompt = '';
+
+  /** A job to show and follow (its id from `mk-job-created`, or its handle). */
+  @property({ attribute: 'job-id' }) jobId = '';
+
+  /** Notify (and mark the tab title) when a job ends while the page is hidden; permission is asked on the first start. Default false. */
+  @property({ type: Boolean }) notify = false;
+
+  /** `light` or `dark`; default: the visitor's preference. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** Take pasted photos anywhere on the page, not only while the element has focus. Default false. */
+  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
+
+  /** Link for the 402 action when no `top-up` slot is given. */
+  @property({ attribute: 'top-up-href' }) topUpHref = '';
+
+  /** The client to use; default: the page's shared client for `endpoint`. */
+  @property({ attribute: false }) client: MediaClient | undefined;
+
+  /** For sites that mint tokens on their own backend: resolves to a session token. */
+  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
+
+  /** Overrides of single strings, in any language: `{ mgTitle: 'Make your product in 3D' }`. */
+  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+
+  @state() private _photos: Photo[] = [];
+  @state() private _error: unknown;
+  @state() private _notice = '';
+  @state() private _history: JobRecord[] = [];
+  @state() private _thumbs: Record<string, string> = {};
+  @state() private _model: string | undefined;
+  @state() private _modelCached = false;
+  @state() private _modelError: unknown;
+  @state() private _waitUntil = 0;
+  @state() private _away = false;
+
+  readonly #t = new LocalizeController<Strings>(this);
+  readonly #announce = new AnnouncerController(this);
+  readonly #awayCtl = new AwayController(this);
+  readonly #credits = new CreditsController(this, () => this.#client());
+  readonly #jobs = new JobController(this, { kind: 'model', client: () => this.#client() });
+  readonly #turntable = new TurntableController(this);
+  readonly #intake = new FileIntakeController(this, {
+    accept: 'image/jpeg,image/png,image/webp',
+    multiple: true,
+    onFiles: (files) => this.#addPhotos(files),
+    enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#showingJob(),
+    pageWide: () => this.pasteGlobal,
+  });
+
+  #status: ModelGeneratorStatus = 'idle';
+  #key: string | undefined;
+  #starting = false;
+  #ownClient: MediaClient | undefined;
+  #restored = false;
+  #modelFor = '';
+  #lastInput: ModelJobInput | undefined;
+  #counterBucket = '';
+  #ticker: ReturnType<typeof setInterval> | undefined;
+
+  /** Where the element is: `idle`, `ready`, `creating`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
+  get status(): ModelGeneratorStatus {
+    return this.#status;
+  }
+
+  /** The job as last seen (status, progress, seed, output with model URL and stats), or undefined. */
+  get job(): JobRecord | undefined {
+    return this.#jobs.record;
+  }
+
+  /** The photos (Files, or http(s)/data URLs the service fetches), in order. Setting it replaces them and checks each. */
+  get images(): (File | string)[] {
+    return this._photos.map((p) => p.source);
+  }
+
+  set images(list: readonly (File | string)[]) {
+    for (const p of this._photos) this.#revoke(p);
+    this._photos = [];
+    this.#addPhotos([...(list ?? [])], false);
+  }
+
+  constructor() {
+    super();
+    this.addEventListener('mk-job-succeeded', (e) => {
+      this._away = e.detail.whileAway;
+      this.#awayCtl.finished(this.#t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
+    });
+    this.addEventListener('mk-job-failed', (e) => this.#awayCtl.finished(this.#t.term('mgNotifyFailedTitle'), e.detail.error?.message ?? ''));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#ticker = setInterval(() => {
+      if (this.#status === 'queued' || this.#status === 'processing' || this._waitUntil > Date.now()) this.requestUpdate();
+    }, 1000);
+    if (!this.#restored) {
+      this.#restored = true;
+      void this.#restore();
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#ticker);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
+    if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
+    if (changed.has('prompt') || changed.has('mode') || changed.has('quality') || changed.has('seed') || changed.has('removeBackground')) this.#key = undefined;
+    if (changed.has('prompt')) this.#counterMilestone();
+    const before = this.#status;
+    this.#status = this.#derive();
+    if (before !== this.#status) this.#phaseChanged(before);
+    const record = this.#jobs.record;
+    if (record) {
+      const i = this._history.findIndex((r) => r.id === record.id);
+      if (i >= 0 && this._history[i] !== record) this._history = this._history.map((r) => (r.id === record.id ? record : r));
+      else if (i < 0 && record.status !== 'creating') this._history = [record, ...this._history];
+      if (record.status === 'succeeded' && this.#modelFor !== record.id) void this.#loadModel(record);
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    this.setPhase(PHASES, this.#status);
+  }
+
+  // ---------------------------------------------------------------- public methods
+
+  /** Starts the job with the current input (what the generate button does). Refusals show before anything is sent; a second call while one runs does nothing. */
+  async start(): Promise<void> {
+    if (this.#starting || this.#busy() || this.isDisabled || this.#showingJob()) return;
+    const input = this.#input();
+    if (input) await this.#run(input);
+  }
+
+  /** Cancels sending (costs nothing). A job already created goes on and stays in the list. */
+  cancel(): void {
+    if (this.#jobs.creation.status === TaskStatus.PENDING) this.#jobs.cancel();
+  }
+
+  /** Back to the start: forgets photos, description and the job shown (which goes on, and stays in the list). */
+  reset(): void {
+    this.cancel();
+    this.#jobs.clear();
+    this.#clearModel();
+    for (const p of this._photos) this.#revoke(p);
+    this._photos = [];
+    this.prompt = '';
+    this.#key = undefined;
+    this.#lastInput = undefined;
+    this._error = undefined;
+    this._notice = '';
+    this.syncForm();
+  }
+
+  /** Makes the last model again: with its seed (the same model), or with `{ variation: true }` a new seed. */
+  async again(options: { variation?: boolean } = {}): Promise<void> {
+    const last = this.#lastInput ?? this.#inputOf(this.#jobs.record);
+    const seed = (this.#jobs.record?.job as ModelJob | undefined)?.seed;
+    if (!last || this.#starting || this.#busy()) return;
+    const { seed: _old, ...rest } = last;
+    this.#key = undefined;
+    await this.#run(options.variation || seed === undefined ? rest : { ...rest, seed });
+  }
+
+  // ---------------------------------------------------------------- form association
+
+  protected formValue(): string | null {
+    const url = (this.#jobs.record?.job as ModelJob | undefined)?.output?.model_url;
+    return url && this.#jobs.record?.status === 'succeeded' ? this.#absolute(url) : null;
+  }
+
+  protected requiredMessage(): string {
+    return this.#t.term('mgGenerate', { cost: COSTS.modelJob });
+  }
+
+  protected resetValue(): void {
+    this.reset();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #client(): MediaClient {
+    if (this.client) return this.client;
+    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
+    return MediaClient.for(this.endpoint);
+  }
+
+  #absolute(url: string): string {
+    return new URL(url, this.#client().endpoint + '/').href;
+  }
+
+  #busy(): boolean {
+    return this.#starting || this.#jobs.creation.status === TaskStatus.PENDING;
+  }
+
+  /** A job (running or finished) is on screen instead of the form. */
+  #showingJob(): boolean {
+    return this.#busy() || this.#jobs.record !== undefined;
+  }
+
+  #promptLength(): number {
+    return [...this.prompt.trim()].length;
+  }
+
+  #inputReady(): boolean {
+    if (this.mode === 'prompt') return this.#promptLength() >= LIMITS.model.minPromptChars && this.#promptLength() <= maxPromptChars;
+    return this._photos.length >= 1 && this._photos.length <= maxImages && this._photos.every((p) => p.state === 'ok');
+  }
+
+  #derive(): ModelGeneratorStatus {
+    if (this.#busy()) return 'creating';
+    const record = this.#jobs.record;
+    if (record) return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
+    return this.#inputReady() ? 'ready' : 'idle';
+  }
+
+  #phaseChanged(before: ModelGeneratorStatus): void {
+    const t = this.#t;
+    const say: Partial<Record<ModelGeneratorStatus, string>> = { resending: t.term('mgResending'), queued: t.term('mgQueued'), processing: t.term('mgProcessing'), succeeded: t.term('mgSucceeded') };
+    const text = say[this.#status];
+    if (text) this.#announce.say(text);
+    if (this.#status === 'succeeded' || this.#status === 'failed' || before === 'succeeded') this.syncForm();
+    // Focus follows the end of a job: to the result, or to what to do next.
+    const focusTo: Partial<Record<ModelGeneratorStatus, string>> = { succeeded: '.result-title', failed: '.failed [part~="error"] button' };
+    const selector = focusTo[this.#status];
+    if (selector && before !== 'idle' && before !== 'ready') void this.updateComplete.then(() => (this.renderRoot.querySelector(selector) as HTMLElement | null)?.focus());
+  }
+
+  /** The request for the current input, or undefined after showing why it cannot be sent. */
+  #input(): ModelJobInput | undefined {
+    this._error = undefined;
+    const seed = this.seed !== undefined && Number.isFinite(this.seed) ? { seed: this.seed } : {};
+    try {
+      if (this.mode === 'prompt') {
+        const input: ModelJobInput = { mode: 'text', prompt: this.prompt.trim(), quality: this.quality, ...seed };
+        validateModelRequest(input);
+        return input;
+      }
+      validateModelRequest({ mode: 'image', quality: this.quality, imageCount: this._photos.length, ...seed });
+      const oversized = this._photos.find((p) => p.state !== 'ok');
+      if (oversized?.state === 'checking') return undefined;
+      if (oversized) throw new ValidationError('invalid_request', oversized.name, `${oversized.name} is too large; make it smaller first.`, 'too_large', { bytes: oversized.bytes, max: LIMITS.image.maxBytes });
+      return { mode: 'image', images: this.images, quality: this.quality, ...(this.removeBackground ? { remove_background: true } : {}), ...seed };
+    } catch (err) {
+      this._error = err;
+      return undefined;
+    }
+  }
+
+  /** What a finished job was asked, when it can be asked again without the original files (prompt mode). */
+  #inputOf(record: JobRecord | undefined): ModelJobInput | undefined {
+    const s = record?.summary;
+    if (!s || s['mode'] !== 'text' || typeof s['prompt'] !== 'string') return undefined;
+    return { mode: 'text', prompt: s['prompt'], quality: (s['quality'] as ModelQuality) ?? 'standard' };
+  }
+
+  async #run(input: ModelJobInput): Promise<void> {
+    this.#starting = true;
+    this.requestUpdate();
+    this.#awayCtl.askPermission();
+    this._error = undefined;
+    this._notice = '';
+    this.#announce.resetProgress();
+    this.#clearModel();
+    // One key per input: a second click or a retry after a lost answer replays the job instead of charging again.
+    const key = (this.#key ??= crypto.randomUUID());
+    const views = this._photos.map((p) => p.view).join(',');
+    const summary = {
+      mode: input.mode,
+      quality: input.quality ?? 'standard',
+      ...(input.prompt ? { prompt: input.prompt } : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
+    };
+    const first = input.mode === 'image' ? this._photos[0]?.source : undefined;
+    try {
+      const record = await this.#jobs.start(input, { idempotencyKey: key, summary, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) });
+      this.#key = undefined;
+      this.#lastInput = input;
+      const thumb = first ? await thumbnail(first) : undefined;
+      if (thumb && (await resultCache.put(record.scope, thumbKey(record.id), thumb))) this._thumbs = { ...this._thumbs, [record.id]: URL.createObjectURL(thumb) };
+    } catch (err) {
+      if (isAbort(err)) this._notice = this.#t.term('mgCancelled');
+      else this._error = err;
+    } finally {
+      this.#starting = false;
+      this._waitUntil = 0;
+      this.requestUpdate();
+    }
+  }
+
+  #addPhotos(files: (File | string)[], announce = true): void {
+    this._error = undefined;
+    const total = this._photos.length + files.length;
+    if (total > maxImages) {
+      this._error = new ValidationError('invalid_request', 'images', `Image mode takes 1 to ${maxImages} photos; ${total} were given.`, 'image_count', { count: total, min: 1, max: maxImages });
+      return;
+    }
+    this.#key = undefined;
+    const added = files.map(newPhoto);
+    this._photos = [...this._photos, ...added];
+    for (const photo of added) {
+      void checkPhoto(photo).then(
+        (checked) => this.#replace(photo.key, checked),
+        (err: unknown) => {
+          this.#revoke(photo);
+          this._photos = this._photos.filter((p) => p.key !== photo.key);
+          this._error = err;
+        },
+      );
+    }
+    if (announce && added.length) this.#announce.say(this.#t.term('mgPhotosLabel', { count: this._photos.length, max: maxImages }));
+  }
+
+  #replace(key: string, photo: Photo): void {
+    this._photos = this._photos.map((p) => (p.key === key ? photo : p));
+  }
+
+  #revoke(photo: Photo): void {
+    if (typeof photo.source !== 'string') URL.revokeObjectURL(photo.thumb);
+  }
+
+  #movePhoto(index: number, by: number): void {
+    const to = index + by;
+    if (to < 0 || to >= this._photos.length) return;
+    const key = this._photos[index]!.key;
+    this._photos = move(this._photos, index, to);
+    this.#key = undefined;
+    this.#announce.say(this.#t.term('mgMoved', { n: index + 1, to: to + 1 }));
+    // Focus stays on the photo that moved: the same button, or the other one at either end.
+    void this.updateComplete.then(() => {
+      const item = this.renderRoot.querySelector(`[data-key="${key}"]`);
+      const same = item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-earlier"]' : '[part~="move-later"]');
+      (same && !same.disabled ? same : item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-later"]' : '[part~="move-earlier"]'))?.focus();
+    });
+  }
+
+  #removePhoto(index: number): void {
+    const photo = this._photos[index]!;
+    this.#revoke(photo);
+    this._photos = this._photos.filter((_, i) => i !== index);
+    this.#key = undefined;
+    this.#announce.say(this.#t.term('mgRemoved', { name: photo.name }));
+    void this.updateComplete.then(() => {
+      const buttons = this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~="remove-photo"]');
+      (buttons[Math.min(index, buttons.length - 1)] ?? this.renderRoot.querySelector<HTMLButtonElement>('[part~="choose-button"]'))?.focus();
+    });
+  }
+
+  async #downscale(photo: Photo): Promise<void> {
+    if (typeof photo.source === 'string') return;
+    this.#replace(photo.key, { ...photo, state: 'downscaling' });
+    try {
+      const smaller = await downscale(photo.source, photo.format);
+      const checked = await checkPhoto({ ...photo, source: smaller, thumb: URL.createObjectURL(smaller), name: smaller.name });
+      this.#revoke(photo);
+      this.#replace(photo.key, { ...checked, downscaled: { width: checked.width, height: checked.height, bytes: checked.bytes } });
+      this.#key = undefined;
+    } catch (err) {
+      this.#replace(photo.key, photo);
+      this._error = err;
+    }
+  }
+
+  #counterMilestone(): void {
+    const left = maxPromptChars - [...this.prompt].length;
+    const bucket = left < 0 ? 'over' : left === 0 ? '0' : left <= 10 ? '10' : left <= 20 ? '20' : '';
+    if (bucket !== this.#counterBucket && bucket) this.#announce.say(this.#t.term('mgCharsLeft', { left }));
+    this.#counterBucket = bucket;
+  }
+
+  #clearModel(): void {
+    // The viewer may still be reading the blob URL: revoke it once the viewer is gone.
+    const url = this._model;
+    if (url) setTimeout(() => URL.revokeObjectURL(url), 30_000);
+    this._model = undefined;
+    this._modelCached = false;
+    this._modelError = undefined;
+    this._away = false;
+    this.#modelFor = '';
+  }
+
+  async #restore(): Promise<void> {
+    try {
+      const records = (await JobPoller.for(this.#client()).resume()).filter((r) => r.kind === 'model');
+      this._history = records;
+      if (this.jobId) this.#adopt(this.jobId);
+      else if (!this.#jobs.record && !this.#busy()) {
+        const unfinished = records.find((r) => !isTerminal(r.status));
+        if (unfinished) this.#jobs.adopt(unfinished.id, { resumed: true });
+      }
+      const thumbs: Record<string, string> = {};
+      for (const r of records.slice(0, 8)) {
+        const blob = r.summary['mode'] === 'image' ? await resultCache.get(r.scope, thumbKey(r.id)) : undefined;
+        if (blob) thumbs[r.id] = URL.createObjectURL(blob);
+      }
+      this._thumbs = { ...thumbs, ...this._thumbs };
+    } catch (err) {
+      console.warn('[mediakit] could not read the job list', err);
+    }
+  }
+
+  #adopt(id: string): void {
+    const known = this._history.find((r) => r.id === id || r.handle === id);
+    this.#clearModel();
+    this._error = undefined;
+    this.#lastInput = undefined;
+    this.#jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
+  }
+
+  /** The GLB: from this device's cache, else downloaded (and kept) through the proxy; the viewer loads only then. */
+  async #loadModel(record: JobRecord): Promise<void> {
+    this.#modelFor = record.id;
+    try {
+      let blob = await resultCache.get(record.scope, record.id);
+      this._modelCached = blob !== undefined;
+      if (!blob) {
+        const client = this.#client();
+        const fresh = record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000 ? await this.#jobs.refresh() : record;
+        const url = (fresh?.job as ModelJob | undefined)?.output?.model_url;
+        if (!url) return;
+        blob = await client.download(url);
+        await resultCache.put(record.scope, record.id, blob);
+      }
+      if (this.#modelFor !== record.id) return;
+      // The viewer (and three.js behind it) load only now, when there is a model to show.
+      await import('../../viewers/glb-viewer/define.js');
+      if (this.#modelFor !== record.id) return;
+      this._model = URL.createObjectURL(blob);
+    } catch (err) {
+      if (this.#modelFor === record.id) this._modelError = err;
+    }
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  protected override render() {
+    const t = this.#t;
+    const form = !this.#showingJob();
+    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
+      <header class="head">
+        <h2 id="title">${t.term('mgTitle')}</h2>
+        ${form ? renderCost(t, COSTS.modelJob, this.#credits.remaining, this.topUpHref || undefined) : nothing}
+      </header>
+      ${form ? this.#renderForm() : this.#renderJob()}
+      ${this._error ? renderErrorPanel(t, this._error, { onChoose: () => this.#intake.open(), onRetry: () => void this.start(), onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined }) : nothing}
+      ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
+      ${this.#renderHistory()}
+      ${this.#announce.render()}
+    </section>`;
+  }
+
+  #renderForm() {
+    const t = this.#t;
+    const tab = (m: ModelGeneratorMode, label: string) =>
+      html`<button type="button" role="tab" id=${`tab-${m}`} aria-controls=${`panel-${m}`} aria-selected=${this.mode === m ? 'true' : 'false'} tabindex=${this.mode === m ? 0 : -1}
+        @click=${() => (this.mode = m)} @keydown=${this.#onTabKey}>${label}</button>`;
+    const short = (this.#credits.remaining ?? Infinity) < COSTS.modelJob;
+    return html`<div class="tabs" role="tablist" part="tabs" aria-label=${t.term('mgModes')}>${tab('photos', t.term('mgModePhotos'))}${tab('prompt', t.term('mgModePrompt'))}</div>
+      <div role="tabpanel" id=${`panel-${this.mode}`} aria-labelledby=${`tab-${this.mode}`} class="panel">
+        ${this.mode === 'photos' ? this.#renderPhotos() : this.#renderPrompt()}
+      </div>
+      ${renderQuality(t, this.quality, this.mode === 'prompt' ? 'text' : 'image', this.isDisabled, (q) => (this.quality = q))}
+      ${this.seed !== undefined ? html`<p class="muted" part="seed">${t.term('mgSeedPinned', { seed: this.seed })}</p>` : nothing}
+      <div class="actions">
+        <button type="button" part="generate-button" class="primary" ?disabled=${this.isDisabled || short || this.#status !== 'ready'} @click=${() => void this.start()}>
+          ${t.term('mgGenerate', { cost: COSTS.modelJob })}
+        </button>
+      </div>`;
+  }
+
+  #onTabKey = (e: KeyboardEvent) => {
+    const order: ModelGeneratorMode[] = ['photos', 'prompt'];
+    const i = order.indexOf(this.mode);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: order.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    this.mode = order[(next + order.length) % order.length]!;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${this.mode}`)?.focus());
+  };
+
+  #renderPhotos() {
+    const t = this.#t;
+    const full = this._photos.length >= maxImages;
+    const touch = typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
+    return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}">
+        <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 7.5A1.5 1.5 0 0 1 5.5 6h2l1.5-2h6l1.5 2h2A1.5 1.5 0 0 1 20 7.5v10a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z M12 16.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z"/></svg>
+        <div class="row">
+          ${full ? nothing : this.#intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this._photos.length === 0 })}
+          ${touch && !full
+            ? html`<button type="button" part="camera-button" class="secondary" @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
+                <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => this.#intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
+            : nothing}
+        </div>
+        <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
+        <p class="muted" id="limits">${t.term('mgPhotoLimits')}</p>
+      </div>
+      ${this._photos.length ? html`<ol part="photos" class="photos" aria-label=${t.term('mgPhotosLabel', { count: this._photos.length, max: maxImages })}>${this._photos.map((p, i) => this.#renderPhoto(p, i))}</ol>` : nothing}
+      <label class="toggle"><input type="checkbox" .checked=${this.removeBackground} @change=${(e: Event) => (this.removeBackground = (e.target as HTMLInputElement).checked)} aria-describedby="rb-hint" />
+        <span>${t.term('mgRemoveBackground')} <span class="muted" id="rb-hint">${t.term('mgRemoveBackgroundHint')}</span></span></label>
+      <div class="advice" part="advice">
+        <h3>${t.term('mgAdviceTitle')}</h3>
+        <ul><li>${t.term('mgAdvice1')}</li><li>${t.term('mgAdvice2')}</li><li>${t.term('mgAdvice3')}</li></ul>
+      </div>`;
+  }
+
+  #renderPhoto(p: Photo, i: number) {
+    const t = this.#t;
+    const n = i + 1;
+    const viewLabel = { '': 'mgViewNone', front: 'mgViewFront', back: 'mgViewBack', left: 'mgViewLeft', right: 'mgViewRight', top: 'mgViewTop' } as const;
+    const small = p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
+    return html`<li part="photo" class="photo" data-key=${p.key} data-state=${p.state}>
+      <img src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} />
+      <div class="photo-body">
+        <span class="photo-name">${p.name}</span>
+        ${p.state === 'checking' || p.state === 'downscaling'
+          ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
+          : p.state === 'oversized'
+            ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
+                <button type="button" part="downscale-button" class="secondary" @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
+            : html`<span class="muted nums">${p.width ? `${p.width}×${p.height} · ${t.f.bytes(p.bytes)}` : ''}</span>
+                ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
+                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height })}</span>` : nothing}`}
+        <label class="view">${t.term('mgView')}
+          <select part="view-select" @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
+            ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}
+          </select>
+        </label>
+      </div>
+      <div class="photo-actions">
+        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${i === 0} @click=${() => this.#movePhoto(i, -1)}>↑</button>
+        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${i === this._photos.length - 1} @click=${() => this.#movePhoto(i, 1)}>↓</button>
+        <button type="button" part="remove-photo" class="secondary icon" aria-label=${t.term('mgRemove', { n })} @click=${() => this.#removePhoto(i)}>✕</button>
+      </div>
+    </li>`;
+  }
+
+  #renderPrompt() {
+    const t = this.#t;
+    const length = [...this.prompt].length;
+    const left = maxPromptChars - length;
+    return html`<div class="prompt-field">
+      <label for="prompt">${t.term('mgPromptLabel')}</label>
+      <textarea id="prompt" part="prompt" rows="3" .value=${this.prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
+        @input=${(e: Event) => (this.prompt = (e.target as HTMLTextAreaElement).value)}></textarea>
+      <div class="prompt-meta">
+        <span class="muted" id="prompt-hint">${t.term('mgPromptHint')}</span>
+        <span part="counter" id="counter" class="counter nums ${left < 0 ? 'over' : left <= 20 ? 'near' : ''}">${t.term('mgCounter', { length, max: maxPromptChars })}${left <= 20 ? html`<span class="sr-only">, ${t.term('mgCharsLeft', { left })}</span>` : nothing}</span>
+      </div>
+    </div>`;
+  }
+
+  #renderJob() {
+    switch (this.#status) {
+      case 'succeeded':
+        return this.#renderSucceeded();
+      case 'failed':
+        return this.#renderFailed();
+      default:
+        return this.#renderProgress();
+    }
+  }
+
+  #renderProgress() {
+    const t = this.#t;
+    const r = this.#jobs.record;
+    const job = r?.job as ModelJob | undefined;
+    const running = r && (r.status === 'queued' || r.status === 'processing');
+    const percent = r ? Math.round(r.progress) : 0;
+    if (r?.status === 'processing') this.#announce.progress(percent / 100, (p) => t.term('mgMilestone', { percent: p }));
+    const title = this.#status === 'creating' ? t.term('mgCreating') : this.#status === 'resending' ? t.term('mgResending') : r?.status === 'queued' ? t.term('mgQueued') : t.term('mgProcessing');
+    const waiting = this._waitUntil > Date.now() ? Math.ceil((this._waitUntil - Date.now()) / 1000) : 0;
+    const prompt = String(r?.summary['prompt'] ?? this.#lastInput?.prompt ?? '');
+    return html`<div class="stage">
+      <p><strong>${title}</strong> ${r?.status === 'processing' ? html`<span class="nums">${t.f.percent(percent / 100)}</span>` : nothing}</p>
+      ${bar(r?.status === 'processing' ? percent / 100 : undefined, r?.status === 'processing' ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
+      ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${prompt ? html` · “${prompt}”` : nothing}</p>` : nothing}
+      ${waiting ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: waiting })}</p>` : nothing}
+      ${job?.reference_image_url
+        ? html`<figure class="reference" part="reference"><img src=${this.#absolute(job.reference_image_url)} alt=${t.term('mgReferenceAlt', { prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
+        : nothing}
+      ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
+      ${this.#status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${() => this.cancel()}>${t.term('cancel')}</button></div>` : nothing}
+    </div>`;
+  }
+
+  #renderSucceeded() {
+    const t = this.#t;
+    const r = this.#jobs.record!;
+    const job = r.job as ModelJob | undefined;
+    const output = job?.output;
+    const prompt = typeof r.summary['prompt'] === 'string' ? r.summary['prompt'] : '';
+    const what = prompt || t.term('mgModelFromPhotos', { count: Number(r.summary['images'] ?? 1) });
+    const poster = job?.reference_image_url ? this.#absolute(job.reference_image_url) : this._thumbs[r.id];
+    const canAgain = this.#lastInput !== undefined || this.#inputOf(r) !== undefined;
+    const download = output ? this.#absolute(output.model_url) : '';
+    return html`<div class="result">
+      <h3 class="result-title" tabindex="-1">${this._away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
+      <div class="result-grid">
+        <div class="result-main">
+          ${this._modelError
+            ? renderErrorPanel(t, this._modelError, { onRetry: () => this.#retryModel() })
+            : this._model
+              ? html`<glb-viewer part="viewer" loading="eager" src=${this._model} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
+              : html`<div class="viewer-wait" part="viewer">${bar(undefined, t.term('mgLoadingModel'), t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
+          ${this._modelCached ? html`<p class="muted">${t.term('mgCached')}</p>` : nothing}
+        </div>
+        <div class="result-side">
+          ${output?.turntable_url
+            ? html`<figure class="turntable"><video ${ref(this.#turntable.ref)} part="turntable" src=${this.#absolute(output.turntable_url)} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
+                <figcaption class="muted">${t.term('mgTurntable')}</figcaption></figure>`
+            : nothing}
+          ${job ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${job.seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
+        </div>
+      </div>
+      ${output ? renderStats(t, output.stats) : nothing}
+      <div class="actions">
+        ${output ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
+        ${canAgain
+          ? html`<button type="button" part="again-button" class="secondary" @click=${() => void this.again()}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
+              <button type="button" part="variation-button" class="secondary" @click=${() => void this.again({ variation: true })}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`
+          : nothing}
+        <button type="button" class="link" @click=${() => this.#backToForm()}>${t.term('mgEdit')}</button>
+      </div>
+    </div>`;
+  }
+
+  #renderFailed() {
+    const t = this.#t;
+    const r = this.#jobs.record!;
+    return html`<div class="failed">
+      <h3>${t.term('mgFailed')}</h3>
+      ${renderErrorPanel(t, { code: 'provider_error' }, { detail: r.error?.message, onRetry: this.#lastInput || this.#inputOf(r) ? () => void this.again({ variation: true }) : undefined })}
+      ${r.handle ? html`<p class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</p>` : nothing}
+      <div class="actions"><button type="button" class="secondary" @click=${() => this.#backToForm()}>${t.term('mgEdit')}</button></div>
+    </div>`;
+  }
+
+  /** Back to the form with the same photos or description (the job shown goes on in the list). */
+  #backToForm(): void {
+    this.#jobs.clear();
+    this.#clearModel();
+    this._error = undefined;
+    this.syncForm();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus());
+  }
+
+  #retryModel(): void {
+    const record = this.#jobs.record;
+    this.#clearModel();
+    if (record) void this.#loadModel(record);
+  }
+
+  #renderHistory() {
+    const current = this.#jobs.record?.id;
+    const list = this._history.filter((r) => r.id !== current && r.status !== 'creating').slice(0, 8);
+    if (!list.length) return nothing;
+    return html`<details class="history" part="history" ?open=${!this.#showingJob()}>
+      <summary>${this.#t.term('mgRecent')}</summary>
+      <ul>${list.map((r) => renderCard(this.#t, r, this._thumbs[r.id], () => this.#adopt(r.id)))}</ul>
+    </details>`;
+  }
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'model-generator': ModelGenerator;
+  }
+}

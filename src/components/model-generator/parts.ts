@@ -1,0 +1,82 @@
+/**
+ * Pieces of <model-generator>'s template that need no element state: the quality choice, the
+ * statistics table, the history cards and the progress bar.
+ */
+import { html, nothing } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
+import { LIMITS, type ModelMode, type ModelQuality, type ModelStats } from '../../api/index.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { ModelGeneratorStrings } from './strings.js';
+
+type T = LocalizeController<ModelGeneratorStrings & SharedStrings>;
+
+/** Typical time of a job by quality (the spec: "30-60+ seconds"), plus the reference image in text mode. */
+export function typicalSeconds(quality: ModelQuality, mode: ModelMode): number {
+  return { fast: 30, standard: 45, high: 60 }[quality] + (mode === 'text' ? 15 : 0);
+}
+
+export function renderQuality(t: T, quality: ModelQuality, mode: ModelMode, disabled: boolean, onChange: (q: ModelQuality) => void) {
+  const label = { fast: 'mgQualityFast', standard: 'mgQualityStandard', high: 'mgQualityHigh' } as const;
+  return html`<fieldset class="quality" part="quality" ?disabled=${disabled}>
+    <legend>${t.term('mgQuality')}</legend>
+    ${LIMITS.model.qualities.map((q) => {
+      const s = LIMITS.model.qualitySettings[q];
+      return html`<label class="choice">
+        <input type="radio" name="quality" value=${q} .checked=${quality === q} @change=${() => onChange(q)} aria-describedby=${`q-${q}`} />
+        <span><strong>${t.term(label[q])}</strong>
+          <span class="muted" id=${`q-${q}`}>${t.term('mgQualityFacts', { texture: s.textureSize, steps: s.steps, seconds: typicalSeconds(q, mode) })}</span></span>
+      </label>`;
+    })}
+  </fieldset>`;
+}
+
+const STAT_ROWS: [keyof ModelStats, keyof ModelGeneratorStrings][] = [
+  ['triangles', 'mgStatTriangles'],
+  ['vertices', 'mgStatVertices'],
+  ['meshes', 'mgStatMeshes'],
+  ['materials', 'mgStatMaterials'],
+  ['textures', 'mgStatTextures'],
+  ['maxTextureSize', 'mgStatMaxTexture'],
+  ['bytes', 'mgStatBytes'],
+  ['animations', 'mgStatAnimations'],
+];
+
+/** output.stats as a table; every number through Intl (`data-value` keeps the raw one). */
+export function renderStats(t: T, stats: ModelStats) {
+  const f = t.f;
+  const show = (k: keyof ModelStats, v: number) => (k === 'bytes' ? f.bytes(v) : k === 'maxTextureSize' ? t.term('mgPixels', { n: v }) : f.number(v));
+  return html`<table part="stats" class="stats">
+    <caption>${t.term('mgStats')}</caption>
+    <tbody>
+      ${STAT_ROWS.map(([k, label]) => html`<tr><th scope="row">${t.term(label as 'mgStatTriangles')}</th><td data-stat=${k} data-value=${stats[k]}>${show(k, stats[k])}</td></tr>`)}
+    </tbody>
+  </table>`;
+}
+
+/** One history card: the first photo (a cached JPEG) or the prompt, quality, status, seed. No viewer. */
+export function renderCard(t: T, r: JobRecord, thumb: string | undefined, onShow: () => void) {
+  const status = { queued: 'mgStatusQueued', processing: 'mgStatusProcessing', succeeded: 'mgStatusSucceeded', failed: 'mgStatusFailed', expired: 'mgStatusExpired', creating: 'mgStatusCreating' } as const;
+  const quality = { fast: 'mgQualityFast', standard: 'mgQualityStandard', high: 'mgQualityHigh' } as const;
+  const prompt = typeof r.summary['prompt'] === 'string' ? r.summary['prompt'] : '';
+  const what = prompt || t.term('mgPhotoJob', { count: Number(r.summary['images'] ?? 1) });
+  const seed = (r.job as { seed?: number } | undefined)?.seed;
+  const q = (r.summary['quality'] as keyof typeof quality | undefined) ?? 'standard';
+  return html`<li class="card-item" part="history-card" data-status=${r.status}>
+    ${thumb ? html`<img src=${thumb} alt="" />` : html`<span class="card-glyph" aria-hidden="true">${prompt ? '“' : '▣'}</span>`}
+    <span class="card-text">
+      <span class="card-what">${what}</span>
+      <span class="muted">${t.term(quality[q] ?? 'mgQualityStandard')} · ${t.term(status[r.status])}${seed !== undefined ? html` · ${t.term('mgSeed')} <span class="nums">${seed}</span>` : nothing}</span>
+    </span>
+    <button type="button" class="secondary" aria-label=${t.term('mgShowLabel', { what })} @click=${onShow}>${t.term('mgShow')}</button>
+  </li>`;
+}
+
+export function bar(fraction: number | undefined, valueText: string, label: string) {
+  const pct = fraction === undefined ? undefined : Math.round(Math.max(0, Math.min(1, fraction)) * 100);
+  return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${label}
+    aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing} aria-valuetext=${valueText}>
+    <div style=${styleMap(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
+  </div>`;
+}

@@ -1,0 +1,116 @@
+/** English strings of <model-generator>. German: strings.de.ts, loaded on first use. */
+import type { Formatter } from '../shared/format.js';
+import { registerLoader, registerTranslation } from '../shared/localize.js';
+
+const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
+
+export const modelGeneratorStrings = {
+  mgTitle: 'Make a 3D model',
+  mgModes: 'What to start from',
+  mgModePhotos: 'Photos',
+  mgModePrompt: 'A description',
+  // Photos
+  mgChoosePhotos: 'Add photos',
+  mgCamera: 'Take a photo',
+  mgPhotoLimits: '1 to 6 photos · JPG, PNG or WebP · up to 12 MB each',
+  mgAdviceTitle: 'What works best',
+  mgAdvice1: 'One object, centred, on a clean plain background.',
+  mgAdvice2: 'At least 512 px on the shorter side.',
+  mgAdvice3: 'Two or more photos must show the same object from different sides (front, back, left, right, top).',
+  mgPhotosLabel: (p: { count: number; max: number }) => `Photos (${p.count} of ${p.max})`,
+  mgPhotoAlt: (p: { n: number; name: string }) => `Photo ${p.n}: ${p.name}`,
+  mgView: 'View',
+  mgViewNone: 'not set',
+  mgViewFront: 'front',
+  mgViewBack: 'back',
+  mgViewLeft: 'left',
+  mgViewRight: 'right',
+  mgViewTop: 'top',
+  mgMoveEarlier: (p: { n: number }) => `Move photo ${p.n} earlier`,
+  mgMoveLater: (p: { n: number }) => `Move photo ${p.n} later`,
+  mgRemove: (p: { n: number }) => `Remove photo ${p.n}`,
+  mgMoved: (p: { n: number; to: number }) => `Photo ${p.n} is now photo ${p.to}.`,
+  mgRemoved: (p: { name: string }) => `${p.name} removed.`,
+  mgChecking: 'Checking…',
+  mgSmall: (p: { width: number; height: number }) => `${p.width}×${p.height}: small; 512 px or more works best.`,
+  // The limit as the spec states it ("12 MB", binary megabytes), not re-rounded from bytes.
+  mgOversized: (p: { bytes: number; width: number; height: number; maxMb: number }, f: Formatter) =>
+    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: over the ${f.number(p.maxMb)} MB limit or very large. It can be made smaller here, in your browser.`,
+  mgDownscale: (p: { n: number }) => `Make photo ${p.n} smaller`,
+  mgDownscaling: 'Making it smaller…',
+  mgDownscaled: (p: { bytes: number; width: number; height: number }, f: Formatter) => `Made smaller: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
+  mgRemoveBackground: 'Remove the background first',
+  mgRemoveBackgroundHint: 'Each photo is cut out before the model is made; helps with busy backgrounds.',
+  // Prompt
+  mgPromptLabel: 'Describe the object',
+  mgPromptHint: '3 to 300 characters, for example "a weathered bronze statue of a fox".',
+  mgCounter: (p: { length: number; max: number }, f: Formatter) => `${f.number(p.length)} / ${f.number(p.max)}`,
+  mgCharsLeft: (p: { left: number }, f: Formatter) => (p.left >= 0 ? `${f.number(p.left)} ${p.left === 1 ? 'character' : 'characters'} left` : `${f.number(-p.left)} ${p.left === -1 ? 'character' : 'characters'} too many`),
+  // Quality, seed, cost
+  mgQuality: 'Quality',
+  mgQualityFast: 'Fast',
+  mgQualityStandard: 'Standard',
+  mgQualityHigh: 'High',
+  mgQualityFacts: (p: { texture: number; steps: number; seconds: number }, f: Formatter) =>
+    `${f.number(p.texture)} px textures · ${f.number(p.steps)} sampling steps · about ${f.unit(p.seconds, 'second')}`,
+  mgSeedPinned: (p: { seed: number }) => `Seed ${p.seed} (fixed by the page)`,
+  mgGenerate: (p: { cost: number }, f: Formatter) => `Make the model (${credits(p.cost, f)})`,
+  // Progress
+  mgCreating: 'Sending…',
+  mgResending: 'The answer was lost. Sending again — you will not be charged twice.',
+  mgQueued: 'Waiting for a free worker',
+  mgProcessing: 'Making the 3D model',
+  mgProcessingValue: (p: { percent: number }) => `Making the 3D model: ${p.percent} %`,
+  mgMilestone: (p: { percent: number }) => `Model ${p.percent} % done`,
+  mgReference: 'Reference image',
+  mgReferenceAlt: (p: { prompt: string }) => `Reference image rendered for “${p.prompt}”`,
+  mgReferenceNote: 'The model is built from this image.',
+  mgCloseOk: 'You can close this page: the job goes on and shows here when you come back.',
+  // Result
+  mgSucceeded: 'Your 3D model is ready',
+  mgSucceededAway: 'Your 3D model finished while you were away',
+  mgLoadingModel: 'Loading the model…',
+  mgModelAlt: (p: { what: string }) => `3D model of ${p.what}`,
+  mgModelFromPhotos: (p: { count: number }) => (p.count === 1 ? 'the object in your photo' : `the object in your ${p.count} photos`),
+  mgStats: 'About this model',
+  mgStatTriangles: 'Triangles',
+  mgStatVertices: 'Vertices',
+  mgStatMeshes: 'Meshes',
+  mgStatMaterials: 'Materials',
+  mgStatTextures: 'Textures',
+  mgStatMaxTexture: 'Largest texture',
+  mgStatBytes: 'File size',
+  mgStatAnimations: 'Animations',
+  mgPixels: (p: { n: number }, f: Formatter) => `${f.number(p.n)} px`,
+  mgTurntable: 'Turntable',
+  mgTurntableLabel: 'Turntable video of the model',
+  mgSeed: 'Seed',
+  mgSeedHint: '“Same again” reuses this seed; “Variation” draws a new one.',
+  mgDownload: 'Download GLB',
+  mgSameAgain: (p: { cost: number }, f: Formatter) => `Same again (${credits(p.cost, f)})`,
+  mgVariation: (p: { cost: number }, f: Formatter) => `Variation (${credits(p.cost, f)})`,
+  mgEdit: 'Change the input',
+  mgNew: 'Start over',
+  mgCached: 'Shown from this device; no download needed.',
+  mgFailed: 'The model could not be made',
+  mgRefunded: (p: { cost: number }, f: Formatter) => `${credits(p.cost, f)} refunded.`,
+  mgCancelled: 'Cancelled. Nothing was charged.',
+  // History
+  mgRecent: 'Your recent models',
+  mgShow: 'Show',
+  mgShowLabel: (p: { what: string }) => `Show ${p.what}`,
+  mgPhotoJob: (p: { count: number }) => (p.count === 1 ? '1 photo' : `${p.count} photos`),
+  mgStatusQueued: 'waiting',
+  mgStatusProcessing: 'in progress',
+  mgStatusSucceeded: 'ready',
+  mgStatusFailed: 'failed',
+  mgStatusExpired: 'deleted',
+  mgStatusCreating: 'sending',
+  mgNotifyTitle: '3D model ready',
+  mgNotifyFailedTitle: '3D model failed',
+};
+
+export type ModelGeneratorStrings = typeof modelGeneratorStrings;
+
+registerTranslation('en', modelGeneratorStrings);
+registerLoader('de', () => import('./strings.de.js'));

@@ -1,0 +1,457 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/components/model-generator/define.js';
+import type { ModelGenerator } from '../../src/components/model-generator/model-generator.js';
+import type { ModelJob } from '../../src/api/index.js';
+import { MediaClient } from '../../src/client/media-client.js';
+import { JobPoller } from '../../src/jobs/job-poller.js';
+import type { JobEvent } from '../../src/events/job-events.js';
+import { advance, fault, ledger, photo, requestsTo, until } from '../fixtures/browser.js';
+import { coverage } from '../fixtures/pixels.js';
+
+const endpoint = '/mk-model';
+const cut = (el: Element) => el.shadowRoot!;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const qa = <T extends Element = HTMLElement>(el: Element, sel: string): T[] => [...cut(el).querySelectorAll<T>(sel)];
+const charges = async (stack: 'mk-model' | 'mk-poor' = 'mk-model') => (await ledger(stack)).filter((e) => e.type === 'charge' && e.endpoint === 'createModelJob').length;
+const refunds = async () => (await ledger('mk-model')).filter((e) => e.type === 'refund' && e.endpoint === 'createModelJob').length;
+/** Creating calls sent (POST through XHR; polls are fetch GETs of /jobs/{id}). */
+const creates = (base = endpoint) =>
+  performance.getEntriesByType('resource').filter((e) => e.name.endsWith(`${base}/api/v1/3d/jobs`) && (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest').length;
+const file = async (w = 640, h = 640, name = 'mug.png', type: 'image/png' | 'image/jpeg' = 'image/png') => new File([await photo(w, h, type)], name, { type });
+const sha = async (b: ArrayBuffer) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
+
+async function mount(template = html`<model-generator endpoint=${endpoint} quality="fast"></model-generator>`): Promise<ModelGenerator> {
+  const el = await fixture<ModelGenerator>(template);
+  await el.updateComplete;
+  return el;
+}
+
+/** Until the element reaches `status`, moving the sandbox clock so jobs finish quickly. */
+async function reach(el: ModelGenerator, status: string, ms = 40_000, stack: 'mk-model' | 'mk-poor' = 'mk-model'): Promise<void> {
+  await until(async () => {
+    if (el.status === status) return true;
+    if (el.status === 'queued' || el.status === 'processing') await advance(stack, 30_000);
+    return false;
+  }, ms, `status ${status} (now ${el.status})`);
+  await el.updateComplete;
+}
+
+/** Until every photo is checked. */
+async function checked(el: ModelGenerator): Promise<void> {
+  await el.updateComplete;
+  await until(() => {
+    const photos = qa(el, '[part~="photo"]');
+    return photos.length > 0 && photos.every((p) => p.dataset['state'] !== 'checking' && p.dataset['state'] !== 'downscaling');
+  }, 15_000, 'the photo checks');
+  await el.updateComplete;
+}
+
+async function prompted(el: ModelGenerator, prompt: string): Promise<void> {
+  el.mode = 'prompt';
+  el.prompt = prompt;
+  await el.updateComplete;
+}
+
+/** The GLB behind the download link, as a hash. */
+async function glbHash(el: ModelGenerator): Promise<string> {
+  const href = q<HTMLAnchorElement>(el, '[part~="download"]')!.href;
+  const r = await fetch(href);
+  expect(r.headers.get('content-disposition') ?? '').to.contain('attachment');
+  return sha(await r.arrayBuffer());
+}
+
+/** A JPEG whose EXIF says "rotate 90° clockwise to show" (orientation 6), followed by `pad` bytes. */
+async function rotatedJpeg(w: number, h: number, pad: number): Promise<File> {
+  const jpeg = new Uint8Array(await (await photo(w, h, 'image/jpeg')).arrayBuffer());
+  const exif = [0xff, 0xe1, 0x00, 0x22, ...'Exif'.split('').map((c) => c.charCodeAt(0)), 0, 0, 0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
+  return new File([jpeg.slice(0, 2), new Uint8Array(exif), jpeg.slice(2), new Uint8Array(pad)], 'huge.jpg', { type: 'image/jpeg' });
+}
+
+beforeEach(async () => {
+  // Each test starts with no jobs of this user at these endpoints.
+  for (const ep of [endpoint, '/mk-poor']) {
+    const poller = JobPoller.for(MediaClient.for(ep));
+    for (const r of await poller.list()) await poller.forget(r.id);
+  }
+});
+
+describe('<model-generator>: refusals before anything is spent', function () {
+  this.timeout(30_000);
+  for (const [name, prompt] of [['2', 'ab'], ['301', 'x'.repeat(301)]] as const) {
+    it(`refuses a ${name}-character description, sending nothing`, async () => {
+      const el = await mount();
+      await prompted(el, prompt);
+      expect(el.status).to.equal('idle');
+      expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
+      expect(q(el, '[part~="counter"]')!.textContent).to.contain(`${prompt.length} / 300`);
+      const before = creates();
+      await el.start(); // a script calling start() anyway
+      const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+      expect(panel.dataset['reason']).to.equal('prompt_length');
+      expect(panel.getAttribute('role')).to.equal('alert');
+      expect(panel.textContent).to.contain('3 to 300 characters');
+      expect(creates()).to.equal(before);
+    });
+  }
+
+  it('announces the counter politely near the limit', async () => {
+    const el = await mount();
+    await prompted(el, 'y'.repeat(285));
+    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('15 characters left'), 2_000, 'the announcement');
+    expect(q(el, '[part~="announcer"]')!.getAttribute('aria-live')).to.equal('polite');
+    await prompted(el, 'y'.repeat(302));
+    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('2 characters too many'), 2_000, 'the announcement');
+    expect(q(el, '[part~="counter"]')!.classList.contains('over')).to.equal(true);
+  });
+
+  it('refuses 7 photos, keeping none of them', async () => {
+    const el = await mount();
+    const seven = await Promise.all(Array.from({ length: 7 }, (_, i) => file(200, 200, `p${i}.png`)));
+    el.images = seven;
+    await el.updateComplete;
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('image_count');
+    expect(panel.textContent).to.contain('7 photos').and.contain('1 to 6');
+    expect(qa(el, '[part~="photo"]')).to.have.length(0);
+    expect(el.status).to.equal('idle');
+  });
+
+  it('refuses a file that is not an image, judged by its contents', async () => {
+    const el = await mount();
+    el.images = [new File(['not a photo at all'], 'mug.png', { type: 'image/png' })];
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('not_image');
+    expect(q(el, '[part~="error"] button')!.textContent).to.contain('Choose another file');
+    expect(qa(el, '[part~="photo"]')).to.have.length(0);
+  });
+
+  it('offers to make a 13 MB photo smaller, keeping its orientation, and sends nothing until then', async () => {
+    const el = await mount();
+    const huge = await rotatedJpeg(600, 400, 13 * 1024 * 1024);
+    expect(huge.size).to.be.greaterThan(13 * 1024 * 1024);
+    el.images = [huge];
+    await checked(el);
+    const item = q<HTMLElement>(el, '[part~="photo"]')!;
+    expect(item.dataset['state']).to.equal('oversized');
+    expect(item.textContent).to.contain('14 MB').and.contain('400×600').and.contain('over the 12 MB limit');
+    expect(el.status).to.equal('idle');
+    const before = creates();
+    await el.start();
+    expect(q<HTMLElement>(el, '[part~="error"]')!.dataset['reason']).to.equal('too_large');
+    expect(creates()).to.equal(before);
+    q(el, '[part~="downscale-button"]')!.click();
+    await checked(el);
+    expect(q<HTMLElement>(el, '[part~="photo"]')!.dataset['state']).to.equal('ok');
+    const smaller = el.images[0] as File;
+    expect(smaller.size).to.be.lessThan(12 * 1024 * 1024);
+    expect(smaller.type).to.equal('image/jpeg');
+    // The EXIF turn is drawn into the pixels: upright without any EXIF reading.
+    const raw = await createImageBitmap(smaller, { imageOrientation: 'none' });
+    expect([raw.width, raw.height]).to.deep.equal([400, 600]);
+    expect(el.status).to.equal('ready');
+  });
+
+  it('lets a host veto a photo through mk-file-select', async () => {
+    const el = await mount();
+    el.addEventListener('mk-file-select', (e) => e.preventDefault(), { once: true });
+    const data = new DataTransfer();
+    data.items.add(await file());
+    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect(qa(el, '[part~="photo"]')).to.have.length(0);
+  });
+});
+
+describe('<model-generator>: making a model', function () {
+  this.timeout(120_000);
+  it('makes a model from two photos: the model is drawn, its stats are the API’s, the turntable plays, charged once', async () => {
+    const el = await mount();
+    const events: string[] = [];
+    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded'] as const) el.addEventListener(type, () => events.push(type));
+    const succeeded = new Promise<JobEvent>((r) => el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }));
+    const before = await charges();
+    el.images = [await file(640, 640, 'front.png'), await file(640, 640, 'side.png')];
+    await checked(el);
+    expect(el.status).to.equal('ready');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 2 credits');
+    q(el, '[part~="generate-button"]')!.click();
+    await reach(el, 'succeeded');
+    expect(events).to.include.members(['mk-job-created', 'mk-job-succeeded']);
+    const viewer = await until(() => q<HTMLElement & { screenshot(): Promise<Blob>; stats?: Record<string, number> }>(el, 'glb-viewer'), 30_000, 'the viewer');
+    await until(() => viewer.matches(':state(loaded)'), 60_000, 'the model to show');
+    const c = await coverage(await viewer.screenshot());
+    expect(c.filled, 'the model is drawn').to.be.greaterThan(0.05);
+    // The table shows what the API says of this job (polled again here), and what the file holds.
+    const api = (await MediaClient.for(endpoint).getModelJob(el.job!.handle!)).output!.stats;
+    const shown = Object.fromEntries(qa(el, '[part~="stats"] td').map((td) => [td.dataset['stat'], Number(td.dataset['value'])]));
+    expect(shown).to.deep.equal({ ...api });
+    expect(viewer.stats!['triangles']).to.equal(api.triangles);
+    expect(q(el, '[part~="stats"]')!.textContent).to.contain(new Intl.NumberFormat('en').format(api.triangles));
+    const e = await succeeded;
+    expect(e.detail.model!.url).to.equal(new URL((el.job!.job as ModelJob).output!.model_url, location.href).href);
+    expect(e.detail.model!.stats).to.deep.equal(api);
+    expect(e.detail.model!.seed).to.equal((el.job!.job as ModelJob).seed);
+    // The turntable: muted, looping, inline, with a poster, and playing while on screen.
+    const video = q<HTMLVideoElement>(el, '[part~="turntable"]')!;
+    expect(video.muted && video.loop && video.playsInline).to.equal(true);
+    expect(video.poster).to.match(/^blob:/);
+    video.scrollIntoView();
+    await until(() => !video.paused && video.currentTime > 0, 20_000, 'the turntable to play');
+    expect(q(el, '[part~="seed"]')!.textContent).to.contain(String(e.detail.model!.seed));
+    expect(await charges()).to.equal(before + 1);
+  });
+
+  it('shows the reference image in prompt mode before the model is done', async () => {
+    const el = await mount();
+    await prompted(el, 'a small red teapot');
+    void el.start();
+    await until(() => el.status === 'queued' || el.status === 'processing', 20_000, 'the job');
+    await el.updateComplete;
+    const img = await until(() => q<HTMLImageElement>(el, '[part~="reference"] img'), 5_000, 'the reference image');
+    await until(() => img.complete && img.naturalWidth > 0, 10_000, 'the reference image to load');
+    expect(img.naturalWidth).to.equal(img.naturalHeight);
+    expect(q(el, '[part~="progress"]')).to.not.equal(undefined);
+    expect(cut(el).textContent).to.match(/\d:\d\d elapsed/);
+    await reach(el, 'succeeded');
+  });
+
+  it('makes the same model again from the same seed, and a variation with a new one', async () => {
+    const el = await mount(html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt" seed="424242"></model-generator>`);
+    el.prompt = 'a wooden chair';
+    await el.updateComplete;
+    await el.start();
+    await reach(el, 'succeeded');
+    expect((el.job!.job as ModelJob).seed).to.equal(424242);
+    const first = await glbHash(el);
+    const firstId = el.job!.id;
+    q(el, '[part~="again-button"]')!.click();
+    await until(() => el.job && el.job.id !== firstId, 20_000, 'the second job');
+    await reach(el, 'succeeded');
+    expect((el.job!.job as ModelJob).seed).to.equal(424242);
+    expect(await glbHash(el), 'same seed, same bytes').to.equal(first);
+    const secondId = el.job!.id;
+    q(el, '[part~="variation-button"]')!.click();
+    await until(() => el.job && el.job.id !== secondId, 20_000, 'the variation');
+    await reach(el, 'succeeded');
+    expect((el.job!.job as ModelJob).seed).to.not.equal(424242);
+    expect(q(el, '[part~="seed"]')!.textContent).to.contain(String((el.job!.job as ModelJob).seed));
+  });
+
+  it('says the job failed and that the 2 credits were refunded', async () => {
+    const el = await mount();
+    const failed = new Promise<JobEvent>((r) => el.addEventListener('mk-job-failed', r as EventListener, { once: true }));
+    await fault('mk-model', 'job_fail', { count: 1 });
+    const refundsBefore = await refunds();
+    await prompted(el, 'a glass vase');
+    void el.start();
+    await reach(el, 'failed');
+    expect((await failed).detail.refunded).to.equal(true);
+    expect(q(el, '[part~="refund"]')!.textContent).to.contain('2 credits refunded');
+    await until(async () => (await refunds()) === refundsBefore + 1, 5_000, 'the refund in the ledger');
+    await until(() => cut(el).activeElement?.closest('[part~="error"]'), 2_000, 'focus on the retry action');
+  });
+
+  it('refuses with 402 when the session has too few credits left, before sending', async () => {
+    // /mk-poor gives each browser 5 credits: two jobs leave 1, too few for a third.
+    const poor = MediaClient.for('/mk-poor');
+    await poor.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
+    await poor.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
+    const el = await mount(html`<model-generator endpoint="/mk-poor" mode="prompt" top-up-href="/buy"></model-generator>`);
+    el.prompt = 'a third cup';
+    await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 2 credits').and.contain('1 credit left');
+    expect(q<HTMLAnchorElement>(el, '[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
+    expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
+    const chargesBefore = await charges('mk-poor');
+    await el.start(); // a script calling start() anyway: the proxy refuses it
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
+    expect(panel.dataset['reason']).to.equal('insufficient_credits');
+    expect(panel.textContent).to.contain('Nothing was charged');
+    expect(await charges('mk-poor')).to.equal(chargesBefore);
+  });
+
+  it('shows a countdown on 429 and goes on by itself, charged once', async () => {
+    const el = await mount();
+    const before = await charges();
+    await fault('mk-model', 'rate_limit', { count: 1 });
+    await prompted(el, 'a brass key');
+    void el.start();
+    await until(() => q(el, '[part~="wait"]'), 10_000, 'the countdown');
+    expect(q(el, '[part~="wait"]')!.textContent).to.match(/Trying again by itself in \d+ seconds?/);
+    await until(() => el.job?.handle, 30_000, 'the job after the wait');
+    expect(await charges()).to.equal(before + 1);
+  });
+
+  it('charges once for a double click', async () => {
+    const el = await mount();
+    const before = await charges();
+    await prompted(el, 'a paper lantern');
+    const button = q(el, '[part~="generate-button"]')!;
+    button.click();
+    button.click();
+    void el.start();
+    await until(() => el.job?.handle, 20_000, 'the job');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await charges()).to.equal(before + 1);
+  });
+
+  it('submits the model URL with a form', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><model-generator name="model" endpoint=${endpoint} quality="fast" mode="prompt"></model-generator></form>`);
+    const el = form.querySelector('model-generator')!;
+    el.prompt = 'a tin robot';
+    await el.start();
+    await reach(el, 'succeeded');
+    const value = new FormData(form).get('model');
+    expect(value).to.equal(new URL((el.job!.job as ModelJob).output!.model_url, location.href).href);
+    expect((await fetch(String(value))).headers.get('content-type')).to.equal('model/gltf-binary');
+  });
+});
+
+describe('<model-generator>: reloads and history', function () {
+  this.timeout(90_000);
+  type Page = { statuses: string[]; el: ModelGenerator; succeeded: { whileAway: boolean; id: string }[] };
+  const open = async () => {
+    const frame = document.createElement('iframe');
+    frame.src = '/test/components/model-generator-page.html';
+    frame.style.cssText = 'width:800px;height:900px';
+    document.body.append(frame);
+    const page = await until(() => (frame.contentWindow as unknown as { page?: Page }).page, 15_000, 'the page to load');
+    return { frame, page };
+  };
+
+  it('resumes a job after a reload mid-job, charged once', async () => {
+    const before = await charges();
+    const first = await open();
+    first.page.el.prompt = 'a stone lion';
+    await first.page.el.start();
+    const id = first.page.el.job!.id;
+    expect(first.page.el.status).to.equal('queued');
+    const loaded = (first.frame.contentWindow as Window).performance.getEntriesByType('resource').map((e) => e.name);
+    expect(loaded.filter((n) => /three|glb-renderer|glb-viewer/.test(n)), 'no viewer code before a model').to.deep.equal([]);
+    first.frame.remove(); // the page goes away mid-job
+    await advance('mk-model', 10_000);
+    const second = await open();
+    await until(() => second.page.el.job?.id === id, 10_000, 'the reloaded page to adopt the job');
+    await until(async () => {
+      await advance('mk-model', 30_000);
+      return second.page.el.status === 'succeeded';
+    }, 30_000, 'the job to finish');
+    expect(second.page.succeeded.map((s) => s.id)).to.deep.equal([id]);
+    await until(() => q(second.page.el, 'glb-viewer'), 20_000, 'the model after the reload');
+    expect(await charges()).to.equal(before + 1);
+    second.frame.remove();
+  });
+
+  it('lists recent models as cards without a viewer each, and shows one on request', async () => {
+    const el = await mount();
+    await prompted(el, 'a green bottle');
+    await el.start();
+    await reach(el, 'succeeded');
+    const firstId = el.job!.id;
+    q<HTMLButtonElement>(el, '.result .link')!.click(); // back to the form
+    el.mode = 'photos';
+    el.images = [await file(640, 640, 'shoe.png')];
+    await checked(el);
+    await el.start();
+    await reach(el, 'succeeded');
+    await until(() => qa(el, '[part~="history-card"]').length === 1, 5_000, 'the history');
+    const card = q(el, '[part~="history-card"]')!;
+    expect(card.textContent).to.contain('a green bottle').and.contain('Fast').and.contain('ready');
+    expect(card.querySelector('glb-viewer, canvas')).to.equal(null);
+    card.querySelector('button')!.click();
+    await until(() => el.job?.id === firstId && el.status === 'succeeded', 10_000, 'the chosen model');
+    await until(() => q(el, 'glb-viewer'), 10_000, 'its viewer');
+    expect(cut(el).textContent).to.contain('Shown from this device');
+    await until(() => qa(el, '[part~="history-card"] img').length === 1, 5_000, 'the photo job’s card thumbnail');
+  });
+});
+
+describe('<model-generator>: language, keyboard, accessibility', function () {
+  this.timeout(120_000);
+  it('speaks German under lang="de" (the closest [lang])', async () => {
+    const wrap = await fixture(html`<div lang="de-AT"><model-generator endpoint=${endpoint}></model-generator></div>`);
+    const el = wrap.querySelector('model-generator')!;
+    await until(() => cut(el).textContent?.includes('Fotos hinzufügen'), 5_000, 'German strings');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 2 Credits');
+    expect(cut(el).textContent).to.match(/Texturen 1.024 px/).and.contain('Qualität');
+    el.images = [new File(['nope'], 'x.png')];
+    await until(() => q(el, '[part~="error"]'), 5_000, 'the panel');
+    expect(q(el, '[part~="error"]')!.textContent).to.contain('kein JPG');
+    el.mode = 'prompt';
+    el.prompt = 'ab';
+    await el.updateComplete;
+    expect(cut(el).textContent).to.contain('Beschreiben Sie das Objekt');
+  });
+
+  it('goes from pasted photos through reordering to a model by keyboard alone', async () => {
+    const el = await mount();
+    const data = new DataTransfer();
+    data.items.add(await file(640, 640, 'first.png'));
+    data.items.add(await file(640, 640, 'second.png'));
+    q(el, '[part~="choose-button"]')!.focus();
+    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    await checked(el);
+    expect(el.images.map((f) => (f as File).name)).to.deep.equal(['first.png', 'second.png']);
+    const tabTo = async (match: (a: Element) => boolean, what: string) => {
+      for (let i = 0; i < 40 && !(cut(el).activeElement && match(cut(el).activeElement!)); i++) await sendKeys({ press: 'Tab' });
+      expect(cut(el).activeElement && match(cut(el).activeElement!), `focus on ${what}`).to.equal(true);
+    };
+    await tabTo((a) => a.matches('[part~="move-later"]') && a.closest('[part~="photo"]')!.textContent!.includes('first.png'), 'move first.png later');
+    await sendKeys({ press: 'Enter' });
+    await until(() => (el.images[0] as File).name === 'second.png', 2_000, 'the new order');
+    await el.updateComplete;
+    expect(cut(el).activeElement!.closest('[part~="photo"]')!.textContent, 'focus stays with the moved photo').to.contain('first.png');
+    await tabTo((a) => a.matches('[part~="generate-button"]'), 'the generate button');
+    await sendKeys({ press: 'Enter' });
+    await until(() => el.job?.handle, 20_000, 'the job');
+    await reach(el, 'succeeded');
+    await until(() => cut(el).activeElement?.classList.contains('result-title'), 5_000, 'focus on the result');
+  });
+
+  it('switches modes with the arrow keys (ARIA tabs)', async () => {
+    const el = await mount();
+    q(el, '#tab-photos')!.focus();
+    await sendKeys({ press: 'ArrowRight' });
+    await el.updateComplete;
+    expect(el.mode).to.equal('prompt');
+    expect(q(el, '#tab-prompt')!.getAttribute('aria-selected')).to.equal('true');
+    expect(q(el, '[role="tabpanel"]')!.getAttribute('aria-labelledby')).to.equal('tab-prompt');
+    await until(() => cut(el).activeElement?.id === 'tab-prompt', 2_000, 'focus on the prompt tab');
+  });
+
+  it('has no serious or critical axe violations in any phase', async () => {
+    const el = await mount();
+    const check = async (phase: string) => {
+      await el.updateComplete;
+      try {
+        await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+      } catch (err) {
+        throw new Error(`${phase}: ${(err as Error).message}`);
+      }
+    };
+    await check('idle');
+    el.images = [await file(640, 640, 'a.png'), await rotatedJpeg(300, 200, 13 * 1024 * 1024)];
+    await checked(el);
+    await check('photos with an oversized one');
+    el.images = [await file(640, 640, 'a.png')];
+    await checked(el);
+    await check('ready (photos)');
+    await prompted(el, 'x');
+    await el.start();
+    await check('refused (prompt)');
+    el.prompt = 'a blue kettle';
+    await el.updateComplete;
+    await check('ready (prompt)');
+    void el.start();
+    await until(() => el.status === 'queued' || el.status === 'processing', 20_000, 'the job');
+    await check('queued / processing');
+    await reach(el, 'succeeded');
+    await until(() => q(el, 'glb-viewer')?.matches(':state(loaded)'), 60_000, 'the model');
+    await check('succeeded');
+    await fault('mk-model', 'job_fail', { count: 1 });
+    await el.again({ variation: true });
+    await reach(el, 'failed');
+    await check('failed (with history)');
+  });
+});
