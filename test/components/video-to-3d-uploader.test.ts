@@ -322,3 +322,53 @@ describe('<video-to-3d-uploader>: language, keyboard, accessibility', function (
     await check(); // refused
   });
 });
+
+describe('<video-to-3d-uploader>: results kept on this device, and the end of a job while away', function () {
+  this.timeout(120_000);
+  const loaded = async (el: VideoTo3dUploader) => {
+    const viewer = await until(() => q(el, 'splat-viewer'), 30_000, 'the viewer');
+    await until(() => viewer.matches(':state(loaded)'), 60_000, 'the scene to show');
+  };
+
+  it('shows a finished scene again after a reload with no download', async () => {
+    const el = await mount();
+    await choose(el, await video());
+    void el.start();
+    await reach(el, 'succeeded');
+    await loaded(el);
+    const id = el.job!.id;
+    el.remove();
+    const downloads = requestsTo(`${endpoint}/files/`);
+    const again = await mount(); // the page comes back
+    again.jobId = id;
+    await reach(again, 'succeeded');
+    await loaded(again);
+    expect(requestsTo(`${endpoint}/files/`), 'no download of the scene').to.equal(downloads);
+    expect(cut(again).textContent).to.contain('Shown from this device');
+  });
+
+  it('marks the tab title while the page is hidden when a job ends, and restores it on return', async () => {
+    let visibility: DocumentVisibilityState = 'visible';
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+    const setVisibility = (v: DocumentVisibilityState) => {
+      visibility = v;
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    const before = document.title;
+    const title = (document.title = 'My uploads');
+    try {
+      const el = await mount();
+      el.notify = true;
+      await choose(el, await video());
+      await el.start();
+      setVisibility('hidden'); // the user switches to another tab
+      await reach(el, 'succeeded', 90_000);
+      expect(document.title).to.equal(`● ${title}`);
+      setVisibility('visible');
+      expect(document.title).to.equal(title);
+    } finally {
+      delete (document as { visibilityState?: unknown }).visibilityState;
+      document.title = before;
+    }
+  });
+});

@@ -57,7 +57,7 @@ export class AwayController implements ReactiveController {
 
   #restore(): void {
     if (this.#marked === undefined) return;
-    if (document.title.startsWith(MARK)) document.title = this.#marked;
+    if (document.title.startsWith(MARK.trim())) document.title = this.#marked;
     this.#marked = undefined;
   }
 }

@@ -490,7 +490,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
         ${this._thumb ? html`<img part="thumbnail" src=${this._thumb} alt=${t.term('vtThumbAlt', { name: this._file?.name ?? '' })} />` : html`<div part="thumbnail" class="thumb-empty" aria-hidden="true"></div>`}
         <div class="facts-wrap">
           <p class="file-name">${this._file?.name}</p>
-          <dl class="facts">
+          <dl class="facts" part="facts">
             <div><dt>${t.term('vtFactDuration')}</dt><dd>${f.clock(c.durationSeconds)}</dd></div>
             <div><dt>${t.term('vtFactResolution')}</dt><dd>${c.width}×${c.height}</dd></div>
             <div><dt>${t.term('vtFactSize')}</dt><dd>${f.bytes(c.bytes)}</dd></div>
