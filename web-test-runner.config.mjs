@@ -56,6 +56,14 @@ async function testRoutes(ctx, next) {
     ctx.body = await inspectStats(new Uint8Array(await readFile(ASSETS + ctx.query.asset)));
     return;
   }
+  // What a submitted <form> carried (test/components/bg-tool): each part's name, type and size.
+  if (ctx.path === '/__test/echo-form' && ctx.method === 'POST') {
+    const chunks = [];
+    for await (const c of ctx.req) chunks.push(c);
+    const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': ctx.get('content-type') } }).formData();
+    ctx.body = { parts: [...form].map(([name, v]) => (typeof v === 'string' ? { name, value: v } : { name, filename: v.name, type: v.type, size: v.size })) };
+    return;
+  }
   if (ctx.path === '/__fixtures/video') {
     const n = (name, fallback) => Math.max(1, Math.min(4096, Number(ctx.query[name] ?? fallback) || fallback));
     ctx.type = ctx.query.container === 'mov' ? 'video/quicktime' : 'video/mp4';
@@ -86,7 +94,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: { executablePath: process.env.CHROME_PATH ?? findChromium(), args: CHROMIUM_ARGS },
+      launchOptions: { executablePath: process.env.CHROME_PATH ?? findChromium(), args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] },
     }),
   ],
   middleware: [

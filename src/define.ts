@@ -2,4 +2,7 @@
 import './viewers/glb-viewer/define.js';
 import './viewers/splat-viewer/define.js';
 import './components/video-to-3d-uploader/define.js';
+import './components/headshot-studio/define.js';
+import './components/bg-tool/define.js';
+import './components/credit-badge/define.js';
 import './components/model-generator/define.js';

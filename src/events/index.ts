@@ -5,3 +5,6 @@ export * from './viewer-load.js';
 export * from './viewer-progress.js';
 export * from './viewer-error.js';
 export * from './file-select.js';
+export * from './headshots-ready.js';
+export * from './headshot-choose.js';
+export * from './image-ready.js';

@@ -1,0 +1,493 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
+import { MediaClient } from '../../client/media-client.js';
+import { validateImage, validateImageUrl } from '../../client/validate.js';
+import { ImageReadyEvent } from '../../events/image-ready.js';
+import { FormAssociated } from '../../internal/form-associated.js';
+import { MkElement } from '../../internal/mk-element.js';
+import { AnnouncerController } from '../shared/announcer.js';
+import { CreditsController, renderCost } from '../shared/credits.js';
+import { renderErrorPanel } from '../shared/error-panel.js';
+import { FileIntakeController } from '../shared/file-intake.js';
+import { LocalizeController } from '../shared/localize.js';
+import { sharedStrings, type SharedStrings } from '../shared/strings.js';
+import { elementStyles } from '../shared/styles.js';
+import { bgToolStyles } from './bg-tool.styles.js';
+import { CompareController } from './compare.js';
+import { bgStrings, type BgStrings } from './strings.js';
+
+void sharedStrings;
+void bgStrings;
+
+export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
+const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
+type Strings = BgStrings & SharedStrings;
+
+export interface BgToolResult {
+  blob: Blob;
+  url: string;
+  width: number;
+  height: number;
+  format: ImageToolFormat;
+  charged: number;
+  remaining: number;
+}
+
+/**
+ * @summary Background removal for one image: picker, drop, paste or URL; size, format, background colour and crop; a before/after slider; download, copy, run again; the result as a form value.
+ * @tag bg-tool
+ *
+ * Form value (with `name`): the processed image as a `File` (PNG or JPG). `required` makes the form invalid until there is one.
+ *
+ * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
+ *
+ * @event mk-file-select - An image was chosen, dropped or pasted; cancel it to veto the image.
+ * @event mk-image-ready - The background was removed: `detail.blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response).
+ *
+ * @csspart base - The card around everything.
+ * @csspart drop-zone - The area that takes a dropped image.
+ * @csspart choose-button - Opens the file picker.
+ * @csspart url-input - The image address field.
+ * @csspart options - The options (size, format, background, crop).
+ * @csspart cost - The cost line.
+ * @csspart run-button - Removes the background (again).
+ * @csspart compare - The before/after comparison.
+ * @csspart slider - The comparison handle (role=slider).
+ * @csspart facts - Size, dimensions, format and charge of the result.
+ * @csspart download-button - Downloads the result.
+ * @csspart copy-button - Copies the result to the clipboard (where the browser allows).
+ * @csspart wait - The countdown while the service asks to wait (429).
+ * @csspart error - The error panel.
+ *
+ * @cssproperty --mk-accent - Accent colour. Default #2f5bea.
+ * @cssproperty --mk-surface - Card background.
+ * @cssproperty --mk-border - Borders.
+ * @cssproperty --mk-radius - Corner radius. Default 12px.
+ * @cssproperty --mk-space - Spacing unit. Default 8px.
+ * @cssproperty --mk-focus-ring - Focus ring colour.
+ * @cssproperty --mk-compare-height - Height of the comparison. Default 360px.
+ *
+ * @cssstate idle - No image yet.
+ * @cssstate ready - An image, waiting for the options.
+ * @cssstate working - The background is being removed.
+ * @cssstate succeeded - The result is shown (and is the form value).
+ * @cssstate failed - The call failed or was refused (nothing charged).
+ */
+export class BgTool extends FormAssociated(MkElement) {
+  static override styles = [elementStyles, bgToolStyles];
+
+  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
+  @property() endpoint = '/mediakit';
+
+  /** Output size: `auto`, `preview` (at most 0.25 MP) or `full`. Default `auto`. */
+  @property() size: ImageToolSize = 'auto';
+
+  /** Output format: `png` (transparent) or `jpg`. Default `png`. */
+  @property() format: ImageToolFormat = 'png';
+
+  /** Background colour as `#rrggbb`, or `none` for transparency. Default `none`. */
+  @property({ attribute: 'bg-color' }) bgColor = 'none';
+
+  /** Crop to the subject's bounding box. Default false. */
+  @property({ type: Boolean }) crop = false;
+
+  /** `light` or `dark`; default: the visitor's preference. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** Take pasted images anywhere on the page, not only while the element has focus. Default false. */
+  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
+
+  /** Link for the 402 action when no `top-up` slot is given. */
+  @property({ attribute: 'top-up-href' }) topUpHref = '';
+
+  /** The client to use; default: the page's shared client for `endpoint`. */
+  @property({ attribute: false }) client: MediaClient | undefined;
+
+  /** For sites that mint tokens on their own backend: resolves to a session token. */
+  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
+
+  /** Overrides of single strings, in any language: `{ bgTitle: 'Product photo' }`. */
+  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+
+  @state() private _source: File | string | undefined;
+  @state() private _beforeUrl: string | undefined;
+  @state() private _checking = false;
+  @state() private _result: BgToolResult | undefined;
+  @state() private _error: unknown;
+  @state() private _busy = false;
+  @state() private _waitUntil = 0;
+  @state() private _urlText = '';
+  @state() private _urlInvalid = false;
+  @state() private _notice = '';
+  /** The last non-`none` colour, so unticking "none" brings it back. */
+  @state() private _colour = '#ffffff';
+
+  readonly #t = new LocalizeController<Strings>(this);
+  readonly #announce = new AnnouncerController(this);
+  readonly #credits = new CreditsController(this, () => this.#client());
+  readonly #compare = new CompareController(this);
+  readonly #intake = new FileIntakeController(this, {
+    accept: 'image/jpeg,image/png,image/webp',
+    onFiles: ([file]) => void this.#take(file!),
+    enabled: () => !this.isDisabled && !this._busy,
+    pageWide: () => this.pasteGlobal,
+  });
+
+  #status: BgToolStatus = 'idle';
+  #key: string | undefined;
+  #abort: AbortController | undefined;
+  #ownClient: MediaClient | undefined;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+
+  /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
+  get status(): BgToolStatus {
+    return this.#status;
+  }
+
+  /** The last result (blob, dimensions, format, what it charged), or undefined. */
+  get result(): Omit<BgToolResult, 'url'> | undefined {
+    if (!this._result) return undefined;
+    const { url: _url, ...rest } = this._result;
+    return rest;
+  }
+
+  /** The result as a File (also the form value), or null. */
+  get value(): File | null {
+    return this.formValue();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#ticker = setInterval(() => this._waitUntil > Date.now() && this.requestUpdate(), 1000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#ticker);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
+    // Other options are another request: a new key, so it is never mistaken for a replay.
+    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#key = undefined;
+    if (changed.has('bgColor') && this.bgColor !== 'none' && LIMITS.imageTools.bgColorPattern.test(this.bgColor)) this._colour = hex6(this.bgColor);
+    const before = this.#status;
+    this.#status = this.#derive();
+    if (before !== this.#status) this.#phaseChanged(before);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    this.setPhase(PHASES, this.#status);
+  }
+
+  // ---------------------------------------------------------------- public methods
+
+  /** Takes an image as if the user had chosen it (fires `mk-file-select`, then checks it). */
+  selectFile(file: File): void {
+    this.#intake.offer([file], 'property');
+  }
+
+  /** Takes an image by its address; the service fetches it. */
+  selectUrl(url: string): void {
+    try {
+      validateImageUrl(url.trim(), 'image_url');
+    } catch {
+      this._urlInvalid = true;
+      return;
+    }
+    this.#clear();
+    this._urlInvalid = false;
+    this._source = url.trim();
+    this._beforeUrl = url.trim();
+  }
+
+  /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. */
+  async run(): Promise<void> {
+    if (!this._source || this._checking || this._busy || this.isDisabled) return;
+    this._busy = true;
+    this._error = undefined;
+    this._notice = '';
+    const key = (this.#key ??= crypto.randomUUID());
+    const abort = (this.#abort = new AbortController());
+    const format = this.format;
+    try {
+      const bg = this.bgColor === 'none' ? undefined : this.bgColor;
+      const out = await this.#client().imageTool(
+        { image: this._source, size: this.size, format, crop: this.crop, ...(bg ? { bg_color: bg } : {}) },
+        { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) },
+      );
+      const bitmap = await createImageBitmap(out.blob);
+      const { width, height } = bitmap;
+      bitmap.close();
+      if (this._result) URL.revokeObjectURL(this._result.url);
+      // What was charged comes from the answer (X-Credits-Charged), never from the price table.
+      this._result = { blob: out.blob, url: URL.createObjectURL(out.blob), width, height, format, charged: out.credits_charged, remaining: out.credits_remaining };
+      this.#key = undefined;
+      this.syncForm();
+      this.dispatchEvent(new ImageReadyEvent({ blob: out.blob, width, height, format, charged: out.credits_charged, remaining: out.credits_remaining }));
+      this.#announce.say(this.#t.term('bgDoneSay', { width, height, format: format.toUpperCase(), bytes: out.blob.size }));
+    } catch (err) {
+      if (!abort.signal.aborted) this._error = err;
+    } finally {
+      this._busy = false;
+      this._waitUntil = 0;
+    }
+  }
+
+  /** Copies the result to the clipboard as PNG (where the browser allows it). */
+  async copy(): Promise<boolean> {
+    if (!this._result) return false;
+    try {
+      const png = this._result.format === 'png' ? this._result.blob : await toPng(this._result.blob);
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+      this._notice = this.#t.term('bgCopied');
+      this.#announce.say(this._notice);
+      return true;
+    } catch {
+      this._notice = this.#t.term('bgCopyFailed');
+      this.#announce.say(this._notice);
+      return false;
+    }
+  }
+
+  /** Back to the start: forgets the image and the result. */
+  reset(): void {
+    this.#abort?.abort();
+    this.#clear();
+    this._urlText = '';
+    this._urlInvalid = false;
+    this.syncForm();
+  }
+
+  // ---------------------------------------------------------------- form association
+
+  protected formValue(): File | null {
+    const r = this._result;
+    if (!r) return null;
+    const base = this._source instanceof File ? this._source.name.replace(/\.[^.]+$/, '') : 'image';
+    return new File([r.blob], `${base}-no-background.${r.format === 'jpg' ? 'jpg' : 'png'}`, { type: r.blob.type || (r.format === 'jpg' ? 'image/jpeg' : 'image/png') });
+  }
+
+  protected requiredMessage(): string {
+    return this.#t.term('bgRequired');
+  }
+
+  protected resetValue(): void {
+    this.reset();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #client(): MediaClient {
+    if (this.client) return this.client;
+    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
+    return MediaClient.for(this.endpoint);
+  }
+
+  #derive(): BgToolStatus {
+    if (this._busy) return 'working';
+    if (this._error && this._source) return 'failed';
+    if (this._result) return 'succeeded';
+    if (this._source && !this._checking) return 'ready';
+    return 'idle';
+  }
+
+  #phaseChanged(before: BgToolStatus): void {
+    if (this.#status === 'working') this.#announce.say(this.#t.term('bgWorking'));
+    const focusTo: Partial<Record<BgToolStatus, string>> = {
+      ready: '[part~="run-button"]',
+      succeeded: '.result-title',
+      failed: '[part~="error"] button, [part~="error"] a, [part~="run-button"]',
+    };
+    const selector = focusTo[this.#status];
+    if (selector && (before === 'working' || (this.#status === 'ready' && before === 'idle'))) {
+      void this.updateComplete.then(() => focusFirst(this.renderRoot, selector));
+    }
+  }
+
+  async #take(file: File): Promise<void> {
+    this.#abort?.abort();
+    this.#clear();
+    const abort = (this.#abort = new AbortController());
+    this._checking = true;
+    this._source = file;
+    try {
+      await validateImage(file, 'image_file');
+      if (abort.signal.aborted) return;
+      this._beforeUrl = URL.createObjectURL(file);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      this._source = undefined;
+      this._error = err;
+    } finally {
+      if (!abort.signal.aborted) this._checking = false;
+    }
+  }
+
+  #clear(): void {
+    if (this._beforeUrl?.startsWith('blob:')) URL.revokeObjectURL(this._beforeUrl);
+    if (this._result) URL.revokeObjectURL(this._result.url);
+    this._beforeUrl = undefined;
+    this._result = undefined;
+    this._source = undefined;
+    this._error = undefined;
+    this._notice = '';
+    this._checking = false;
+    this.#key = undefined;
+  }
+
+  #setColour(colour: string): void {
+    this._colour = colour;
+    this.bgColor = colour;
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  protected override render() {
+    const t = this.#t;
+    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
+      <header class="head">
+        <h2 id="title">${t.term('bgTitle')}</h2>
+        ${this._source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
+      </header>
+      ${this._source ? nothing : this.#renderIntake()}
+      ${this._checking ? html`<p>${t.term('bgChecking')}</p>` : nothing}
+      ${this._result ? this.#renderResult() : this._source && !this._checking ? this.#renderBefore() : nothing}
+      ${this._source && !this._checking ? this.#renderOptions() : nothing}
+      ${this._waitUntil > Date.now() ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: Math.ceil((this._waitUntil - Date.now()) / 1000) })}</p>` : nothing}
+      ${this._error
+        ? renderErrorPanel(t, this._error, { onChoose: () => this.#intake.open(), onRetry: this._source ? () => void this.run() : undefined, onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined })
+        : nothing}
+      ${this.#announce.render()}
+    </section>`;
+  }
+
+  #renderIntake() {
+    const t = this.#t;
+    return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}" data-validity-anchor>
+        <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="4" width="18" height="16" rx="2" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="9" cy="10" r="2" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4 18l5-5 4 4 3-3 4 4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>
+        ${this.#intake.render(t.term('bgChoose'), { describedBy: 'limits' })}
+        <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
+        <p class="muted" id="limits">${t.term('bgLimits')}</p>
+      </div>
+      <div class="url-row">
+        <label for="url">${t.term('bgUrlLabel')}</label>
+        <div class="row">
+          <input id="url" part="url-input" type="url" inputmode="url" autocomplete="off" placeholder="https://" .value=${this._urlText}
+            aria-invalid=${this._urlInvalid ? 'true' : 'false'} aria-describedby=${this._urlInvalid ? 'url-error' : nothing} ?disabled=${this.isDisabled}
+            @input=${(e: Event) => ((this._urlText = (e.target as HTMLInputElement).value), (this._urlInvalid = false))}
+            @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && (e.preventDefault(), this.selectUrl(this._urlText))} />
+          <button type="button" class="secondary" ?disabled=${this.isDisabled || !this._urlText.trim()} @click=${() => this.selectUrl(this._urlText)}>${t.term('bgUrlUse')}</button>
+        </div>
+        ${this._urlInvalid ? html`<p class="invalid" id="url-error">${t.term('bgUrlInvalid')}</p>` : nothing}
+      </div>`;
+  }
+
+  #renderBefore() {
+    const t = this.#t;
+    return html`<div class="before-only">
+      <div class="picture"><img src=${this._beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')} /></div>
+      <p class="muted file-name">${this._source instanceof File ? this._source.name : t.term('bgFromUrl')} ·
+        <button type="button" class="link" @click=${() => this.reset()}>${t.term('bgNewImage')}</button></p>
+    </div>`;
+  }
+
+  #renderOptions() {
+    const t = this.#t;
+    const working = this._busy;
+    const short = (this.#credits.remaining ?? Infinity) < COSTS.imageTool;
+    const none = this.bgColor === 'none';
+    return html`<fieldset part="options" class="options" ?disabled=${working || this.isDisabled}>
+        <legend>${t.term('bgOptions')}</legend>
+        <label class="field">${t.term('bgSize')}
+          <select .value=${this.size} @change=${(e: Event) => (this.size = (e.target as HTMLSelectElement).value as ImageToolSize)}>
+            ${LIMITS.imageTools.sizes.map((s) => html`<option value=${s} ?selected=${this.size === s}>${t.term(`bgSize_${s}`)}</option>`)}
+          </select>
+        </label>
+        <div class="field" role="radiogroup" aria-labelledby="format-label">
+          <span id="format-label">${t.term('bgFormat')}</span>
+          <div class="row">
+            ${LIMITS.imageTools.formats.map(
+              (f) => html`<label class="check"><input type="radio" name="format" value=${f} .checked=${this.format === f} @change=${() => (this.format = f)} />${t.term(`bgFormat_${f}`)}</label>`,
+            )}
+          </div>
+        </div>
+        <div class="field" role="group" aria-labelledby="bg-label">
+          <span id="bg-label">${t.term('bgBackground')}</span>
+          <div class="row">
+            <label class="check"><input type="checkbox" name="none" .checked=${none} @change=${(e: Event) => (this.bgColor = (e.target as HTMLInputElement).checked ? 'none' : this._colour)} />${t.term('bgNone')}</label>
+            <label class="check colour"><input type="color" name="bg" .value=${none ? this._colour : hex6(this.bgColor)} aria-label=${t.term('bgColour')}
+              @input=${(e: Event) => this.#setColour((e.target as HTMLInputElement).value)} /><span class="muted nums">${none ? '' : hex6(this.bgColor)}</span></label>
+          </div>
+          ${none && this.format === 'jpg' ? html`<p class="muted">${t.term('bgJpgWhite')}</p>` : nothing}
+        </div>
+        <label class="check"><input type="checkbox" name="crop" .checked=${this.crop} @change=${(e: Event) => (this.crop = (e.target as HTMLInputElement).checked)} />${t.term('bgCrop')}</label>
+      </fieldset>
+      <div class="actions">
+        <button type="button" part="run-button" class="primary" aria-describedby=${this._result ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.run()}>
+          ${this._result ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
+        </button>
+        ${working ? html`<div class="meter indeterminate" role="progressbar" aria-label=${t.term('bgWorking')}><div></div></div>` : nothing}
+      </div>
+      ${this._result ? html`<p class="muted" id="again-note">${t.term('bgRunAgainNote')}</p>` : nothing}`;
+  }
+
+  #renderResult() {
+    const t = this.#t;
+    const r = this._result!;
+    const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
+    return html`<div class="result">
+      <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
+      ${this.#compare.render(this._beforeUrl ?? '', r.url, {
+        slider: t.term('bgSlider'),
+        value: (percent) => t.term('bgSliderValue', { percent }),
+        hint: t.term('bgSliderHint'),
+        before: t.term('bgBefore'),
+        after: t.term('bgAfter'),
+        beforeAlt: t.term('bgBeforeAlt'),
+        afterAlt: t.term('bgAfterAlt'),
+      })}
+      <dl class="facts" part="facts">
+        <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
+        <div><dt>${t.term('bgFactDims')}</dt><dd>${r.width}×${r.height}</dd></div>
+        <div><dt>${t.term('bgFactFormat')}</dt><dd>${r.format.toUpperCase()}</dd></div>
+        <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
+      </dl>
+      <div class="actions">
+        <a part="download-button" class="button primary" href=${r.url} download=${this.formValue()?.name ?? 'image.png'}>${t.term('bgDownload')}</a>
+        ${canCopy ? html`<button type="button" part="copy-button" class="secondary" @click=${() => void this.copy()}>${t.term('bgCopy')}</button>` : nothing}
+        <button type="button" class="link" ?disabled=${this._busy} @click=${() => this.reset()}>${t.term('bgNewImage')}</button>
+      </div>
+      ${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}
+    </div>`;
+  }
+}
+
+function hex6(colour: string): string {
+  const h = colour.replace('#', '').toLowerCase();
+  return '#' + (h.length === 3 ? [...h].map((c) => c + c).join('') : h);
+}
+
+async function toPng(blob: Blob): Promise<Blob> {
+  const bitmap = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return canvas.convertToBlob({ type: 'image/png' });
+}
+
+/** Focuses the first element found for the first selector of a comma list that finds one (preference order, not document order). */
+function focusFirst(root: ParentNode, selectors: string): void {
+  for (const sel of selectors.split(',')) {
+    const el = root.querySelector<HTMLElement>(sel.trim());
+    if (el) return el.focus();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bg-tool': BgTool;
+  }
+}

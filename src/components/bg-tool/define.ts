@@ -1,0 +1,3 @@
+import { BgTool } from './bg-tool.js';
+
+BgTool.define('bg-tool');

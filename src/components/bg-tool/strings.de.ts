@@ -1,0 +1,55 @@
+import type { Formatter } from '../shared/format.js';
+import { registerTranslation } from '../shared/localize.js';
+import type { BgStrings } from './strings.js';
+
+const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'Credit' : 'Credits'}`;
+
+const de: BgStrings = {
+  bgTitle: 'Hintergrund entfernen',
+  bgChoose: 'Bild auswählen',
+  bgLimits: 'JPG, PNG oder WebP · bis 12 MB',
+  bgUrlLabel: 'Oder eine Bildadresse (URL)',
+  bgUrlUse: 'Diese Adresse verwenden',
+  bgUrlInvalid: 'Geben Sie eine Adresse ein, die mit https:// oder http:// beginnt.',
+  bgChecking: 'Bild wird geprüft …',
+  bgBeforeAlt: 'Originalbild',
+  bgAfterAlt: 'Bild ohne Hintergrund',
+  bgFromUrl: 'Bild von einer Adresse',
+  bgOptions: 'Optionen',
+  bgSize: 'Größe',
+  bgSize_auto: 'Automatisch (volle Größe bis 10 Megapixel)',
+  bgSize_preview: 'Vorschau (bis 0,25 Megapixel)',
+  bgSize_full: 'Volle Größe',
+  bgFormat: 'Format',
+  bgFormat_png: 'PNG mit Transparenz',
+  bgFormat_jpg: 'JPG',
+  bgBackground: 'Hintergrund',
+  bgNone: 'Keiner (transparent)',
+  bgColour: 'Hintergrundfarbe',
+  bgJpgWhite: 'JPG kennt keine Transparenz: Ohne Farbe wird der Hintergrund weiß.',
+  bgCrop: 'Auf das Motiv zuschneiden',
+  bgRun: (p, f) => `Hintergrund entfernen (${credits(p.cost, f)})`,
+  bgRunAgain: (p, f) => `Mit diesen Optionen erneut ausführen (${credits(p.cost, f)})`,
+  bgRunAgainNote: 'Erneutes Ausführen wird neu berechnet; das Ergebnis oben bleibt, bis das neue da ist.',
+  bgWorking: 'Hintergrund wird entfernt …',
+  bgDone: 'Hintergrund entfernt',
+  bgDoneSay: (p, f) => `Hintergrund entfernt: ${p.width}×${p.height} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgCompare: 'Vorher und nachher',
+  bgSlider: 'Vorher und nachher vergleichen',
+  bgSliderValue: (p) => `${100 - p.percent} % des Ergebnisses sichtbar`,
+  bgSliderHint: 'Ziehen Sie den Regler oder verwenden Sie die Pfeiltasten, Pos1 und Ende.',
+  bgBefore: 'Vorher',
+  bgAfter: 'Nachher',
+  bgFactSize: 'Dateigröße',
+  bgFactDims: 'Abmessungen',
+  bgFactFormat: 'Format',
+  bgFactCharged: 'Berechnet',
+  bgDownload: 'Herunterladen',
+  bgCopy: 'Bild kopieren',
+  bgCopied: 'Bild in die Zwischenablage kopiert',
+  bgCopyFailed: 'Dieser Browser hat das Kopieren des Bildes nicht erlaubt. Laden Sie es stattdessen herunter.',
+  bgNewImage: 'Anderes Bild verwenden',
+  bgRequired: 'Entfernen Sie zuerst den Hintergrund eines Bildes.',
+};
+
+registerTranslation('de', de);

@@ -1,0 +1,3 @@
+import { CreditBadge } from './credit-badge.js';
+
+CreditBadge.define('credit-badge');

@@ -1,0 +1,3 @@
+import { HeadshotStudio } from './headshot-studio.js';
+
+HeadshotStudio.define('headshot-studio');

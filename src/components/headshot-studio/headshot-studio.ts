@@ -1,0 +1,662 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { createRef, ref } from 'lit/directives/ref.js';
+import { zipSync } from 'fflate';
+import { headshotCharge, LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
+import { MediaClient } from '../../client/media-client.js';
+import { validateImage } from '../../client/validate.js';
+import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
+import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
+import { FormAssociated } from '../../internal/form-associated.js';
+import { MkElement } from '../../internal/mk-element.js';
+import { AnnouncerController } from '../shared/announcer.js';
+import { CreditsController, renderCost } from '../shared/credits.js';
+import { renderErrorPanel } from '../shared/error-panel.js';
+import { FileIntakeController } from '../shared/file-intake.js';
+import { LocalizeController } from '../shared/localize.js';
+import { sharedStrings, type SharedStrings } from '../shared/strings.js';
+import { elementStyles } from '../shared/styles.js';
+import { CameraController } from './camera.js';
+import { headshotStyles } from './headshot-studio.styles.js';
+import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
+import { headshotStrings, type HeadshotStrings } from './strings.js';
+
+void sharedStrings;
+void headshotStrings;
+
+export type HeadshotStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'partial' | 'failed';
+const PHASES: readonly HeadshotStatus[] = ['idle', 'ready', 'working', 'succeeded', 'partial', 'failed'];
+const SLOTS = LIMITS.headshot.slots;
+type Strings = HeadshotStrings & SharedStrings;
+
+interface SlotView extends HeadshotSlot {
+  /** A request for this slot is out. */
+  loading: boolean;
+  url?: string;
+}
+
+const variantsConverter = {
+  fromAttribute: (v: string | null): VariantSlot[] => [...new Set((v ?? '').split(/[\s,]+/).map(Number).filter((n) => (SLOTS as readonly number[]).includes(n)))].sort() as VariantSlot[],
+  toAttribute: (v: VariantSlot[]) => v.join(','),
+};
+
+/**
+ * @summary Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the chosen headshot as the form value.
+ * @tag headshot-studio
+ *
+ * Form value (with `name`): the chosen headshot as a PNG `File`.
+ *
+ * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
+ *
+ * @event mk-file-select - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
+ * @event mk-headshots-ready - A batch (or one retried slot) came back: `detail.headshots`, `charged`, `remaining` (from the response).
+ * @event mk-headshot-choose - The user chose one headshot (`detail.slot`, `file`); it is now the form value.
+ *
+ * @csspart base - The card around everything.
+ * @csspart drop-zone - The area that takes a dropped photo.
+ * @csspart choose-button - Opens the file picker.
+ * @csspart camera-button - Opens the live camera.
+ * @csspart camera - The live preview with its framing guide.
+ * @csspart capture-button - Takes the photo.
+ * @csspart photo - The chosen selfie.
+ * @csspart advice - Hints about the photo (never blocking).
+ * @csspart styles - The style picker.
+ * @csspart slots - The choice of versions.
+ * @csspart cost - The cost line.
+ * @csspart generate-button - Makes the headshots.
+ * @csspart results - The 2x2 grid.
+ * @csspart result - One slot of the grid (also `succeeded`, `failed` or `loading`).
+ * @csspart retry-button - Retries one failed slot.
+ * @csspart download-button - Downloads one headshot.
+ * @csspart download-all - Downloads all as one zip.
+ * @csspart choose-result - Chooses one headshot as the value.
+ * @csspart charged - What the last answer charged.
+ * @csspart wait - The countdown while the service asks to wait (429).
+ * @csspart error - The error panel.
+ *
+ * @cssproperty --mk-accent - Accent colour (buttons, chosen outline). Default #2f5bea.
+ * @cssproperty --mk-surface - Card background.
+ * @cssproperty --mk-border - Borders.
+ * @cssproperty --mk-radius - Corner radius. Default 12px.
+ * @cssproperty --mk-space - Spacing unit. Default 8px.
+ * @cssproperty --mk-focus-ring - Focus ring colour.
+ *
+ * @cssstate idle - No photo yet.
+ * @cssstate ready - A checked photo, waiting for the choice of style and versions.
+ * @cssstate working - Headshots are being made (a batch or one retried slot).
+ * @cssstate succeeded - Every requested headshot is there.
+ * @cssstate partial - Some slots failed (not charged); each can be retried.
+ * @cssstate failed - Nothing came back (every slot failed, or the request was refused).
+ * @cssstate camera - The live camera is open.
+ */
+export class HeadshotStudio extends FormAssociated(MkElement) {
+  static override styles = [elementStyles, headshotStyles];
+
+  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
+  @property() endpoint = '/mediakit';
+
+  /** The style to make: `corporate`, `business-casual`, `bewerbung` or `creative`. Default `corporate`. */
+  @property({ attribute: 'headshot-style' }) headshotStyle: HeadshotStyle = 'corporate';
+
+  /** Which slots to make, as "0,1,2,3" in the attribute. Default all four. */
+  @property({ converter: variantsConverter }) variants: VariantSlot[] = [0, 1, 2, 3];
+
+  /** `light` or `dark`; default: the visitor's preference. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** Take pasted photos anywhere on the page, not only while the element has focus. Default false. */
+  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
+
+  /** Link for the 402 action when no `top-up` slot is given. */
+  @property({ attribute: 'top-up-href' }) topUpHref = '';
+
+  /** The client to use; default: the page's shared client for `endpoint`. */
+  @property({ attribute: false }) client: MediaClient | undefined;
+
+  /** For sites that mint tokens on their own backend: resolves to a session token. */
+  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
+
+  /** Overrides of single strings, in any language: `{ hsTitle: 'Your profile photo' }`. */
+  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+
+  @state() private _file: File | undefined;
+  @state() private _photoUrl: string | undefined;
+  @state() private _checking = false;
+  @state() private _advice: PhotoAdvice[] = [];
+  @state() private _dims: { width: number; height: number } | undefined;
+  @state() private _results: SlotView[] = [];
+  @state() private _resultStyle: HeadshotStyle = 'corporate';
+  @state() private _error: unknown;
+  /** The slot whose retry the error belongs to (undefined: the batch). */
+  @state() private _errorSlot: VariantSlot | undefined;
+  @state() private _last: { charged: number; remaining: number } | undefined;
+  @state() private _chargedTotal = 0;
+  @state() private _chosen: VariantSlot | undefined;
+  @state() private _waitUntil = 0;
+  @state() private _inFlight = 0;
+
+  readonly #t = new LocalizeController<Strings>(this);
+  readonly #announce = new AnnouncerController(this);
+  readonly #credits = new CreditsController(this, () => this.#client());
+  readonly #camera = new CameraController(this);
+  readonly #intake = new FileIntakeController(this, {
+    accept: 'image/jpeg,image/png,image/webp',
+    onFiles: ([file]) => void this.#check(file!),
+    enabled: () => !this.isDisabled && this._inFlight === 0,
+    pageWide: () => this.pasteGlobal,
+  });
+  readonly #video = createRef<HTMLVideoElement>();
+  readonly #fallback = createRef<HTMLInputElement>();
+
+  #status: HeadshotStatus = 'idle';
+  /** One key per (photo, style, slots): a retry after a lost answer replays instead of charging again. */
+  #batchKey: string | undefined;
+  #retryKeys = new Map<VariantSlot, string>();
+  #abort: AbortController | undefined;
+  #ownClient: MediaClient | undefined;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+
+  /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `partial`, `failed`. */
+  get status(): HeadshotStatus {
+    return this.#status;
+  }
+
+  /** The slots of the current batch: status, PNG blob and size, or the failure message. */
+  get headshots(): HeadshotSlot[] {
+    return this._results.map(({ slot, status, blob, width, height, error }) => ({ slot, status, blob, width, height, error }) as HeadshotSlot);
+  }
+
+  /** The chosen headshot (also the form value), or null. */
+  get value(): File | null {
+    return this.formValue();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#ticker = setInterval(() => this._waitUntil > Date.now() && this.requestUpdate(), 1000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#ticker);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
+    if (changed.has('headshotStyle') || changed.has('variants')) this.#batchKey = undefined;
+    const before = this.#status;
+    this.#status = this.#derive();
+    if (before !== this.#status) this.#phaseChanged(before);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    this.setPhase(PHASES, this.#status);
+    this.setState('camera', this.#camera.state === 'on' || this.#camera.state === 'starting');
+    const video = this.#video.value;
+    if (video && video.srcObject !== (this.#camera.stream ?? null)) video.srcObject = this.#camera.stream ?? null;
+  }
+
+  // ---------------------------------------------------------------- public methods
+
+  /** Takes a photo as if the user had chosen it (fires `mk-file-select`, then checks it). */
+  selectFile(file: File): void {
+    this.#intake.offer([file], 'property');
+  }
+
+  /** Opens the live camera (call from a user gesture); where there is none, the phone camera picker. */
+  async openCamera(): Promise<void> {
+    if (!CameraController.supported) {
+      this.#fallback.value?.click();
+      return;
+    }
+    await this.#camera.start();
+    await this.updateComplete;
+    (this.renderRoot.querySelector(this.#camera.state === 'on' ? '[part~="capture-button"]' : '[part~="camera-button"]') as HTMLElement | null)?.focus();
+  }
+
+  /** Takes the photo from the live camera and checks it. */
+  async capture(): Promise<void> {
+    const video = this.#video.value;
+    if (!video || this.#camera.state !== 'on') return;
+    const file = await this.#camera.capture(video);
+    this.#camera.stop();
+    this.#announce.say(this.#t.term('hsCaptured'));
+    this.#intake.offer([file], 'camera');
+  }
+
+  /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. */
+  async generate(): Promise<void> {
+    const slots = this.#slots();
+    if (!this._file || this._checking || this._inFlight > 0 || this.isDisabled || !slots.length) return;
+    this._error = undefined;
+    this.#revokeResults();
+    this._chosen = undefined;
+    this.syncForm();
+    const style = this.headshotStyle;
+    this._resultStyle = style;
+    this._results = slots.map((slot) => ({ slot, status: 'failed', loading: true }));
+    const key = (this.#batchKey ??= crypto.randomUUID());
+    try {
+      await this.#request(slots, style, key);
+      this.#batchKey = undefined;
+    } catch (err) {
+      if (isAbort(err)) return;
+      this._results = [];
+      this._error = err;
+      this._errorSlot = undefined;
+    }
+  }
+
+  /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. */
+  async retry(slot: VariantSlot): Promise<void> {
+    const entry = this._results.find((r) => r.slot === slot);
+    if (!this._file || !entry || entry.status !== 'failed' || entry.loading || this.isDisabled) return;
+    this._error = undefined;
+    this._results = this._results.map((r) => (r.slot === slot ? { ...r, loading: true } : r));
+    let key = this.#retryKeys.get(slot);
+    if (!key) this.#retryKeys.set(slot, (key = crypto.randomUUID()));
+    try {
+      await this.#request([slot], this._resultStyle, key);
+      this.#retryKeys.delete(slot);
+    } catch (err) {
+      if (isAbort(err)) return;
+      this._results = this._results.map((r) => (r.slot === slot ? { ...r, loading: false } : r));
+      this._error = err;
+      this._errorSlot = slot;
+    }
+    await this.updateComplete;
+    (this.renderRoot.querySelector(`[data-slot="${slot}"] h4`) as HTMLElement | null)?.focus();
+  }
+
+  /** Chooses one succeeded headshot as the form value (fires `mk-headshot-choose`). */
+  choose(slot: VariantSlot): void {
+    const entry = this._results.find((r) => r.slot === slot && r.status === 'succeeded');
+    if (!entry) return;
+    this._chosen = slot;
+    this.syncForm();
+    const file = this.formValue()!;
+    this.#announce.say(this.#t.term('hsChosenSay', { slot: this.#slotName(slot) }));
+    this.dispatchEvent(new HeadshotChooseEvent({ slot, style: this._resultStyle, file, width: entry.width ?? 0, height: entry.height ?? 0 }));
+  }
+
+  /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
+  async toZip(): Promise<Blob> {
+    const files: Record<string, Uint8Array> = {};
+    for (const r of this._results) {
+      if (r.status === 'succeeded' && r.blob) files[this.#fileName(r.slot)] = new Uint8Array(await r.blob.arrayBuffer());
+    }
+    // PNGs are compressed already: store them (level 0) instead of spending time deflating again.
+    return new Blob([zipSync(files, { level: 0 }) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+  }
+
+  /** Downloads every succeeded headshot as one zip. */
+  async downloadAll(): Promise<void> {
+    const url = URL.createObjectURL(await this.toZip());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `headshots-${this._resultStyle}.zip`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
+  /** Back to the start: forgets the photo, the results and the choice. */
+  reset(): void {
+    this.#abort?.abort();
+    this.#camera.stop();
+    this.#revokeResults();
+    if (this._photoUrl) URL.revokeObjectURL(this._photoUrl);
+    this._photoUrl = undefined;
+    this._file = undefined;
+    this._dims = undefined;
+    this._advice = [];
+    this._checking = false;
+    this._error = undefined;
+    this._chosen = undefined;
+    this._chargedTotal = 0;
+    this._last = undefined;
+    this.#batchKey = undefined;
+    this.syncForm();
+  }
+
+  // ---------------------------------------------------------------- form association
+
+  protected formValue(): File | null {
+    const entry = this._results.find((r) => r.slot === this._chosen && r.status === 'succeeded');
+    return entry?.blob ? new File([entry.blob], this.#fileName(entry.slot), { type: 'image/png' }) : null;
+  }
+
+  protected requiredMessage(): string {
+    return this.#t.term('hsRequired');
+  }
+
+  protected resetValue(): void {
+    this.reset();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #client(): MediaClient {
+    if (this.client) return this.client;
+    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
+    return MediaClient.for(this.endpoint);
+  }
+
+  #slots(): VariantSlot[] {
+    return SLOTS.filter((s) => this.variants.includes(s));
+  }
+
+  #slotName(slot: VariantSlot): string {
+    return this.#t.term(`hsSlot${slot}`);
+  }
+
+  #fileName(slot: VariantSlot): string {
+    return `headshot-${this._resultStyle}-${slot + 1}.png`;
+  }
+
+  #derive(): HeadshotStatus {
+    if (this._inFlight > 0 || this._results.some((r) => r.loading)) return 'working';
+    if (this._results.length) {
+      const ok = this._results.filter((r) => r.status === 'succeeded').length;
+      return ok === this._results.length ? 'succeeded' : ok > 0 ? 'partial' : 'failed';
+    }
+    if (this._error && this._file) return 'failed';
+    if (this._file && !this._checking) return 'ready';
+    return 'idle';
+  }
+
+  #phaseChanged(before: HeadshotStatus): void {
+    const t = this.#t;
+    const ok = this._results.filter((r) => r.status === 'succeeded').length;
+    if (this.#status === 'ready' && before === 'idle') this.#announce.say(t.term('hsGenerate', { count: this.#slots().length, cost: headshotCharge(this.#slots().length) }));
+    if (this.#status === 'working') this.#announce.say(t.term('hsWorking'));
+    if (this.#status === 'succeeded' || this.#status === 'partial') this.#announce.say(t.term('hsReady', { ok, total: this._results.length }));
+    // Focus follows the end of a phase: to the next action, the results, or what to do about a failure.
+    const focusTo: Partial<Record<HeadshotStatus, string>> = {
+      ready: '[part~="generate-button"]',
+      succeeded: '.results-title',
+      partial: '.results-title',
+      failed: '[part~="error"] button, [part~="error"] a, [part~="generate-button"]',
+    };
+    const selector = focusTo[this.#status];
+    if (selector && (before === 'working' || this.#status === 'ready')) {
+      void this.updateComplete.then(() => focusFirst(this.renderRoot, selector));
+    }
+  }
+
+  async #check(file: File): Promise<void> {
+    this.#abort?.abort();
+    this.#camera.stop();
+    this.reset();
+    this._file = file;
+    this._checking = true;
+    const abort = (this.#abort = new AbortController());
+    try {
+      // Blocking: format by bytes, 12 MB, a decode. Advisory: light, size, sharpness.
+      const checked = await validateImage(file, 'image_file');
+      const report = await checkPhoto(file);
+      if (abort.signal.aborted) return;
+      this._dims = { width: checked.width, height: checked.height };
+      this._advice = report.advice;
+      this._photoUrl = URL.createObjectURL(file);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      this._file = undefined;
+      this._error = err;
+    } finally {
+      if (!abort.signal.aborted) this._checking = false;
+    }
+  }
+
+  async #request(slots: VariantSlot[], style: HeadshotStyle, key: string): Promise<void> {
+    const abort = (this.#abort = new AbortController());
+    this._inFlight++;
+    try {
+      const batch = await this.#client().headshots(
+        { image: this._file!, style, variants: slots },
+        { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) },
+      );
+      this.#merge(batch.data.variants);
+      // What was charged comes from the answer, never from the price table.
+      this._last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
+      this._chargedTotal += batch.credits_charged;
+      this._error = undefined;
+      this.dispatchEvent(new HeadshotsReadyEvent({ style, headshots: this.headshots, slots, charged: batch.credits_charged, remaining: batch.credits_remaining }));
+    } finally {
+      this._inFlight--;
+      this._waitUntil = 0;
+    }
+  }
+
+  #merge(variants: HeadshotVariant[]): void {
+    const next = [...this._results];
+    for (const v of variants) {
+      const i = next.findIndex((r) => r.slot === v.variant);
+      const old = i >= 0 ? next[i] : undefined;
+      if (old?.url) URL.revokeObjectURL(old.url);
+      let view: SlotView;
+      if (v.status === 'succeeded') {
+        const blob = new Blob([base64Bytes(v.image_base64) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
+        view = { slot: v.variant, status: 'succeeded', blob, width: v.width, height: v.height, url: URL.createObjectURL(blob), loading: false };
+      } else {
+        view = { slot: v.variant, status: 'failed', error: v.error, loading: false };
+      }
+      if (i >= 0) next[i] = view;
+      else next.push(view);
+    }
+    this._results = next;
+  }
+
+  #revokeResults(): void {
+    for (const r of this._results) if (r.url) URL.revokeObjectURL(r.url);
+    this._results = [];
+    this.#retryKeys.clear();
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  protected override render() {
+    const t = this.#t;
+    const s = this.#status;
+    const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !this._results.length);
+    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
+      <header class="head">
+        <h2 id="title">${t.term('hsTitle')}</h2>
+        ${choosing ? renderCost(t, headshotCharge(this.#slots().length), this.#credits.remaining, this.topUpHref || undefined) : nothing}
+      </header>
+      ${this._file ? nothing : this.#renderIntake()}
+      ${this._checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p><div class="meter indeterminate" role="progressbar" aria-label=${t.term('hsChecking')}><div></div></div></div>` : nothing}
+      ${this._file && !this._checking && choosing ? this.#renderReady() : nothing}
+      ${this._error
+        ? renderErrorPanel(t, this._error, {
+            onChoose: () => this.#intake.open(),
+            onRetry: this._file ? () => void (this._errorSlot === undefined ? this.generate() : this.retry(this._errorSlot)) : undefined,
+            onRestart: () => this.reset(),
+            topUpHref: this.topUpHref || undefined,
+          })
+        : nothing}
+      ${this._waitUntil > Date.now() ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: Math.ceil((this._waitUntil - Date.now()) / 1000) })}</p>` : nothing}
+      ${this._results.length ? this.#renderResults() : nothing}
+      ${this.#announce.render()}
+    </section>`;
+  }
+
+  #renderIntake() {
+    const t = this.#t;
+    const cam = this.#camera.state;
+    if (cam === 'on' || cam === 'starting') {
+      return html`<div class="camera" part="camera">
+        <div class="frame">
+          <video ${ref(this.#video)} autoplay playsinline muted aria-label=${t.term('hsCameraLabel')}></video>
+          <svg class="guide" viewBox="0 0 300 400" preserveAspectRatio="xMidYMid slice" aria-hidden="true">
+            <path class="shade" fill-rule="evenodd" d="M0 0H300V400H0Z M150 52c-46 0-74 36-74 86 0 52 32 96 74 96s74-44 74-96c0-50-28-86-74-86Z" />
+            <ellipse cx="150" cy="140" rx="74" ry="92" />
+            <path d="M40 400c6-80 50-118 110-126 60 8 104 46 110 126" />
+          </svg>
+          ${cam === 'starting' ? html`<p class="camera-wait">${t.term('hsCameraStarting')}</p>` : nothing}
+        </div>
+        <p class="muted">${t.term('hsCameraGuide')}</p>
+        <div class="actions">
+          <button type="button" part="capture-button" class="primary" ?disabled=${cam !== 'on'} @click=${() => void this.capture()}>${t.term('hsCapture')}</button>
+          <button type="button" class="secondary" @click=${() => this.#camera.stop()}>${t.term('hsCameraCancel')}</button>
+        </div>
+      </div>`;
+    }
+    return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}">
+      <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="9" r="4" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4.5 20c1.2-3.6 4-5.5 7.5-5.5s6.3 1.9 7.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
+      <div class="actions center">
+        ${this.#intake.render(t.term('hsChoose'), { describedBy: 'limits' })}
+        <button type="button" part="camera-button" class="secondary" ?disabled=${this.isDisabled} @click=${() => void this.openCamera()}>${t.term('hsCamera')}</button>
+        <input ${ref(this.#fallback)} type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="user"
+          @change=${(e: Event) => this.#intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />
+      </div>
+      <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
+      <p class="muted" id="limits">${t.term('hsLimits')}</p>
+      ${cam === 'denied' ? html`<p class="notice" role="status">${t.term('hsCameraDenied')}</p>` : nothing}
+    </div>`;
+  }
+
+  #renderReady() {
+    const t = this.#t;
+    const slots = this.#slots();
+    const cost = headshotCharge(slots.length);
+    const short = (this.#credits.remaining ?? Infinity) < cost;
+    const adviceText = (a: PhotoAdvice) =>
+      a === 'small' ? t.term('hsAdviceSmall', this._dims ?? { width: 0, height: 0 }) : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
+    return html`<div class="ready">
+      <div class="photo-row">
+        <img part="photo" src=${this._photoUrl ?? nothing} alt=${t.term('hsPhotoAlt')} />
+        <div class="photo-facts">
+          <p class="file-name">${this._file?.name}</p>
+          ${this._dims ? html`<p class="muted nums">${this._dims.width}×${this._dims.height} · ${t.f.bytes(this._file?.size ?? 0)}</p>` : nothing}
+          <button type="button" class="link" @click=${() => this.reset()}>${t.term('hsNewPhoto')}</button>
+        </div>
+      </div>
+      ${this._advice.length
+        ? html`<div class="advice" part="advice">
+            <h3>${t.term('hsAdviceTitle')}</h3>
+            <ul>${this._advice.map((a) => html`<li data-advice=${a}>${adviceText(a)}</li>`)}</ul>
+            <p class="muted">${t.term('hsAdviceGoOn')}</p>
+          </div>`
+        : nothing}
+      <fieldset part="styles" class="styles">
+        <legend>${t.term('hsStyleLegend')}</legend>
+        ${LIMITS.headshot.styles.map(
+          (style) => html`<label class="choice">
+            <input type="radio" name="style" value=${style} .checked=${this.headshotStyle === style} @change=${() => (this.headshotStyle = style)} />
+            <span><strong>${t.term(`hsStyle_${style}`)}</strong><span class="muted">${t.term(`hsStyleDesc_${style}`)}</span></span>
+          </label>`,
+        )}
+        <p class="muted note">${t.term('hsStyleNote')}</p>
+      </fieldset>
+      <fieldset part="slots" class="slots">
+        <legend>${t.term('hsSlotsLegend')}</legend>
+        ${SLOTS.map(
+          (slot) => html`<label class="choice compact">
+            <input type="checkbox" value=${slot} .checked=${slots.includes(slot)}
+              @change=${(e: Event) => this.#toggleSlot(slot, (e.target as HTMLInputElement).checked)} />
+            <span>${this.#slotName(slot)}</span>
+          </label>`,
+        )}
+        <p class="muted note" id="price-note">${slots.length ? t.term('hsPriceNote') : t.term('hsSlotsNone')}</p>
+      </fieldset>
+      <div class="actions">
+        <button type="button" part="generate-button" class="primary" aria-describedby="price-note" data-validity-anchor
+          ?disabled=${this.isDisabled || !slots.length || short} @click=${() => void this.generate()}>
+          ${t.term('hsGenerate', { count: slots.length, cost })}
+        </button>
+      </div>
+    </div>`;
+  }
+
+  #renderResults() {
+    const t = this.#t;
+    const ok = this._results.filter((r) => r.status === 'succeeded' && !r.loading).length;
+    const working = this.#status === 'working';
+    const allFailed = !working && ok === 0;
+    return html`<div class="results-wrap">
+      <h3 class="results-title" tabindex="-1">${working && ok === 0 ? t.term('hsWorking') : allFailed ? t.term('hsAllFailed') : t.term('hsReady', { ok, total: this._results.length })}</h3>
+      ${this._last && !allFailed ? html`<p class="muted nums" part="charged">${t.term('hsCharged', { charged: this._last.charged, left: this._last.remaining })}${this._chargedTotal !== this._last.charged ? html` · ${t.term('hsChargedTotal', { charged: this._chargedTotal })}` : nothing}</p>` : nothing}
+      ${allFailed ? html`<p class="notice" part="charged">${t.term('noCharge')}</p>` : nothing}
+      <ul class="grid" part="results" role="list">${this._results.map((r) => this.#renderSlot(r))}</ul>
+      <div class="actions">
+        ${ok > 0 ? html`<button type="button" part="download-all" class="secondary" ?disabled=${working} @click=${() => void this.downloadAll()}>${t.term('hsDownloadAll')}</button>` : nothing}
+        <button type="button" class="secondary" ?disabled=${working} @click=${() => this.#again()}>${t.term('hsMakeMore')}</button>
+        <button type="button" class="link" ?disabled=${working} @click=${() => this.reset()}>${t.term('hsNewPhoto')}</button>
+      </div>
+    </div>`;
+  }
+
+  #renderSlot(r: SlotView) {
+    const t = this.#t;
+    const name = this.#slotName(r.slot);
+    const state = r.loading ? 'loading' : r.status;
+    const chosen = this._chosen === r.slot && r.status === 'succeeded';
+    return html`<li part="result ${state}" class="slot ${state} ${chosen ? 'chosen' : ''}" data-slot=${r.slot} aria-busy=${r.loading ? 'true' : 'false'}>
+      <div class="shot">
+        ${r.loading
+          ? html`<div class="placeholder"><div class="meter indeterminate" role="progressbar" aria-label=${`${name}: ${t.term('hsWorkingSlot')}`}><div></div></div><p class="muted">${t.term('hsWorkingSlot')}</p></div>`
+          : r.status === 'succeeded'
+            ? html`<img src=${r.url ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${this._resultStyle}`) })} />`
+            : html`<div class="placeholder failed-box">
+                <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+                <p><strong>${t.term('hsSlotFailed')}</strong></p>
+                ${r.error ? html`<p class="muted">${r.error}</p>` : nothing}
+              </div>`}
+        ${chosen ? html`<span class="badge">✓ ${t.term('hsChosen')}</span>` : nothing}
+      </div>
+      <h4 id=${`name-${r.slot}`} tabindex="-1">${name}</h4>
+      <div class="actions">
+        ${!r.loading && r.status === 'succeeded'
+          ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => this.choose(r.slot)}>
+                ${chosen ? t.term('hsChosen') : t.term('hsChooseThis')}
+              </button>
+              <a part="download-button" class="button secondary" href=${r.url ?? ''} download=${this.#fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>`
+          : nothing}
+        ${!r.loading && r.status === 'failed'
+          ? html`<button type="button" part="retry-button" class="secondary" ?disabled=${this.isDisabled || (this.#credits.remaining ?? Infinity) < headshotCharge(1)}
+              aria-describedby=${`name-${r.slot}`} @click=${() => void this.retry(r.slot)}>${t.term('hsRetryOne', { cost: headshotCharge(1) })}</button>`
+          : nothing}
+      </div>
+    </li>`;
+  }
+
+  #toggleSlot(slot: VariantSlot, on: boolean): void {
+    const now = this.#slots();
+    this.variants = on ? [...new Set([...now, slot])].sort() : now.filter((x) => x !== slot);
+  }
+
+  #again(): void {
+    this.#revokeResults();
+    this._chosen = undefined;
+    this._last = undefined;
+    this._error = undefined;
+    this.syncForm();
+    void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="generate-button"]') as HTMLElement | null)?.focus());
+  }
+}
+
+function base64Bytes(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}
+
+/** Focuses the first element found for the first selector of a comma list that finds one (preference order, not document order). */
+function focusFirst(root: ParentNode, selectors: string): void {
+  for (const sel of selectors.split(',')) {
+    const el = root.querySelector<HTMLElement>(sel.trim());
+    if (el) return el.focus();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'headshot-studio': HeadshotStudio;
+  }
+}

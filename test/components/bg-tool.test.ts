@@ -1,0 +1,328 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
+import '../../src/components/bg-tool/define.js';
+import type { BgTool } from '../../src/components/bg-tool/bg-tool.js';
+import type { ImageReadyEvent } from '../../src/events/image-ready.js';
+import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
+
+const endpoint = '/mk-bg';
+const cut = (el: Element) => el.shadowRoot!;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const spent = () => charges('mk-bg', 'imageTool');
+
+async function image(w = 320, h = 400): Promise<File> {
+  return new File([await photo(w, h, 'image/png')], 'product.png', { type: 'image/png' });
+}
+
+async function mount(attrs: Partial<Record<'size' | 'format' | 'bg-color', string>> = {}): Promise<BgTool> {
+  const el = await fixture<BgTool>(html`<bg-tool endpoint=${endpoint}></bg-tool>`);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v!);
+  await el.updateComplete;
+  return el;
+}
+
+async function ready(el: BgTool, file?: File): Promise<void> {
+  el.selectFile(file ?? (await image()));
+  await until(() => el.status === 'ready' || q(el, '[part~="error"]'), 10_000, 'the image check');
+  await el.updateComplete;
+}
+
+async function done(el: BgTool): Promise<void> {
+  await el.updateComplete;
+  await until(() => el.status === 'succeeded' || el.status === 'failed', 30_000, `the result (now ${el.status})`);
+  await el.updateComplete;
+}
+
+/** RGBA of the pixel at (x, y) of an image blob. */
+async function pixel(blob: Blob, x: number, y: number): Promise<number[]> {
+  const bitmap = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(bitmap, 0, 0);
+  return [...ctx.getImageData(x, y, 1, 1).data];
+}
+
+const near = (a: number[], b: number[], tolerance = 24) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+
+describe('<bg-tool>: input', () => {
+  it('refuses a file that is not an image, sending nothing', async () => {
+    const el = await mount();
+    const before = requestsTo(`${endpoint}/api/v1`);
+    el.selectFile(new File(['hello'], 'photo.png', { type: 'image/png' }));
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('not_image');
+    expect(el.status).to.equal('idle');
+    expect(requestsTo(`${endpoint}/api/v1`)).to.equal(before);
+  });
+
+  it('takes an address: refuses one that is not http(s), and sends a valid one for the service to fetch', async () => {
+    const el = await mount();
+    const input = q<HTMLInputElement>(el, '[part~="url-input"]')!;
+    input.value = 'ftp://example.com/a.png';
+    input.dispatchEvent(new Event('input'));
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await el.updateComplete;
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(cut(el).textContent).to.contain('starting with https://');
+    el.selectUrl('https://images.example/shoe.jpg');
+    await el.updateComplete;
+    expect(el.status).to.equal('ready');
+    const sent: string[] = [];
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
+      if (typeof body === 'string') sent.push(body);
+      return send.call(this, body);
+    };
+    try {
+      void el.run();
+      await done(el);
+    } finally {
+      XMLHttpRequest.prototype.send = send;
+    }
+    expect(JSON.parse(sent[0]!)).to.include({ image_url: 'https://images.example/shoe.jpg' });
+    expect(el.status).to.equal('failed'); // the sandbox cannot reach that host
+    expect(q(el, '[part~="error"]')).to.not.equal(undefined);
+  });
+});
+
+describe('<bg-tool>: options and outputs, checked by pixels', function () {
+  this.timeout(90_000);
+
+  it('PNG keeps transparency; the cost is said before; charged what the response says', async () => {
+    const el = await mount();
+    await ready(el);
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 1 credit');
+    const before = await spent();
+    const ready$ = new Promise<ImageReadyEvent>((r) => el.addEventListener('mk-image-ready', r, { once: true }));
+    q(el, '[part~="run-button"]')!.click();
+    await done(el);
+    const e = await ready$;
+    expect(e.detail).to.include({ width: 320, height: 400, format: 'png', charged: 1 });
+    expect(e.detail.blob.type).to.equal('image/png');
+    expect(await spent()).to.equal(before + 1);
+    expect((await pixel(e.detail.blob, 2, 2))[3], 'corner transparent').to.equal(0);
+    expect((await pixel(e.detail.blob, 160, 220))[3], 'subject opaque').to.be.greaterThan(240);
+    const facts = q(el, '[part~="facts"]')!.textContent!;
+    expect(facts).to.contain('320×400').and.contain('PNG').and.contain('1 credit');
+    expect(q(el, '.checkerboard')).to.not.equal(undefined);
+    expect(q<HTMLAnchorElement>(el, '[part~="download-button"]')!.download).to.equal('product-no-background.png');
+  });
+
+  it('applies a background colour (colour input) and JPG (no transparency: white)', async () => {
+    const el = await mount();
+    await ready(el);
+    const colour = q<HTMLInputElement>(el, 'input[type="color"]')!;
+    colour.value = '#00ff00';
+    colour.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect(el.bgColor).to.equal('#00ff00');
+    expect(q<HTMLInputElement>(el, 'input[name="none"]')!.checked).to.equal(false);
+    void el.run();
+    await done(el);
+    const green = el.result!.blob;
+    expect(await pixel(green, 2, 2)).to.satisfy((p: number[]) => near(p, [0, 255, 0, 255]));
+
+    q<HTMLInputElement>(el, 'input[name="none"]')!.click();
+    q<HTMLInputElement>(el, 'input[name="format"][value="jpg"]')!.click();
+    await el.updateComplete;
+    expect(cut(el).textContent).to.contain('JPG has no transparency');
+    q(el, '[part~="run-button"]')!.click();
+    await until(() => el.result?.format === 'jpg', 30_000, 'the JPG');
+    const jpg = el.result!.blob;
+    expect(jpg.type).to.equal('image/jpeg');
+    expect([...new Uint8Array(await jpg.slice(0, 3).arrayBuffer())]).to.deep.equal([0xff, 0xd8, 0xff]);
+    expect(await pixel(jpg, 2, 2)).to.satisfy((p: number[]) => near(p, [255, 255, 255, 255]));
+    expect(await pixel(jpg, 160, 220)).to.satisfy((p: number[]) => near(p, [0xc0, 0x56, 0x1b, 255], 40));
+  });
+
+  it('sizes preview (at most 0.25 MP) and full, and crops to the subject', async () => {
+    const el = await mount();
+    await ready(el, await image(1000, 800));
+    const select = q<HTMLSelectElement>(el, 'select')!;
+    select.value = 'preview';
+    select.dispatchEvent(new Event('change'));
+    void el.run();
+    await done(el);
+    expect(el.result!.width * el.result!.height).to.be.at.most(250_000).and.greaterThan(200_000);
+    select.value = 'full';
+    select.dispatchEvent(new Event('change'));
+    void el.run();
+    await until(() => el.result?.width === 1000, 30_000, 'the full-size result');
+    expect(el.result!.height).to.equal(800);
+    q<HTMLInputElement>(el, 'input[name="crop"]')!.click();
+    await el.updateComplete;
+    expect(el.crop).to.equal(true);
+    void el.run();
+    await until(() => el.result && el.result.width < 1000, 30_000, 'the cropped result');
+    expect(el.result!.width).to.be.within(400, 600); // the subject is half the width
+    expect((await pixel(el.result!.blob, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3]).to.equal(255);
+  });
+
+  it('says running again is a new charge, and charges it', async () => {
+    const el = await mount();
+    await ready(el);
+    void el.run();
+    await done(el);
+    const before = await spent();
+    const again = q(el, '[part~="run-button"]')!;
+    expect(again.textContent).to.contain('Run again with these options (1 credit)');
+    expect(cut(el).getElementById(again.getAttribute('aria-describedby')!)!.textContent).to.contain('new charge');
+    again.click();
+    await el.updateComplete;
+    await done(el);
+    expect(await spent()).to.equal(before + 1);
+  });
+
+  it('charges once for a double click', async () => {
+    const el = await mount();
+    await ready(el);
+    const before = await spent();
+    const button = q(el, '[part~="run-button"]')!;
+    button.click();
+    button.click();
+    void el.run();
+    await done(el);
+    expect(await spent()).to.equal(before + 1);
+  });
+
+  it('waits out a 429 with a countdown, charged once', async () => {
+    const el = await mount();
+    await ready(el);
+    const before = await spent();
+    await fault('mk-bg', 'rate_limit');
+    void el.run();
+    await until(() => q(el, '[part~="wait"]'), 10_000, 'the countdown');
+    expect(q(el, '[part~="wait"]')!.textContent).to.match(/Trying again by itself in \d+ seconds?/);
+    await done(el);
+    expect(el.status).to.equal('succeeded');
+    expect(await spent()).to.equal(before + 1);
+  });
+
+  it('says nothing was charged when the service fails', async () => {
+    const el = await mount();
+    await ready(el);
+    const before = await spent();
+    await fault('mk-bg', 'create_error');
+    void el.run();
+    await done(el);
+    expect(el.status).to.equal('failed');
+    expect(q(el, '[part~="error"]')!.textContent).to.contain('Nothing was charged');
+    expect(await spent()).to.equal(before);
+  });
+});
+
+describe('<bg-tool>: in a form', function () {
+  this.timeout(60_000);
+
+  it('is required until there is a result, submits the file as multipart, and a reset clears it', async () => {
+    const wrap = await fixture(html`<div>
+      <form method="post" enctype="multipart/form-data" action="/__test/echo-form" target="sink">
+        <input name="title" value="Red shoe" />
+        <bg-tool endpoint=${endpoint} name="cutout" required></bg-tool>
+      </form>
+      <iframe name="sink" title="sink"></iframe>
+    </div>`);
+    const form = wrap.querySelector('form')!;
+    const el = wrap.querySelector('bg-tool')!;
+    await el.updateComplete;
+    expect(form.checkValidity()).to.equal(false);
+    expect(el.validity.valueMissing).to.equal(true);
+    expect(el.validationMessage).to.equal('Remove the background of an image first.');
+    await ready(el);
+    void el.run();
+    await done(el);
+    expect(form.checkValidity()).to.equal(true);
+    const frame = wrap.querySelector('iframe')!;
+    const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
+    form.requestSubmit();
+    await loaded;
+    const echoed = JSON.parse(frame.contentDocument!.body.textContent!) as { parts: { name: string; filename?: string; type?: string; size?: number; value?: string }[] };
+    expect(echoed.parts).to.deep.include({ name: 'title', value: 'Red shoe' });
+    expect(echoed.parts).to.deep.include({ name: 'cutout', filename: 'product-no-background.png', type: 'image/png', size: el.result!.blob.size });
+    form.reset();
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+    expect(el.value).to.equal(null);
+    expect(form.checkValidity()).to.equal(false);
+  });
+});
+
+describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
+  this.timeout(90_000);
+
+  it('moves the before/after slider by keyboard and pointer', async () => {
+    const el = await mount();
+    await ready(el);
+    void el.run();
+    await done(el);
+    const slider = q(el, '[role="slider"]')!;
+    expect(slider.getAttribute('aria-valuenow')).to.equal('50');
+    slider.focus();
+    await sendKeys({ press: 'ArrowLeft' });
+    expect(slider.getAttribute('aria-valuenow')).to.equal('45');
+    await sendKeys({ press: 'ArrowRight' });
+    await sendKeys({ press: 'ArrowRight' });
+    expect(slider.getAttribute('aria-valuenow')).to.equal('55');
+    await sendKeys({ press: 'Home' });
+    expect(slider.getAttribute('aria-valuenow')).to.equal('0');
+    expect(slider.getAttribute('aria-valuetext')).to.equal('100 % of the result shown');
+    await sendKeys({ press: 'End' });
+    expect(slider.getAttribute('aria-valuenow')).to.equal('100');
+    const box = q(el, '[part~="compare"]')!.getBoundingClientRect();
+    await sendMouse({ type: 'click', position: [Math.round(box.left + box.width * 0.25), Math.round(box.top + box.height / 2)] });
+    await el.updateComplete;
+    expect(Number(slider.getAttribute('aria-valuenow'))).to.be.within(23, 27);
+    const after = q(el, '.after')!;
+    expect(getComputedStyle(after).clipPath).to.match(/inset\(0px 0px 0px 2[3-7]%\)/);
+  });
+
+  it('speaks German under lang="de"', async () => {
+    const wrap = await fixture(html`<div lang="de"><bg-tool endpoint=${endpoint}></bg-tool></div>`);
+    const el = wrap.querySelector('bg-tool')!;
+    await until(() => cut(el).textContent?.includes('Bild auswählen'), 5_000, 'German strings');
+    await ready(el);
+    expect(q(el, '[part~="options"]')!.textContent).to.contain('PNG mit Transparenz').and.contain('Auf das Motiv zuschneiden');
+    expect(q(el, '[part~="run-button"]')!.textContent).to.contain('Hintergrund entfernen (1 Credit)');
+  });
+
+  it('goes from a pasted image to a downloaded result by keyboard alone', async () => {
+    const el = await mount();
+    q(el, '[part~="choose-button"]')!.focus();
+    const data = new DataTransfer();
+    data.items.add(await image());
+    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    await until(() => el.status === 'ready', 10_000, 'ready');
+    await until(() => cut(el).activeElement === q(el, '[part~="run-button"]'), 2_000, 'focus on run');
+    await sendKeys({ press: 'Enter' });
+    await done(el);
+    await until(() => cut(el).activeElement?.classList.contains('result-title'), 3_000, 'focus on the result');
+    await sendKeys({ press: 'Tab' });
+    expect(cut(el).activeElement?.getAttribute('role')).to.equal('slider');
+    await sendKeys({ press: 'End' });
+    expect(cut(el).activeElement?.getAttribute('aria-valuenow')).to.equal('100');
+    await sendKeys({ press: 'Tab' });
+    expect(cut(el).activeElement?.getAttribute('part')).to.equal('download-button');
+  });
+
+  it('has no serious or critical axe violations in any state', async () => {
+    const el = await mount();
+    const check = async () => {
+      await el.updateComplete;
+      await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+    };
+    await check(); // idle
+    await ready(el);
+    await check(); // ready
+    void el.run();
+    await el.updateComplete;
+    expect(el.status).to.equal('working');
+    await check(); // working
+    await done(el);
+    await check(); // succeeded
+    await fault('mk-bg', 'create_error');
+    void el.run();
+    await done(el);
+    expect(el.status).to.equal('failed');
+    await check(); // failed
+  });
+});

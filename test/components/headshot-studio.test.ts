@@ -1,0 +1,340 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { unzipSync } from 'fflate';
+import '../../src/components/headshot-studio/define.js';
+import type { HeadshotStudio } from '../../src/components/headshot-studio/headshot-studio.js';
+import type { HeadshotsReadyEvent } from '../../src/events/headshots-ready.js';
+import type { HeadshotChooseEvent } from '../../src/events/headshot-choose.js';
+import type { FileSelectEvent } from '../../src/events/file-select.js';
+import { fault, ledger, photo, requestsTo, until, type StackName } from '../fixtures/browser.js';
+
+const endpoint = '/mk-headshot';
+const cut = (el: Element) => el.shadowRoot!;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const qa = <T extends Element = HTMLElement>(el: Element, sel: string): T[] => [...cut(el).querySelectorAll<T>(sel)];
+/** Amounts of the headshot charges in a stack's sandbox ledger, oldest first. */
+const charged = async (stack: StackName = 'mk-headshot') => (await ledger(stack)).filter((e) => e.type === 'charge' && e.endpoint === 'headshots').map((e) => e.amount);
+/** HTTP status of the last headshot request the page made (resource timing). */
+const lastStatus = () => (performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/v1/headshot')).at(-1) as PerformanceResourceTiming & { responseStatus: number }).responseStatus;
+
+async function selfie(w = 640, h = 800): Promise<File> {
+  return new File([await photo(w, h, 'image/jpeg')], 'selfie.jpg', { type: 'image/jpeg' });
+}
+
+async function mount(src = endpoint): Promise<HeadshotStudio> {
+  const el = await fixture<HeadshotStudio>(html`<headshot-studio endpoint=${src}></headshot-studio>`);
+  await el.updateComplete;
+  return el;
+}
+
+async function ready(el: HeadshotStudio, file?: File): Promise<void> {
+  el.selectFile(file ?? (await selfie()));
+  await until(() => el.status === 'ready' || q(el, '[part~="error"]'), 10_000, 'the photo check');
+  await el.updateComplete;
+}
+
+async function done(el: HeadshotStudio): Promise<void> {
+  await el.updateComplete;
+  await until(() => el.status !== 'working' && el.status !== 'ready', 30_000, `the batch (now ${el.status})`);
+  await el.updateComplete;
+}
+
+describe('<headshot-studio>: checks before spending', () => {
+  it('refuses a file that is not an image, with what to do, sending nothing', async () => {
+    const el = await mount();
+    const before = requestsTo(`${endpoint}/api/v1/headshot`);
+    el.selectFile(new File(['not a photo at all'], 'me.jpg', { type: 'image/jpeg' }));
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('not_image');
+    expect(panel.getAttribute('role')).to.equal('alert');
+    expect(el.status).to.equal('idle');
+    expect(requestsTo(`${endpoint}/api/v1/headshot`)).to.equal(before);
+  });
+
+  it('gives advice on a dark, small photo but never blocks', async () => {
+    const el = await mount();
+    const canvas = new OffscreenCanvas(300, 360);
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#101010';
+    ctx.fillRect(0, 0, 300, 360);
+    ctx.fillStyle = '#302820';
+    ctx.fillRect(100, 80, 100, 200);
+    await ready(el, new File([await canvas.convertToBlob({ type: 'image/png' })], 'dark.png', { type: 'image/png' }));
+    const advice = qa(el, '[part~="advice"] li').map((li) => li.dataset['advice']);
+    expect(advice).to.include.members(['dark', 'small']);
+    expect(q(el, '[part~="advice"]')!.textContent).to.contain('you can go on anyway');
+    expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(false);
+  });
+
+  it('shows the four styles as the API describes them, and the cost of the chosen versions', async () => {
+    const el = await mount();
+    await ready(el);
+    const styles = q(el, '[part~="styles"]')!.textContent!;
+    for (const words of ['Charcoal suit, neutral grey studio backdrop', 'Smart-casual outfit, bright office', 'Formal German application photo', 'Warm earth tones, relaxed editorial look']) expect(styles).to.contain(words);
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 10 credits');
+    expect(q(el, '[part~="generate-button"]')!.textContent).to.contain('Make 4 headshots (10 credits)');
+    const boxes = qa<HTMLInputElement>(el, '[part~="slots"] input[type="checkbox"]');
+    boxes[1]!.click();
+    boxes[3]!.click();
+    await el.updateComplete;
+    expect(el.variants).to.deep.equal([0, 2]);
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 5 credits');
+  });
+});
+
+describe('<headshot-studio>: batches, slots and charges', function () {
+  this.timeout(60_000);
+
+  it('makes a full batch: a 2x2 grid with each slot meaning, charged what the response says', async () => {
+    const el = await mount();
+    const before = await charged();
+    const events: HeadshotsReadyEvent[] = [];
+    el.addEventListener('mk-headshots-ready', (e) => events.push(e));
+    await ready(el);
+    q(el, '[part~="generate-button"]')!.click();
+    await until(() => el.status === 'working', 2_000, 'working');
+    await el.updateComplete;
+    expect(qa(el, '[part~="result"][part~="loading"]')).to.have.length(4);
+    await done(el);
+    expect(el.status).to.equal('succeeded');
+    const slots = qa(el, '[part~="result"]');
+    expect(slots.map((s) => s.querySelector('h4')!.textContent)).to.deep.equal(['Exact style template', 'Warmer three-quarter angle', 'Alternate outfit colour', 'Tighter crop, neutral expression']);
+    expect(getComputedStyle(q(el, '[part~="results"]')!).gridTemplateColumns.split(' ')).to.have.length(2);
+    const imgs = qa<HTMLImageElement>(el, '[part~="result"] img');
+    await until(() => imgs.every((i) => i.complete && i.naturalWidth > 0), 5_000, 'the images');
+    expect(events).to.have.length(1);
+    const after = await charged();
+    expect(after.slice(before.length)).to.deep.equal([events[0]!.detail.charged]);
+    expect(events[0]!.detail.charged).to.equal(10);
+    expect(q(el, '[part~="charged"]')!.textContent).to.contain('Charged 10 credits').and.contain(`${events[0]!.detail.remaining.toLocaleString('en')} credits left`);
+  });
+
+  it('shows one failed slot with its message, and retries just that slot at the charge of one', async () => {
+    const el = await mount();
+    const before = await charged();
+    await fault('mk-headshot', 'variant_fail', { variants: [2] });
+    await ready(el);
+    void el.generate();
+    await done(el);
+    expect(el.status).to.equal('partial');
+    const failed = q(el, '[part~="result"][part~="failed"]')!;
+    expect(failed.dataset['slot']).to.equal('2');
+    expect(failed.textContent).to.contain('not charged').and.contain('variants: [2]');
+    const retry = failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!;
+    expect(retry.textContent).to.contain('Retry this one (2 credits)');
+    expect((await charged()).slice(before.length)).to.deep.equal([7]);
+    const sent: string[] = [];
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
+      if (body instanceof FormData) sent.push(String(body.get('variants')));
+      return send.call(this, body);
+    };
+    try {
+      retry.click();
+      await done(el);
+    } finally {
+      XMLHttpRequest.prototype.send = send;
+    }
+    expect(sent).to.deep.equal(['2']);
+    expect(el.status).to.equal('succeeded');
+    expect((await charged()).slice(before.length)).to.deep.equal([7, 2]);
+    expect(q(el, '[part~="charged"]')!.textContent).to.contain('Charged 2 credits').and.contain('so far: 9 credits');
+  });
+
+  it('says nothing was charged when every slot failed (a 500)', async () => {
+    const el = await mount();
+    const before = await charged();
+    await fault('mk-headshot', 'all_variants_fail');
+    await ready(el);
+    void el.generate();
+    await done(el);
+    expect(el.status).to.equal('failed');
+    expect(lastStatus()).to.equal(500);
+    const panel = q<HTMLElement>(el, '[part~="error"]')!;
+    expect(panel.dataset['reason']).to.equal('provider');
+    expect(panel.textContent).to.contain('Nothing was charged');
+    expect(await charged()).to.deep.equal(before);
+    await until(() => cut(el).activeElement === q(el, '[part~="error"] button'), 2_000, 'focus on the retry action');
+  });
+
+  it('charges once for a double click', async () => {
+    const el = await mount();
+    const before = await charged();
+    await ready(el);
+    const button = q(el, '[part~="generate-button"]')!;
+    button.click();
+    button.click();
+    void el.generate();
+    await done(el);
+    expect((await charged()).length).to.equal(before.length + 1);
+  });
+
+  it('refuses with 402 when the session has too few credits, and offers the top-up', async () => {
+    const el = await fixture<HeadshotStudio>(html`<headshot-studio endpoint="/mk-poor" top-up-href="/buy"></headshot-studio>`);
+    const before = await charged('mk-poor');
+    await ready(el);
+    await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 10 credits').and.contain('5 credits left');
+    expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
+    await el.generate(); // a script calling it anyway
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
+    expect(panel.dataset['reason']).to.equal('insufficient_credits');
+    expect(q<HTMLAnchorElement>(el, '[part~="error"] a[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
+    expect(await charged('mk-poor')).to.deep.equal(before);
+  });
+
+  it('waits out a 429 with a countdown and goes on by itself, charged once', async () => {
+    const el = await mount();
+    const before = await charged();
+    await fault('mk-headshot', 'rate_limit');
+    await ready(el);
+    void el.generate();
+    await until(() => q(el, '[part~="wait"]'), 10_000, 'the countdown');
+    expect(q(el, '[part~="wait"]')!.textContent).to.match(/Trying again by itself in \d+ seconds?/);
+    await done(el);
+    expect(el.status).to.equal('succeeded');
+    expect((await charged()).length).to.equal(before.length + 1);
+  });
+});
+
+describe('<headshot-studio>: camera, downloads, choosing', function () {
+  this.timeout(60_000);
+
+  it('takes a photo with the (fake) camera through a framing guide', async () => {
+    const el = await mount();
+    const sources: string[] = [];
+    el.addEventListener('mk-file-select', (e: FileSelectEvent) => sources.push(e.detail.source));
+    q(el, '[part~="camera-button"]')!.click();
+    await until(() => el.matches(':state(camera)'), 5_000, 'the camera state');
+    const video = await until(() => q<HTMLVideoElement>(el, '[part~="camera"] video'), 5_000, 'the preview');
+    expect(q(el, '[part~="camera"] svg.guide')).to.not.equal(undefined);
+    await until(() => video.videoWidth > 0 && !q<HTMLButtonElement>(el, '[part~="capture-button"]')!.disabled, 10_000, 'frames from the camera');
+    expect(cut(el).activeElement).to.equal(q(el, '[part~="capture-button"]'));
+    q(el, '[part~="capture-button"]')!.click();
+    await until(() => el.status === 'ready', 10_000, 'the captured photo checked');
+    expect(sources).to.deep.equal(['camera']);
+    expect(el.matches(':state(camera)')).to.equal(false);
+    expect(q<HTMLImageElement>(el, '[part~="photo"]')!.src).to.match(/^blob:/);
+  });
+
+  it('downloads all as one zip of valid PNGs, and one as a PNG', async () => {
+    const el = await mount();
+    await ready(el);
+    void el.generate();
+    await done(el);
+    const one = q<HTMLAnchorElement>(el, '[part~="download-button"]')!;
+    expect(one.download).to.match(/\.png$/);
+    expect((await (await fetch(one.href)).blob()).type).to.equal('image/png');
+    const clicked: HTMLAnchorElement[] = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    };
+    try {
+      q(el, '[part~="download-all"]')!.click();
+      await until(() => clicked.length, 5_000, 'the zip download');
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+    }
+    expect(clicked[0]!.download).to.equal('headshots-corporate.zip');
+    const files = unzipSync(new Uint8Array(await (await fetch(clicked[0]!.href)).arrayBuffer()));
+    const names = Object.keys(files).sort();
+    expect(names).to.deep.equal(['headshot-corporate-1.png', 'headshot-corporate-2.png', 'headshot-corporate-3.png', 'headshot-corporate-4.png']);
+    for (const name of names) {
+      const bytes = files[name]!;
+      expect([...bytes.slice(0, 8)]).to.deep.equal([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      expect(bitmap.width).to.be.greaterThan(0);
+    }
+  });
+
+  it('submits the chosen headshot as a File in a form; required until one is chosen; reset clears it', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><headshot-studio endpoint=${endpoint} name="portrait" required></headshot-studio></form>`);
+    const el = form.querySelector('headshot-studio')!;
+    await el.updateComplete;
+    expect(form.checkValidity()).to.equal(false);
+    expect(el.validationMessage).to.equal('Make and choose a headshot first.');
+    await ready(el);
+    void el.generate();
+    await done(el);
+    expect(form.checkValidity(), 'made but not chosen').to.equal(false);
+    const chosen = new Promise<HeadshotChooseEvent>((r) => el.addEventListener('mk-headshot-choose', r, { once: true }));
+    qa(el, '[part~="choose-result"]')[1]!.click();
+    const e = await chosen;
+    expect(e.detail.slot).to.equal(1);
+    expect(form.checkValidity()).to.equal(true);
+    const value = new FormData(form).get('portrait') as File;
+    expect(value).to.be.instanceOf(File);
+    expect(value.type).to.equal('image/png');
+    expect(value.name).to.equal('headshot-corporate-2.png');
+    expect(value.size).to.equal(e.detail.file.size);
+    await el.updateComplete;
+    expect(qa(el, '[part~="choose-result"]')[1]!.getAttribute('aria-pressed')).to.equal('true');
+    form.reset();
+    await el.updateComplete;
+    expect(new FormData(form).get('portrait')).to.equal(null);
+    expect(el.status).to.equal('idle');
+    expect(form.checkValidity()).to.equal(false);
+  });
+});
+
+describe('<headshot-studio>: language, keyboard, accessibility', function () {
+  this.timeout(60_000);
+
+  it('speaks German under lang="de"', async () => {
+    const wrap = await fixture(html`<div lang="de"><headshot-studio endpoint=${endpoint}></headshot-studio></div>`);
+    const el = wrap.querySelector('headshot-studio')!;
+    await until(() => cut(el).textContent?.includes('Foto auswählen'), 5_000, 'German strings');
+    await ready(el);
+    expect(q(el, '[part~="styles"]')!.textContent).to.contain('Förmliches deutsches Bewerbungsfoto');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 10 Credits');
+    expect(q(el, '[part~="generate-button"]')!.textContent).to.contain('4 Porträts erstellen');
+  });
+
+  it('goes from a pasted photo to a chosen headshot by keyboard alone', async () => {
+    const el = await mount();
+    q(el, '[part~="choose-button"]')!.focus();
+    const data = new DataTransfer();
+    data.items.add(await selfie());
+    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    await until(() => el.status === 'ready', 10_000, 'ready');
+    await until(() => cut(el).activeElement === q(el, '[part~="generate-button"]'), 2_000, 'focus on generate');
+    await sendKeys({ press: 'Enter' });
+    await done(el);
+    await until(() => cut(el).activeElement?.classList.contains('results-title'), 3_000, 'focus on the results');
+    await sendKeys({ press: 'Tab' });
+    expect(cut(el).activeElement?.getAttribute('part')).to.equal('choose-result');
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(el.value).to.be.instanceOf(File);
+  });
+
+  it('has no serious or critical axe violations in any state', async () => {
+    const el = await mount();
+    const check = async () => {
+      await el.updateComplete;
+      await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+    };
+    await check(); // idle
+    q(el, '[part~="camera-button"]')!.click();
+    await until(() => el.matches(':state(camera)') && q(el, '[part~="camera"] video'), 5_000, 'the camera');
+    await check(); // camera
+    el.reset();
+    await ready(el);
+    await check(); // ready
+    await fault('mk-headshot', 'variant_fail', { variants: [0, 3] });
+    void el.generate();
+    await until(() => el.status === 'working', 2_000, 'working');
+    await check(); // working
+    await done(el);
+    expect(el.status).to.equal('partial');
+    await check(); // partial
+    await fault('mk-headshot', 'all_variants_fail');
+    el.reset();
+    await ready(el);
+    void el.generate();
+    await done(el);
+    expect(el.status).to.equal('failed');
+    await check(); // failed
+  });
+});
