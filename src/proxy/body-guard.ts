@@ -52,7 +52,7 @@ export interface BufferedRead {
 }
 
 const stalled = (idleMs: number) =>
-  ApiError.of('upload_timeout', `The upload stalled (nothing received for ${Math.round(idleMs / 1000)} s) and was stopped. Nothing was charged; check the connection and try again.`);
+  ApiError.of('upload_timeout', `The upload stalled (nothing received for ${Number((idleMs / 1000).toFixed(1))} s) and was stopped. Nothing was charged; check the connection and try again.`);
 
 /**
  * Reads a body whole under the caps above. Returns the bytes and `done()`, which gives the bytes

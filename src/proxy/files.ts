@@ -4,7 +4,7 @@
  * the poll rate limit of the subject it was minted for.
  */
 import { ApiError, routePath, type Capability } from '../api/index.js';
-import { readJson, type Call, type Ctx } from './context.js';
+import type { Call, Ctx } from './context.js';
 import type { JobHandle } from './handles.js';
 import type { DownloadPolicy, PollPolicy } from './policy.js';
 import { json, refuse } from './respond.js';
@@ -14,13 +14,19 @@ const MAX_JOB_BYTES = 1024 * 1024;
 
 async function fetchJob(ctx: Ctx, capability: Capability, job: 'video' | 'model', handle: JobHandle): Promise<Record<string, unknown>> {
   const url = ctx.upstream.url(routePath(job === 'video' ? 'getVideoJob' : 'getModelJob', handle.jobId));
-  const response = await ctx.upstream.call(url, { headers: { authorization: `Bearer ${ctx.settings.keys[capability]!}` } }, AbortSignal.timeout(ctx.settings.upstreamTimeoutMs));
-  if (response.status === 404) {
-    await response.body?.cancel();
-    refuse('not_found', 'No job with this id exists for this session.');
+  const answer = await ctx.upstream.getSmall(url, { authorization: `Bearer ${ctx.settings.keys[capability]!}` }, ctx.settings.upstreamTimeoutMs, MAX_JOB_BYTES);
+  if (answer.status === 404) refuse('not_found', 'No job with this id exists for this session.');
+  if (answer.status < 200 || answer.status > 299) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (answer.retryAfter) headers['retry-after'] = answer.retryAfter;
+    throw await ctx.upstream.error(new Response(answer.text ?? '', { status: answer.status, headers }), capability);
   }
-  if (!response.ok) throw await ctx.upstream.error(response, capability);
-  const body = (await readJson(response.body, MAX_JOB_BYTES)) as { data?: Record<string, unknown> } | undefined;
+  let body: { data?: Record<string, unknown> } | undefined;
+  try {
+    body = answer.text === undefined ? undefined : (JSON.parse(answer.text) as typeof body);
+  } catch {
+    body = undefined;
+  }
   if (!body || typeof body !== 'object') refuse('upstream_error', 'The media service sent a job that could not be read; poll again in a moment.');
   return body.data ?? {};
 }

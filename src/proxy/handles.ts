@@ -43,7 +43,12 @@ interface TicketWire {
   s: string;
 }
 
+/** Opened handles remembered (a handle never changes what it opens to): a poll then costs no decryption. */
+const OPENED_MAX = 10_000;
+
 export class Sealer {
+  readonly #opened = new Map<string, JobHandle>();
+
   constructor(
     private readonly keyring: Keyring,
     private readonly basePath: string,
@@ -56,6 +61,16 @@ export class Sealer {
   }
 
   async openHandle(subject: string, capability: Capability, handle: string): Promise<JobHandle> {
+    const cacheKey = `${capability}\n${subject}\n${handle}`;
+    const cached = this.#opened.get(cacheKey);
+    if (cached) return cached;
+    const opened = await this.#open(subject, capability, handle);
+    if (this.#opened.size >= OPENED_MAX) this.#opened.delete(this.#opened.keys().next().value!);
+    this.#opened.set(cacheKey, opened);
+    return opened;
+  }
+
+  async #open(subject: string, capability: Capability, handle: string): Promise<JobHandle> {
     const plain = await this.keyring.open('handle', handle, `${capability}\n${subject}`);
     const wire = plain ? (JSON.parse(plain) as Partial<HandleWire>) : undefined;
     if (!wire || typeof wire.j !== 'string' || typeof wire.c !== 'number' || typeof wire.w !== 'number') {

@@ -29,9 +29,64 @@ function codeOf(err: unknown): string | undefined {
 
 export type UpstreamInit = RequestInit & { duplex?: 'half' };
 
+/** A small upstream answer read whole (polls). */
+export interface SmallAnswer {
+  status: number;
+  /** The body text, or undefined when it was larger than asked for or broke. */
+  text: string | undefined;
+  retryAfter: string | null;
+}
+
+type NodeGet = (url: URL, headers: Record<string, string>, timeoutMs: number, max: number) => Promise<SmallAnswer>;
+
+let nodeGet: Promise<NodeGet | undefined> | undefined;
+
+/**
+ * On Node, small GETs (polls) go through node:http with a keep-alive agent: the same request as
+ * fetch, without the Request, Headers, AbortSignal and stream objects fetch builds per call (most
+ * of the latency a poll added). Elsewhere, undefined: fetch is used.
+ */
+function nodeGetter(): Promise<NodeGet | undefined> {
+  nodeGet ??= (async () => {
+    if (typeof process === 'undefined' || !process.versions?.node) return undefined;
+    try {
+      const http = await import('node:http');
+      const https = await import('node:https');
+      const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+      return (url, headers, timeoutMs, max) =>
+        new Promise<SmallAnswer>((resolve, reject) => {
+          const protocol = url.protocol as 'http:' | 'https:';
+          const req = (protocol === 'https:' ? https.request : http.request)(url, { method: 'GET', headers, agent: agents[protocol], timeout: timeoutMs }, (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size > max) {
+
+                res.destroy();
+              } else chunks.push(c);
+            });
+            const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
+            res.once('end', () => resolve({ status: res.statusCode ?? 502, text: Buffer.concat(chunks).toString('utf8'), retryAfter }));
+            res.once('close', () => {
+              if (!res.complete) resolve({ status: res.statusCode ?? 502, text: undefined, retryAfter });
+            });
+          });
+          req.once('timeout', () => req.destroy(Object.assign(new Error('upstream timeout'), { name: 'TimeoutError' })));
+          req.once('error', reject);
+          req.end();
+        });
+    } catch {
+      return undefined;
+    }
+  })();
+  return nodeGet;
+}
+
 export class Upstream {
   readonly base: URL;
   readonly #fetch: (url: URL, init: UpstreamInit) => Promise<Response>;
+  readonly #direct: boolean;
 
   constructor(
     upstream: string | URL | ((request: Request) => Promise<Response>),
@@ -39,6 +94,7 @@ export class Upstream {
   ) {
     if (typeof upstream === 'function') {
       this.base = new URL('http://upstream.invalid/');
+      this.#direct = false;
       this.#fetch = (url, init) => (url.origin === this.base.origin ? upstream(new Request(url, init)) : fetch(url, init));
     } else {
       try {
@@ -48,7 +104,25 @@ export class Upstream {
       }
       if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new TypeError(`createProxy: upstream must be an http(s) URL; it was "${this.base.href.slice(0, 80)}".`);
       this.#fetch = (url, init) => fetch(url, init);
+      this.#direct = true;
     }
+  }
+
+  /** A GET whose whole answer is small (a poll): status and text. Throws `UpstreamFailure` like `call`. */
+  async getSmall(url: URL, headers: Record<string, string>, timeoutMs: number, max: number): Promise<SmallAnswer> {
+    const get = this.#direct ? await nodeGetter() : undefined;
+    if (get) {
+      try {
+        return await get(url, headers, timeoutMs, max);
+      } catch (err) {
+        const code = codeOf(err);
+        if (code && NOT_CONNECTED.has(code)) throw new UpstreamFailure('not-sent', err);
+        throw new UpstreamFailure((err as Error).name === 'TimeoutError' ? 'timeout' : 'unknown', err);
+      }
+    }
+    const response = await this.call(url, { headers }, AbortSignal.timeout(timeoutMs));
+    const { readText } = await import('./context.js');
+    return { status: response.status, text: await readText(response.body, max), retryAfter: response.headers.get('retry-after') };
   }
 
   /** The upstream URL of a path from the route table (never a browser's path). */

@@ -7,6 +7,8 @@
  *   proxy:   our proxy (createProxy + toNodeHandler) in front of UPSTREAM
  *   pipe:    a plain node:http proxy: req.pipe(http.request(upstream)), res piped back
  *   fetch:   a plain fetch proxy: fetch(upstream, { body: Readable.toWeb(req), duplex: 'half' })
+ *   sink:    a bare node:http server that pipes the upload into a temporary file and answers 202
+ *            (the floor for receiving an upload to disk: the sandbox bench's baseline)
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -74,6 +76,19 @@ if (mode === 'sandbox') {
     } catch {
       res.destroy();
     }
+  });
+} else if (mode === 'sink') {
+  const { createWriteStream, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  port = await listen((req, res) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mediakit-sink-'));
+    const out = createWriteStream(join(dir, 'upload'));
+    req.pipe(out);
+    out.on('finish', () => {
+      rmSync(dir, { recursive: true, force: true });
+      res.writeHead(202, { 'content-type': 'application/json' }).end('{"data":{"status":"queued"}}');
+    });
   });
 } else {
   throw new Error(`unknown server mode ${mode}`);

@@ -48,8 +48,9 @@ describe('the budget holds against aborts, timeouts and failures', () => {
       for (let i = 0; i < 5; i++) {
         outcomes.push(await cutRequest(s.url, '/mediakit/api/v1/headshot', bearer(t, { 'content-type': 'application/json' }), body, slow.nextReceived()));
       }
-      await sleep(slow.delayMs + 2500);
-      await sandbox.sandbox.idle();
+      // Upstream finishes the calls it received; the proxy settles each (or, before the fix, had released it).
+      await until(async () => slow.received.length > 0 && (await usedOf(s, t)) === (await upstreamCharged(s)) && (await upstreamCharged(s)) > 0, 15_000, 'the session to match upstream').catch(() => undefined);
+      await sleep(500);
       const charged = await upstreamCharged(s);
       const used = await usedOf(s, t);
       assert.ok(charged > 0, 'upstream did the work of the first call');
@@ -90,7 +91,7 @@ describe('the budget holds against aborts, timeouts and failures', () => {
       assert.equal(r.status, 504);
       assert.equal(await usedOf(s, t), 2, 'the reservation is kept');
       assert.ok(logs.some((l) => /reservation of 2 credits is kept/.test(l)), logs.join('\n'));
-      await sleep(slow.delayMs + 1500);
+      await until(async () => (await upstreamCharged(s)) === 2, 15_000, 'upstream to finish').catch(() => undefined);
       assert.equal(await upstreamCharged(s), 2, 'upstream did charge: the budget was right to keep it');
     } finally {
       await s.close();

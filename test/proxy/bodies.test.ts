@@ -41,6 +41,8 @@ describe('bounded request bodies', () => {
   });
 
   it('refuses a subject past its buffered-bytes cap with 429, and all subjects past the total with 503', async () => {
+    // A long idle time here: the held uploads must stay held while the others are checked.
+    const s = await startStack({ proxy: { uploadIdleTimeoutMs: 20_000, maxBufferedBytesPerSubject: 3 * MiB, maxBufferedBytes: 5 * MiB } });
     const t = await s.login('hoarder', 100);
     const u = await s.login('other', 100);
     const v = await s.login('third', 100);
@@ -55,5 +57,6 @@ describe('bounded request bodies', () => {
     const r3 = await third.answer;
     assert.equal(r3.status, 503, r3.body);
     for (const h of [...held, second, third]) h.req.destroy();
+    await s.close();
   });
 });
