@@ -6,6 +6,8 @@
  *      a fixed JSON body of the same size (the floor of any HTTP poll on this machine).
  *   2. Artifact time: each generator vs the cheapest honest baseline of its kind (decode and
  *      re-encode the same input image with sharp; write the same number of bytes to a buffer).
+ *   2b. The sandbox's peak memory for a 500 MB video upload vs a bare server piping it to a file
+ *      (sandbox.ts).
  *   3. The proxy: a 500 MB video upload through it vs direct, a plain pipe proxy and a plain
  *      fetch proxy (throughput and VmHWM memory growth), and its added latency per poll
  *      (proxy.ts).
@@ -32,6 +34,7 @@ import { runImageTool } from '../../src/sandbox/artifacts/image-tool.js';
 import { glbStats } from '../../src/sandbox/artifacts/glb-stats.js';
 import { makeImage, makeVideo } from '../fixtures/media.js';
 import { proxyBench } from './proxy.js';
+import { sandboxUploadBench } from './sandbox.js';
 import { jobsBench } from './jobs.js';
 import { viewersBench } from './viewers.js';
 import { elementsBench } from './elements.js';
@@ -128,8 +131,11 @@ async function artifactBench(): Promise<void> {
 
 const only = process.argv[2];
 if (!only || only === 'sandbox') {
-  await pollBench();
-  await artifactBench();
+  await sandboxUploadBench();
+  if (process.env['BENCH_SKIP_ARTIFACTS'] !== '1') {
+    await pollBench();
+    await artifactBench();
+  }
 }
 if (!only || only === 'proxy') await proxyBench();
 if (!only || only === 'jobs') await jobsBench();
