@@ -1,10 +1,9 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ref } from 'lit/directives/ref.js';
 import { TaskStatus } from '@lit/task';
 import { COSTS, LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
 import { MediaClient, type ModelJobInput } from '../../client/media-client.js';
-import { validateModelRequest, ValidationError } from '../../client/validate.js';
+import { validateModelRequest } from '../../client/validate.js';
 import { JobController } from '../../jobs/job-controller.js';
 import { JobPoller } from '../../jobs/job-poller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
@@ -16,12 +15,13 @@ import { CreditsController, renderCost } from '../shared/credits.js';
 import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
-import { resultCache } from '../shared/result-cache.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
-import { bar, renderCard, renderQuality, renderStats } from './parts.js';
-import { checkPhoto, downscale, move, newPhoto, thumbnail, VIEWS, type Photo, type View } from './photos.js';
+import { renderJobView } from './job-view.js';
+import { renderCard, renderQuality } from './parts.js';
+import { ModelResultController } from './model-result.js';
+import { PhotoListController } from './photo-list.js';
 import { modelGeneratorStrings, type ModelGeneratorStrings } from './strings.js';
 import { TurntableController } from './turntable.js';
 
@@ -33,8 +33,6 @@ export type ModelGeneratorMode = 'photos' | 'prompt';
 const PHASES: readonly ModelGeneratorStatus[] = ['idle', 'ready', 'creating', 'resending', 'queued', 'processing', 'succeeded', 'failed'];
 type Strings = ModelGeneratorStrings & SharedStrings;
 const { maxImages, maxPromptChars } = LIMITS.model;
-/** Cache Storage key of a job's history thumbnail, beside its GLB. */
-const thumbKey = (id: string) => `${id}#thumb`;
 
 /**
  * @summary From 1-6 photos or a short description to a 3D model (GLB): checks the input before spending, follows the job across reloads, shows the model turning with its statistics and turntable video, and makes it again by seed.
@@ -139,14 +137,9 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   /** Overrides of single strings, in any language: `{ mgTitle: 'Make your product in 3D' }`. */
   @property({ attribute: false }) strings: Partial<Strings> | undefined;
 
-  @state() private _photos: Photo[] = [];
   @state() private _error: unknown;
   @state() private _notice = '';
   @state() private _history: JobRecord[] = [];
-  @state() private _thumbs: Record<string, string> = {};
-  @state() private _model: string | undefined;
-  @state() private _modelCached = false;
-  @state() private _modelError: unknown;
   @state() private _waitUntil = 0;
   @state() private _away = false;
 
@@ -156,10 +149,17 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   readonly #credits = new CreditsController(this, () => this.#client());
   readonly #jobs = new JobController(this, { kind: 'model', client: () => this.#client() });
   readonly #turntable = new TurntableController(this);
+  readonly #result = new ModelResultController(this);
+  readonly #photos = new PhotoListController(this, {
+    t: this.#t,
+    announce: this.#announce,
+    onChange: () => (this.#key = undefined),
+    onError: (err) => (this._error = err),
+  });
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
     multiple: true,
-    onFiles: (files) => this.#addPhotos(files),
+    onFiles: (files) => this.#photos.add(files),
     enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#showingJob(),
     pageWide: () => this.pasteGlobal,
   });
@@ -169,7 +169,6 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   #starting = false;
   #ownClient: MediaClient | undefined;
   #restored = false;
-  #modelFor = '';
   #lastInput: ModelJobInput | undefined;
   #counterBucket = '';
   #ticker: ReturnType<typeof setInterval> | undefined;
@@ -186,13 +185,12 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   /** The photos (Files, or http(s)/data URLs the service fetches), in order. Setting it replaces them and checks each. */
   get images(): (File | string)[] {
-    return this._photos.map((p) => p.source);
+    return this.#photos.photos.map((p) => p.source);
   }
 
   set images(list: readonly (File | string)[]) {
-    for (const p of this._photos) this.#revoke(p);
-    this._photos = [];
-    this.#addPhotos([...(list ?? [])], false);
+    this.#photos.clear();
+    this.#photos.add([...(list ?? [])], false);
   }
 
   constructor() {
@@ -233,7 +231,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
       const i = this._history.findIndex((r) => r.id === record.id);
       if (i >= 0 && this._history[i] !== record) this._history = this._history.map((r) => (r.id === record.id ? record : r));
       else if (i < 0 && record.status !== 'creating') this._history = [record, ...this._history];
-      if (record.status === 'succeeded' && this.#modelFor !== record.id) void this.#loadModel(record);
+      if (record.status === 'succeeded' && !this.#result.has(record)) void this.#result.load(record, this.#client(), () => this.#jobs.refresh());
     }
   }
 
@@ -260,9 +258,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   reset(): void {
     this.cancel();
     this.#jobs.clear();
-    this.#clearModel();
-    for (const p of this._photos) this.#revoke(p);
-    this._photos = [];
+    this.#result.clear();
+    this.#photos.clear();
     this.prompt = '';
     this.#key = undefined;
     this.#lastInput = undefined;
@@ -323,7 +320,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   #inputReady(): boolean {
     if (this.mode === 'prompt') return this.#promptLength() >= LIMITS.model.minPromptChars && this.#promptLength() <= maxPromptChars;
-    return this._photos.length >= 1 && this._photos.length <= maxImages && this._photos.every((p) => p.state === 'ok');
+    return this.#photos.ready;
   }
 
   #derive(): ModelGeneratorStatus {
@@ -355,10 +352,10 @@ export class ModelGenerator extends FormAssociated(MkElement) {
         validateModelRequest(input);
         return input;
       }
-      validateModelRequest({ mode: 'image', quality: this.quality, imageCount: this._photos.length, ...seed });
-      const oversized = this._photos.find((p) => p.state !== 'ok');
-      if (oversized?.state === 'checking') return undefined;
-      if (oversized) throw new ValidationError('invalid_request', oversized.name, `${oversized.name} is too large; make it smaller first.`, 'too_large', { bytes: oversized.bytes, max: LIMITS.image.maxBytes });
+      validateModelRequest({ mode: 'image', quality: this.quality, imageCount: this.#photos.photos.length, ...seed });
+      const blocker = this.#photos.blocker();
+      if (blocker === 'checking') return undefined;
+      if (blocker) throw blocker;
       return { mode: 'image', images: this.images, quality: this.quality, ...(this.removeBackground ? { remove_background: true } : {}), ...seed };
     } catch (err) {
       this._error = err;
@@ -380,22 +377,22 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     this._error = undefined;
     this._notice = '';
     this.#announce.resetProgress();
-    this.#clearModel();
+    this.#result.clear();
+    this._away = false;
     // One key per input: a second click or a retry after a lost answer replays the job instead of charging again.
     const key = (this.#key ??= crypto.randomUUID());
-    const views = this._photos.map((p) => p.view).join(',');
+    const views = this.#photos.photos.map((p) => p.view).join(',');
     const summary = {
       mode: input.mode,
       quality: input.quality ?? 'standard',
       ...(input.prompt ? { prompt: input.prompt } : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
     };
-    const first = input.mode === 'image' ? this._photos[0]?.source : undefined;
+    const first = input.mode === 'image' ? this.#photos.photos[0]?.source : undefined;
     try {
       const record = await this.#jobs.start(input, { idempotencyKey: key, summary, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) });
       this.#key = undefined;
       this.#lastInput = input;
-      const thumb = first ? await thumbnail(first) : undefined;
-      if (thumb && (await resultCache.put(record.scope, thumbKey(record.id), thumb))) this._thumbs = { ...this._thumbs, [record.id]: URL.createObjectURL(thumb) };
+      void this.#result.keepThumb(record, first);
     } catch (err) {
       if (isAbort(err)) this._notice = this.#t.term('mgCancelled');
       else this._error = err;
@@ -406,95 +403,11 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     }
   }
 
-  #addPhotos(files: (File | string)[], announce = true): void {
-    this._error = undefined;
-    const total = this._photos.length + files.length;
-    if (total > maxImages) {
-      this._error = new ValidationError('invalid_request', 'images', `Image mode takes 1 to ${maxImages} photos; ${total} were given.`, 'image_count', { count: total, min: 1, max: maxImages });
-      return;
-    }
-    this.#key = undefined;
-    const added = files.map(newPhoto);
-    this._photos = [...this._photos, ...added];
-    for (const photo of added) {
-      void checkPhoto(photo).then(
-        (checked) => this.#replace(photo.key, checked),
-        (err: unknown) => {
-          this.#revoke(photo);
-          this._photos = this._photos.filter((p) => p.key !== photo.key);
-          this._error = err;
-        },
-      );
-    }
-    if (announce && added.length) this.#announce.say(this.#t.term('mgPhotosLabel', { count: this._photos.length, max: maxImages }));
-  }
-
-  #replace(key: string, photo: Photo): void {
-    this._photos = this._photos.map((p) => (p.key === key ? photo : p));
-  }
-
-  #revoke(photo: Photo): void {
-    if (typeof photo.source !== 'string') URL.revokeObjectURL(photo.thumb);
-  }
-
-  #movePhoto(index: number, by: number): void {
-    const to = index + by;
-    if (to < 0 || to >= this._photos.length) return;
-    const key = this._photos[index]!.key;
-    this._photos = move(this._photos, index, to);
-    this.#key = undefined;
-    this.#announce.say(this.#t.term('mgMoved', { n: index + 1, to: to + 1 }));
-    // Focus stays on the photo that moved: the same button, or the other one at either end.
-    void this.updateComplete.then(() => {
-      const item = this.renderRoot.querySelector(`[data-key="${key}"]`);
-      const same = item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-earlier"]' : '[part~="move-later"]');
-      (same && !same.disabled ? same : item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-later"]' : '[part~="move-earlier"]'))?.focus();
-    });
-  }
-
-  #removePhoto(index: number): void {
-    const photo = this._photos[index]!;
-    this.#revoke(photo);
-    this._photos = this._photos.filter((_, i) => i !== index);
-    this.#key = undefined;
-    this.#announce.say(this.#t.term('mgRemoved', { name: photo.name }));
-    void this.updateComplete.then(() => {
-      const buttons = this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~="remove-photo"]');
-      (buttons[Math.min(index, buttons.length - 1)] ?? this.renderRoot.querySelector<HTMLButtonElement>('[part~="choose-button"]'))?.focus();
-    });
-  }
-
-  async #downscale(photo: Photo): Promise<void> {
-    if (typeof photo.source === 'string') return;
-    this.#replace(photo.key, { ...photo, state: 'downscaling' });
-    try {
-      const smaller = await downscale(photo.source, photo.format);
-      const checked = await checkPhoto({ ...photo, source: smaller, thumb: URL.createObjectURL(smaller), name: smaller.name });
-      this.#revoke(photo);
-      this.#replace(photo.key, { ...checked, downscaled: { width: checked.width, height: checked.height, bytes: checked.bytes } });
-      this.#key = undefined;
-    } catch (err) {
-      this.#replace(photo.key, photo);
-      this._error = err;
-    }
-  }
-
   #counterMilestone(): void {
     const left = maxPromptChars - [...this.prompt].length;
     const bucket = left < 0 ? 'over' : left === 0 ? '0' : left <= 10 ? '10' : left <= 20 ? '20' : '';
     if (bucket !== this.#counterBucket && bucket) this.#announce.say(this.#t.term('mgCharsLeft', { left }));
     this.#counterBucket = bucket;
-  }
-
-  #clearModel(): void {
-    // The viewer may still be reading the blob URL: revoke it once the viewer is gone.
-    const url = this._model;
-    if (url) setTimeout(() => URL.revokeObjectURL(url), 30_000);
-    this._model = undefined;
-    this._modelCached = false;
-    this._modelError = undefined;
-    this._away = false;
-    this.#modelFor = '';
   }
 
   async #restore(): Promise<void> {
@@ -506,12 +419,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
         const unfinished = records.find((r) => !isTerminal(r.status));
         if (unfinished) this.#jobs.adopt(unfinished.id, { resumed: true });
       }
-      const thumbs: Record<string, string> = {};
-      for (const r of records.slice(0, 8)) {
-        const blob = r.summary['mode'] === 'image' ? await resultCache.get(r.scope, thumbKey(r.id)) : undefined;
-        if (blob) thumbs[r.id] = URL.createObjectURL(blob);
-      }
-      this._thumbs = { ...thumbs, ...this._thumbs };
+      await this.#result.readThumbs(records.slice(0, 8));
     } catch (err) {
       console.warn('[mediakit] could not read the job list', err);
     }
@@ -519,34 +427,11 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   #adopt(id: string): void {
     const known = this._history.find((r) => r.id === id || r.handle === id);
-    this.#clearModel();
+    this.#result.clear();
+    this._away = false;
     this._error = undefined;
     this.#lastInput = undefined;
     this.#jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
-  }
-
-  /** The GLB: from this device's cache, else downloaded (and kept) through the proxy; the viewer loads only then. */
-  async #loadModel(record: JobRecord): Promise<void> {
-    this.#modelFor = record.id;
-    try {
-      let blob = await resultCache.get(record.scope, record.id);
-      this._modelCached = blob !== undefined;
-      if (!blob) {
-        const client = this.#client();
-        const fresh = record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000 ? await this.#jobs.refresh() : record;
-        const url = (fresh?.job as ModelJob | undefined)?.output?.model_url;
-        if (!url) return;
-        blob = await client.download(url);
-        await resultCache.put(record.scope, record.id, blob);
-      }
-      if (this.#modelFor !== record.id) return;
-      // The viewer (and three.js behind it) load only now, when there is a model to show.
-      await import('../../viewers/glb-viewer/define.js');
-      if (this.#modelFor !== record.id) return;
-      this._model = URL.createObjectURL(blob);
-    } catch (err) {
-      if (this.#modelFor === record.id) this._modelError = err;
-    }
   }
 
   // ---------------------------------------------------------------- rendering
@@ -598,12 +483,12 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   #renderPhotos() {
     const t = this.#t;
-    const full = this._photos.length >= maxImages;
+    const full = this.#photos.photos.length >= maxImages;
     const touch = typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
     return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}">
         <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 7.5A1.5 1.5 0 0 1 5.5 6h2l1.5-2h6l1.5 2h2A1.5 1.5 0 0 1 20 7.5v10a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z M12 16.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z"/></svg>
         <div class="row">
-          ${full ? nothing : this.#intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this._photos.length === 0 })}
+          ${full ? nothing : this.#intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this.#photos.photos.length === 0 })}
           ${touch && !full
             ? html`<button type="button" part="camera-button" class="secondary" @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
                 <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => this.#intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
@@ -612,44 +497,13 @@ export class ModelGenerator extends FormAssociated(MkElement) {
         <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
         <p class="muted" id="limits">${t.term('mgPhotoLimits')}</p>
       </div>
-      ${this._photos.length ? html`<ol part="photos" class="photos" aria-label=${t.term('mgPhotosLabel', { count: this._photos.length, max: maxImages })}>${this._photos.map((p, i) => this.#renderPhoto(p, i))}</ol>` : nothing}
+      ${this.#photos.render()}
       <label class="toggle"><input type="checkbox" .checked=${this.removeBackground} @change=${(e: Event) => (this.removeBackground = (e.target as HTMLInputElement).checked)} aria-describedby="rb-hint" />
         <span>${t.term('mgRemoveBackground')} <span class="muted" id="rb-hint">${t.term('mgRemoveBackgroundHint')}</span></span></label>
       <div class="advice" part="advice">
         <h3>${t.term('mgAdviceTitle')}</h3>
         <ul><li>${t.term('mgAdvice1')}</li><li>${t.term('mgAdvice2')}</li><li>${t.term('mgAdvice3')}</li></ul>
       </div>`;
-  }
-
-  #renderPhoto(p: Photo, i: number) {
-    const t = this.#t;
-    const n = i + 1;
-    const viewLabel = { '': 'mgViewNone', front: 'mgViewFront', back: 'mgViewBack', left: 'mgViewLeft', right: 'mgViewRight', top: 'mgViewTop' } as const;
-    const small = p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
-    return html`<li part="photo" class="photo" data-key=${p.key} data-state=${p.state}>
-      <img src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} />
-      <div class="photo-body">
-        <span class="photo-name">${p.name}</span>
-        ${p.state === 'checking' || p.state === 'downscaling'
-          ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
-          : p.state === 'oversized'
-            ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
-                <button type="button" part="downscale-button" class="secondary" @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
-            : html`<span class="muted nums">${p.width ? `${p.width}×${p.height} · ${t.f.bytes(p.bytes)}` : ''}</span>
-                ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
-                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height })}</span>` : nothing}`}
-        <label class="view">${t.term('mgView')}
-          <select part="view-select" @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
-            ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}
-          </select>
-        </label>
-      </div>
-      <div class="photo-actions">
-        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${i === 0} @click=${() => this.#movePhoto(i, -1)}>↑</button>
-        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${i === this._photos.length - 1} @click=${() => this.#movePhoto(i, 1)}>↓</button>
-        <button type="button" part="remove-photo" class="secondary icon" aria-label=${t.term('mgRemove', { n })} @click=${() => this.#removePhoto(i)}>✕</button>
-      </div>
-    </li>`;
   }
 
   #renderPrompt() {
@@ -668,104 +522,33 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   }
 
   #renderJob() {
-    switch (this.#status) {
-      case 'succeeded':
-        return this.#renderSucceeded();
-      case 'failed':
-        return this.#renderFailed();
-      default:
-        return this.#renderProgress();
-    }
-  }
-
-  #renderProgress() {
-    const t = this.#t;
     const r = this.#jobs.record;
-    const job = r?.job as ModelJob | undefined;
-    const running = r && (r.status === 'queued' || r.status === 'processing');
-    const percent = r ? Math.round(r.progress) : 0;
-    if (r?.status === 'processing') this.#announce.progress(percent / 100, (p) => t.term('mgMilestone', { percent: p }));
-    const title = this.#status === 'creating' ? t.term('mgCreating') : this.#status === 'resending' ? t.term('mgResending') : r?.status === 'queued' ? t.term('mgQueued') : t.term('mgProcessing');
-    const waiting = this._waitUntil > Date.now() ? Math.ceil((this._waitUntil - Date.now()) / 1000) : 0;
-    const prompt = String(r?.summary['prompt'] ?? this.#lastInput?.prompt ?? '');
-    return html`<div class="stage">
-      <p><strong>${title}</strong> ${r?.status === 'processing' ? html`<span class="nums">${t.f.percent(percent / 100)}</span>` : nothing}</p>
-      ${bar(r?.status === 'processing' ? percent / 100 : undefined, r?.status === 'processing' ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
-      ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${prompt ? html` · “${prompt}”` : nothing}</p>` : nothing}
-      ${waiting ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: waiting })}</p>` : nothing}
-      ${job?.reference_image_url
-        ? html`<figure class="reference" part="reference"><img src=${this.#absolute(job.reference_image_url)} alt=${t.term('mgReferenceAlt', { prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
-        : nothing}
-      ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
-      ${this.#status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${() => this.cancel()}>${t.term('cancel')}</button></div>` : nothing}
-    </div>`;
-  }
-
-  #renderSucceeded() {
-    const t = this.#t;
-    const r = this.#jobs.record!;
-    const job = r.job as ModelJob | undefined;
-    const output = job?.output;
-    const prompt = typeof r.summary['prompt'] === 'string' ? r.summary['prompt'] : '';
-    const what = prompt || t.term('mgModelFromPhotos', { count: Number(r.summary['images'] ?? 1) });
-    const poster = job?.reference_image_url ? this.#absolute(job.reference_image_url) : this._thumbs[r.id];
-    const canAgain = this.#lastInput !== undefined || this.#inputOf(r) !== undefined;
-    const download = output ? this.#absolute(output.model_url) : '';
-    return html`<div class="result">
-      <h3 class="result-title" tabindex="-1">${this._away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
-      <div class="result-grid">
-        <div class="result-main">
-          ${this._modelError
-            ? renderErrorPanel(t, this._modelError, { onRetry: () => this.#retryModel() })
-            : this._model
-              ? html`<glb-viewer part="viewer" loading="eager" src=${this._model} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
-              : html`<div class="viewer-wait" part="viewer">${bar(undefined, t.term('mgLoadingModel'), t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
-          ${this._modelCached ? html`<p class="muted">${t.term('mgCached')}</p>` : nothing}
-        </div>
-        <div class="result-side">
-          ${output?.turntable_url
-            ? html`<figure class="turntable"><video ${ref(this.#turntable.ref)} part="turntable" src=${this.#absolute(output.turntable_url)} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
-                <figcaption class="muted">${t.term('mgTurntable')}</figcaption></figure>`
-            : nothing}
-          ${job ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${job.seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
-        </div>
-      </div>
-      ${output ? renderStats(t, output.stats) : nothing}
-      <div class="actions">
-        ${output ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
-        ${canAgain
-          ? html`<button type="button" part="again-button" class="secondary" @click=${() => void this.again()}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
-              <button type="button" part="variation-button" class="secondary" @click=${() => void this.again({ variation: true })}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`
-          : nothing}
-        <button type="button" class="link" @click=${() => this.#backToForm()}>${t.term('mgEdit')}</button>
-      </div>
-    </div>`;
-  }
-
-  #renderFailed() {
-    const t = this.#t;
-    const r = this.#jobs.record!;
-    return html`<div class="failed">
-      <h3>${t.term('mgFailed')}</h3>
-      ${renderErrorPanel(t, { code: 'provider_error' }, { detail: r.error?.message, onRetry: this.#lastInput || this.#inputOf(r) ? () => void this.again({ variation: true }) : undefined })}
-      ${r.handle ? html`<p class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</p>` : nothing}
-      <div class="actions"><button type="button" class="secondary" @click=${() => this.#backToForm()}>${t.term('mgEdit')}</button></div>
-    </div>`;
+    return renderJobView({
+      t: this.#t,
+      status: this.#status,
+      record: r,
+      result: this.#result,
+      turntable: this.#turntable.ref,
+      announce: this.#announce,
+      waitSeconds: this._waitUntil > Date.now() ? Math.ceil((this._waitUntil - Date.now()) / 1000) : 0,
+      away: this._away,
+      prompt: String(r?.summary['prompt'] ?? this.#lastInput?.prompt ?? ''),
+      canAgain: this.#lastInput !== undefined || this.#inputOf(r) !== undefined,
+      absolute: (url) => this.#absolute(url),
+      onCancel: () => this.cancel(),
+      onAgain: (variation) => void this.again({ variation }),
+      onEdit: () => this.#backToForm(),
+    });
   }
 
   /** Back to the form with the same photos or description (the job shown goes on in the list). */
   #backToForm(): void {
     this.#jobs.clear();
-    this.#clearModel();
+    this.#result.clear();
+    this._away = false;
     this._error = undefined;
     this.syncForm();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus());
-  }
-
-  #retryModel(): void {
-    const record = this.#jobs.record;
-    this.#clearModel();
-    if (record) void this.#loadModel(record);
   }
 
   #renderHistory() {
@@ -774,7 +557,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     if (!list.length) return nothing;
     return html`<details class="history" part="history" ?open=${!this.#showingJob()}>
       <summary>${this.#t.term('mgRecent')}</summary>
-      <ul>${list.map((r) => renderCard(this.#t, r, this._thumbs[r.id], () => this.#adopt(r.id)))}</ul>
+      <ul>${list.map((r) => renderCard(this.#t, r, this.#result.thumbs[r.id], () => this.#adopt(r.id)))}</ul>
     </details>`;
   }
 }

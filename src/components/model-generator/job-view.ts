@@ -1,0 +1,112 @@
+/**
+ * <model-generator>'s template while a job is on screen: progress (with elapsed time and, in
+ * prompt mode, the reference image as soon as the API returns it), the result (viewer, turntable,
+ * seed, statistics, download, same again / variation), or the failure with its refund.
+ */
+import { html, nothing } from 'lit';
+import { ref } from 'lit/directives/ref.js';
+import { COSTS, type ModelJob } from '../../api/index.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import type { AnnouncerController } from '../shared/announcer.js';
+import { renderErrorPanel } from '../shared/error-panel.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { ModelResultController } from './model-result.js';
+import { bar, renderStats } from './parts.js';
+import type { ModelGeneratorStrings } from './strings.js';
+
+export interface JobViewContext {
+  t: LocalizeController<ModelGeneratorStrings & SharedStrings>;
+  status: string;
+  record: JobRecord | undefined;
+  result: ModelResultController;
+  /** `ref` callback for the turntable <video> (TurntableController). */
+  turntable: (el: Element | undefined) => void;
+  announce: AnnouncerController;
+  /** Seconds left of a 429 wait the client is sitting out (0: none). */
+  waitSeconds: number;
+  away: boolean;
+  prompt: string;
+  canAgain: boolean;
+  absolute: (url: string) => string;
+  onCancel: () => void;
+  onAgain: (variation: boolean) => void;
+  onEdit: () => void;
+}
+
+export function renderJobView(c: JobViewContext) {
+  if (c.status === 'succeeded') return renderSucceeded(c);
+  if (c.status === 'failed') return renderFailed(c);
+  return renderProgress(c);
+}
+
+function renderProgress(c: JobViewContext) {
+  const { t, record: r } = c;
+  const job = r?.job as ModelJob | undefined;
+  const running = r && (r.status === 'queued' || r.status === 'processing');
+  const processing = r?.status === 'processing';
+  const percent = r ? Math.round(r.progress) : 0;
+  if (processing) c.announce.progress(percent / 100, (p) => t.term('mgMilestone', { percent: p }));
+  const title = c.status === 'creating' ? t.term('mgCreating') : c.status === 'resending' ? t.term('mgResending') : r?.status === 'queued' ? t.term('mgQueued') : t.term('mgProcessing');
+  return html`<div class="stage">
+    <p><strong>${title}</strong> ${processing ? html`<span class="nums">${t.f.percent(percent / 100)}</span>` : nothing}</p>
+    ${bar(processing ? percent / 100 : undefined, processing ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
+    ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${c.prompt ? html` · “${c.prompt}”` : nothing}</p>` : nothing}
+    ${c.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: c.waitSeconds })}</p>` : nothing}
+    ${job?.reference_image_url
+      ? html`<figure class="reference" part="reference"><img src=${c.absolute(job.reference_image_url)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
+      : nothing}
+    ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
+    ${c.status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
+  </div>`;
+}
+
+function renderSucceeded(c: JobViewContext) {
+  const { t, result } = c;
+  const r = c.record!;
+  const job = r.job as ModelJob | undefined;
+  const output = job?.output;
+  const what = c.prompt || t.term('mgModelFromPhotos', { count: Number(r.summary['images'] ?? 1) });
+  const poster = job?.reference_image_url ? c.absolute(job.reference_image_url) : result.thumbs[r.id];
+  const download = output ? c.absolute(output.model_url) : '';
+  return html`<div class="result">
+    <h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
+    <div class="result-grid">
+      <div class="result-main">
+        ${result.error
+          ? renderErrorPanel(t, result.error, { onRetry: () => result.clear() })
+          : result.url
+            ? html`<glb-viewer part="viewer" loading="eager" src=${result.url} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
+            : html`<div class="viewer-wait" part="viewer">${bar(undefined, t.term('mgLoadingModel'), t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
+        ${result.cached ? html`<p class="muted">${t.term('mgCached')}</p>` : nothing}
+      </div>
+      <div class="result-side">
+        ${output?.turntable_url
+          ? html`<figure class="turntable"><video ${ref(c.turntable)} part="turntable" src=${c.absolute(output.turntable_url)} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
+              <figcaption class="muted">${t.term('mgTurntable')}</figcaption></figure>`
+          : nothing}
+        ${job ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${job.seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
+      </div>
+    </div>
+    ${output ? renderStats(t, output.stats) : nothing}
+    <div class="actions">
+      ${output ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
+      ${c.canAgain
+        ? html`<button type="button" part="again-button" class="secondary" @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
+            <button type="button" part="variation-button" class="secondary" @click=${() => c.onAgain(true)}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`
+        : nothing}
+      <button type="button" class="link" @click=${c.onEdit}>${t.term('mgEdit')}</button>
+    </div>
+  </div>`;
+}
+
+function renderFailed(c: JobViewContext) {
+  const { t } = c;
+  const r = c.record!;
+  return html`<div class="failed">
+    <h3>${t.term('mgFailed')}</h3>
+    ${renderErrorPanel(t, { code: 'provider_error' }, { detail: r.error?.message, onRetry: c.canAgain ? () => c.onAgain(true) : undefined })}
+    ${r.handle ? html`<p class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</p>` : nothing}
+    <div class="actions"><button type="button" class="secondary" @click=${c.onEdit}>${t.term('mgEdit')}</button></div>
+  </div>`;
+}

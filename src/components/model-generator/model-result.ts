@@ -1,0 +1,91 @@
+/**
+ * `ModelResultController`: the GLB of a succeeded job, from this device's Cache Storage (kit's
+ * resultCache, by job) or downloaded through the proxy and kept there; the <glb-viewer> module
+ * (and three.js behind it) is imported only once there is a model to show. Also the history
+ * cards' thumbnails, kept beside the models and never sent anywhere.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ModelJob } from '../../api/index.js';
+import type { MediaClient } from '../../client/media-client.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import { resultCache } from '../shared/result-cache.js';
+import { thumbnail } from './photos.js';
+
+const thumbKey = (id: string) => `${id}#thumb`;
+
+export class ModelResultController implements ReactiveController {
+  readonly host: ReactiveControllerHost;
+  /** A blob: URL of the GLB shown, once loaded. */
+  url: string | undefined;
+  /** The GLB came from this device, not the network. */
+  cached = false;
+  error: unknown;
+  /** History thumbnails by job id (blob: URLs). */
+  thumbs: Record<string, string> = {};
+  #for = '';
+
+  constructor(host: ReactiveControllerHost) {
+    this.host = host;
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  /** Whether `record`'s model is loaded or loading. */
+  has(record: JobRecord): boolean {
+    return this.#for === record.id;
+  }
+
+  /** Loads the model of a succeeded job; `refresh` polls for fresh links when they are about to expire. */
+  async load(record: JobRecord, client: MediaClient, refresh: () => Promise<JobRecord | undefined>): Promise<void> {
+    this.#for = record.id;
+    try {
+      let blob = await resultCache.get(record.scope, record.id);
+      this.cached = blob !== undefined;
+      if (!blob) {
+        const fresh = record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000 ? await refresh() : record;
+        const url = (fresh?.job as ModelJob | undefined)?.output?.model_url;
+        if (!url) return;
+        blob = await client.download(url);
+        await resultCache.put(record.scope, record.id, blob);
+      }
+      if (this.#for !== record.id) return;
+      await import('../../viewers/glb-viewer/define.js');
+      if (this.#for !== record.id) return;
+      this.url = URL.createObjectURL(blob);
+    } catch (err) {
+      if (this.#for === record.id) this.error = err;
+    }
+    this.host.requestUpdate();
+  }
+
+  clear(): void {
+    // The viewer may still be reading the blob URL: revoke it once the viewer is gone.
+    const url = this.url;
+    if (url) setTimeout(() => URL.revokeObjectURL(url), 30_000);
+    this.url = undefined;
+    this.cached = false;
+    this.error = undefined;
+    this.#for = '';
+    this.host.requestUpdate();
+  }
+
+  /** Keeps a small JPEG of a photo job's first photo for its history card. */
+  async keepThumb(record: JobRecord, first: File | string | undefined): Promise<void> {
+    const blob = first ? await thumbnail(first) : undefined;
+    if (!blob || !(await resultCache.put(record.scope, thumbKey(record.id), blob))) return;
+    this.thumbs = { ...this.thumbs, [record.id]: URL.createObjectURL(blob) };
+    this.host.requestUpdate();
+  }
+
+  /** Reads the kept thumbnails of photo jobs. */
+  async readThumbs(records: JobRecord[]): Promise<void> {
+    const found: Record<string, string> = {};
+    for (const r of records) {
+      const blob = r.summary['mode'] === 'image' ? await resultCache.get(r.scope, thumbKey(r.id)) : undefined;
+      if (blob) found[r.id] = URL.createObjectURL(blob);
+    }
+    this.thumbs = { ...found, ...this.thumbs };
+    this.host.requestUpdate();
+  }
+}

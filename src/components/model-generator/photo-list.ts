@@ -1,0 +1,177 @@
+/**
+ * `PhotoListController`: the photos of <model-generator>'s photo mode, their checks, order, view
+ * labels, removal and downscale, and their part of the template. The host hears about every
+ * change (its Idempotency-Key belongs to one input) and about refusals (its error panel).
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { LIMITS } from '../../api/index.js';
+import { ValidationError } from '../../client/validate.js';
+import type { AnnouncerController } from '../shared/announcer.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import { checkPhoto, downscale, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
+import type { ModelGeneratorStrings } from './strings.js';
+
+const { maxImages } = LIMITS.model;
+
+export interface PhotoListOptions {
+  t: LocalizeController<ModelGeneratorStrings & SharedStrings>;
+  announce: AnnouncerController;
+  /** The photos changed (added, checked, moved, labelled, removed, made smaller). */
+  onChange(): void;
+  /** A refusal to show (too many photos, not an image, a failed downscale); undefined clears it. */
+  onError(error: unknown): void;
+}
+
+export class PhotoListController implements ReactiveController {
+  readonly host: ReactiveControllerHost & HTMLElement;
+  #photos: Photo[] = [];
+  readonly #o: PhotoListOptions;
+
+  constructor(host: ReactiveControllerHost & HTMLElement, options: PhotoListOptions) {
+    this.host = host;
+    this.#o = options;
+    host.addController(this);
+  }
+
+  get photos(): readonly Photo[] {
+    return this.#photos;
+  }
+
+  /** 1-6 photos, every one checked and within the limits. */
+  get ready(): boolean {
+    return this.#photos.length >= 1 && this.#photos.length <= maxImages && this.#photos.every((p) => p.state === 'ok');
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {}
+
+  /** Adds photos (all or none: more than six in all is refused) and checks each. */
+  add(files: (File | string)[], announce = true): void {
+    this.#o.onError(undefined);
+    const total = this.#photos.length + files.length;
+    if (total > maxImages) {
+      this.#o.onError(new ValidationError('invalid_request', 'images', `Image mode takes 1 to ${maxImages} photos; ${total} were given.`, 'image_count', { count: total, min: 1, max: maxImages }));
+      return;
+    }
+    const added = files.map(newPhoto);
+    this.#set([...this.#photos, ...added]);
+    for (const photo of added) {
+      void checkPhoto(photo).then(
+        (checked) => this.#replace(photo.key, checked),
+        (err: unknown) => {
+          this.#revoke(photo);
+          this.#set(this.#photos.filter((p) => p.key !== photo.key));
+          this.#o.onError(err);
+        },
+      );
+    }
+    if (announce && added.length) this.#o.announce.say(this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages }));
+  }
+
+  clear(): void {
+    for (const p of this.#photos) this.#revoke(p);
+    this.#set([]);
+  }
+
+  /** Why the photos cannot be sent now (a ValidationError), or undefined while one is still being checked. */
+  blocker(): ValidationError | 'checking' | undefined {
+    const p = this.#photos.find((x) => x.state !== 'ok');
+    if (!p) return undefined;
+    if (p.state === 'checking' || p.state === 'downscaling') return 'checking';
+    return new ValidationError('invalid_request', p.name, `${p.name} is too large; make it smaller first.`, 'too_large', { bytes: p.bytes, max: LIMITS.image.maxBytes });
+  }
+
+  #set(photos: Photo[]): void {
+    this.#photos = photos;
+    this.#o.onChange();
+    this.host.requestUpdate();
+  }
+
+  #replace(key: string, photo: Photo): void {
+    this.#set(this.#photos.map((p) => (p.key === key ? photo : p)));
+  }
+
+  #revoke(photo: Photo): void {
+    if (typeof photo.source !== 'string') URL.revokeObjectURL(photo.thumb);
+  }
+
+  #move(index: number, by: number): void {
+    const to = index + by;
+    if (to < 0 || to >= this.#photos.length) return;
+    const key = this.#photos[index]!.key;
+    this.#set(move(this.#photos, index, to));
+    this.#o.announce.say(this.#o.t.term('mgMoved', { n: index + 1, to: to + 1 }));
+    // Focus stays on the photo that moved: the same button, or the other one at either end.
+    void this.host.updateComplete.then(() => {
+      const item = this.host.shadowRoot?.querySelector(`[data-key="${key}"]`);
+      const same = item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-earlier"]' : '[part~="move-later"]');
+      (same && !same.disabled ? same : item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-later"]' : '[part~="move-earlier"]'))?.focus();
+    });
+  }
+
+  #remove(index: number): void {
+    const photo = this.#photos[index]!;
+    this.#revoke(photo);
+    this.#set(this.#photos.filter((_, i) => i !== index));
+    this.#o.announce.say(this.#o.t.term('mgRemoved', { name: photo.name }));
+    void this.host.updateComplete.then(() => {
+      const root = this.host.shadowRoot;
+      const buttons = root?.querySelectorAll<HTMLButtonElement>('[part~="remove-photo"]') ?? [];
+      (buttons[Math.min(index, buttons.length - 1)] ?? root?.querySelector<HTMLButtonElement>('[part~="choose-button"]'))?.focus();
+    });
+  }
+
+  async #downscale(photo: Photo): Promise<void> {
+    if (typeof photo.source === 'string') return;
+    this.#replace(photo.key, { ...photo, state: 'downscaling' });
+    try {
+      const smaller = await downscale(photo.source, photo.format);
+      const checked = await checkPhoto({ ...photo, source: smaller, thumb: URL.createObjectURL(smaller), name: smaller.name });
+      this.#revoke(photo);
+      this.#replace(photo.key, { ...checked, downscaled: { width: checked.width, height: checked.height, bytes: checked.bytes } });
+    } catch (err) {
+      this.#replace(photo.key, photo);
+      this.#o.onError(err);
+    }
+  }
+
+  /** The list (`part="photos"`), or nothing when empty. */
+  render() {
+    if (!this.#photos.length) return nothing;
+    const label = this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages });
+    return html`<ol part="photos" class="photos" aria-label=${label}>${this.#photos.map((p, i) => this.#renderPhoto(p, i))}</ol>`;
+  }
+
+  #renderPhoto(p: Photo, i: number) {
+    const t = this.#o.t;
+    const n = i + 1;
+    const viewLabel = { '': 'mgViewNone', front: 'mgViewFront', back: 'mgViewBack', left: 'mgViewLeft', right: 'mgViewRight', top: 'mgViewTop' } as const;
+    const small = p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
+    return html`<li part="photo" class="photo" data-key=${p.key} data-state=${p.state}>
+      <img src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} />
+      <div class="photo-body">
+        <span class="photo-name">${p.name}</span>
+        ${p.state === 'checking' || p.state === 'downscaling'
+          ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
+          : p.state === 'oversized'
+            ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
+                <button type="button" part="downscale-button" class="secondary" @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
+            : html`<span class="muted nums">${p.width ? `${p.width}×${p.height} · ${t.f.bytes(p.bytes)}` : ''}</span>
+                ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
+                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height })}</span>` : nothing}`}
+        <label class="view">${t.term('mgView')}
+          <select part="view-select" @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
+            ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}
+          </select>
+        </label>
+      </div>
+      <div class="photo-actions">
+        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${i === 0} @click=${() => this.#move(i, -1)}>↑</button>
+        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${i === this.#photos.length - 1} @click=${() => this.#move(i, 1)}>↓</button>
+        <button type="button" part="remove-photo" class="secondary icon" aria-label=${t.term('mgRemove', { n })} @click=${() => this.#remove(i)}>✕</button>
+      </div>
+    </li>`;
+  }
+}
