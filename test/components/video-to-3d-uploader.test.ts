@@ -97,6 +97,10 @@ describe('<video-to-3d-uploader>: the journey', function () {
     expect(q<HTMLAnchorElement>(el, '[part~="download-ply"]')!.href).to.contain(`${endpoint}/files/`);
     expect(q<HTMLAnchorElement>(el, '[part~="download-zip"]')!.hasAttribute('download')).to.equal(true);
     expect(await charges()).to.equal(before + 1);
+    // Phase timings for the site's own monitoring (User Timing), nothing sent anywhere.
+    const measures = performance.getEntriesByType('measure').map((e) => e.name);
+    for (const phase of ['validate', 'upload', 'first-frame']) expect(measures).to.include(`mediakit:video-to-3d-uploader:${phase}`);
+    expect(measures.some((m) => /^mediakit:video-to-3d-uploader:(queue|process)$/.test(m)), 'queue or process measured').to.equal(true);
   });
 
   it('charges once for a double click on confirm', async () => {

@@ -77,13 +77,6 @@ export const sharedStrings = {
   errUnavailableHint: 'Try again in a moment. Trying again never charges twice.',
   errUnknownTitle: 'Something went wrong',
   errUnknownHint: 'Try again.',
-  // Viewers
-  viewerScene: '3D scene',
-  viewerModel: '3D model',
-  viewerCanvas: (p: { label: string }) => `${p.label}. Drag or use the arrow keys to turn, + and - to zoom.`,
-  viewerLoading: (p: { label: string }) => `Loading ${p.label}`,
-  viewerLoaded: (p: { label: string }) => `${p.label} loaded`,
-  viewerEmpty: 'Nothing to show yet',
 };
 
 export type SharedStrings = typeof sharedStrings;

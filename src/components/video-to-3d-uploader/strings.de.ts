@@ -51,6 +51,7 @@ const de: UploaderStrings = {
   vtStatusExpired: 'gelöscht',
   vtStatusCreating: 'wird gesendet',
   vtCached: 'Von diesem Gerät angezeigt; kein Download nötig.',
+  vtSceneAlt: (p) => (p.name ? `3D-Szene aus ${p.name}` : '3D-Szene'),
   vtLoadingScene: 'Szene wird geladen …',
   vtNotifyTitle: '3D-Szene fertig',
   vtNotifyFailedTitle: '3D-Szene fehlgeschlagen',

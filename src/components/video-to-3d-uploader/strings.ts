@@ -52,6 +52,7 @@ export const uploaderStrings = {
   vtStatusExpired: 'deleted',
   vtStatusCreating: 'sending',
   vtCached: 'Shown from this device; no download needed.',
+  vtSceneAlt: (p: { name: string }) => (p.name ? `3D scene from ${p.name}` : '3D scene'),
   vtLoadingScene: 'Loading the scene…',
   vtNotifyTitle: '3D scene ready',
   vtNotifyFailedTitle: '3D scene failed',

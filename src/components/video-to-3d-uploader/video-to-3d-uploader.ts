@@ -11,6 +11,7 @@ import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
 import type { VideoJob } from '../../api/index.js';
 import { FormAssociated } from '../../internal/form-associated.js';
 import { MkElement } from '../../internal/mk-element.js';
+import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -152,6 +153,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   #restored = false;
   #sceneFor = '';
   #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #perf = new PhaseTimer('video-to-3d-uploader');
 
   /** Where the element is: `idle`, `checking`, `ready`, `uploading`, `resending`, `queued`, `processing`, `succeeded`, `failed`, `expired`. */
   get status(): UploaderStatus {
@@ -298,6 +300,18 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   }
 
   #phaseChanged(before: UploaderStatus): void {
+    // User Timing: validate, upload, queue, process, first-frame (README "Telemetry").
+    const now = this.#status;
+    if (now === 'checking') this.#perf.start('validate');
+    if (before === 'checking') this.#perf.end('validate');
+    if (now === 'uploading' || now === 'resending') this.#perf.start('upload');
+    if (before === 'uploading' || before === 'resending') this.#perf.end('upload');
+    if (now === 'queued') this.#perf.start('queue');
+    if (before === 'queued') this.#perf.end('queue');
+    if (now === 'processing') this.#perf.start('process');
+    // A job can go from queued straight to its end between two polls: then only queue is measured.
+    if (before === 'processing' || now === 'succeeded' || now === 'failed' || now === 'expired') this.#perf.end('process', { status: now });
+    if (now === 'succeeded') this.#perf.start('first-frame');
     const t = this.#t;
     const say: Partial<Record<UploaderStatus, string>> = {
       checking: t.term('vtChecking'),
@@ -566,7 +580,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   #renderViewer() {
     if (this._sceneError) return renderErrorPanel(this.#t, this._sceneError, { onRetry: () => this.#retryScene() });
     if (!this._scene) return html`<div class="viewer-wait" part="viewer">${this.#bar(undefined, this.#t.term('vtLoadingScene'))}<p class="muted">${this.#t.term('vtLoadingScene')}</p></div>`;
-    return html`<splat-viewer part="viewer" loading="eager" src=${this._scene} alt=${String(this.#jobs.record?.summary['name'] ?? this.#t.term('viewerScene'))} lang=${this.#t.resolved}></splat-viewer>`;
+    return html`<splat-viewer part="viewer" loading="eager" @mk-viewer-load=${() => this.#perf.end('first-frame')} src=${this._scene} alt=${this.#t.term('vtSceneAlt', { name: String(this.#jobs.record?.summary['name'] ?? '') })} lang=${this.#t.resolved}></splat-viewer>`;
   }
 
   #retryScene(): void {

@@ -73,12 +73,6 @@ const de: SharedStrings = {
   errUnavailableHint: 'Versuchen Sie es gleich noch einmal. Ein neuer Versuch wird nie doppelt berechnet.',
   errUnknownTitle: 'Etwas ist schiefgegangen',
   errUnknownHint: 'Versuchen Sie es erneut.',
-  viewerScene: '3D-Szene',
-  viewerModel: '3D-Modell',
-  viewerCanvas: (p) => `${p.label}. Ziehen oder mit den Pfeiltasten drehen, + und - zum Zoomen.`,
-  viewerLoading: (p) => `${p.label} wird geladen`,
-  viewerLoaded: (p) => `${p.label} geladen`,
-  viewerEmpty: 'Noch nichts anzuzeigen',
 };
 
 registerTranslation('de', de);

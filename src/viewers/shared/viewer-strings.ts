@@ -1,0 +1,28 @@
+/**
+ * The viewers' words as the elements' dictionaries have them (English here, German loaded on first
+ * use), through the same LocalizeController: the label, the empty hint, loading and loaded, the
+ * canvas description, and a sentence per error code. The detailed English message of an error
+ * stays in `mk-viewer-error`'s detail for developers.
+ */
+import { registerLoader, registerTranslation } from '../../internal/localize.js';
+
+export const viewerStrings = {
+  vwModel: '3D model',
+  vwScene: 'Gaussian-splat scene',
+  vwEmptyModel: 'No model yet',
+  vwEmptyScene: 'No scene yet',
+  vwLoading: (p: { label: string }) => `Loading ${p.label}…`,
+  vwLoaded: (p: { label: string }) => `${p.label} loaded`,
+  vwCanvas: (p: { label: string }) => `${p.label}. Drag or use the arrow keys to turn, + and - to zoom.`,
+  vwErrNetwork: 'The file could not be downloaded. Check the connection and try again.',
+  vwErrHttp: (p: { status: number }) => `The file could not be downloaded (the server answered ${p.status}).${p.status === 403 ? ' The link may have expired.' : ''}`,
+  vwErrFormat: 'This file type cannot be shown here.',
+  vwErrCorrupt: 'This file is damaged or not what it claims to be.',
+  vwErrWebgl: 'This browser cannot show 3D (WebGL is not available).',
+  vwErrTimeout: 'The file took too long to show; it may be too large for this device.',
+};
+
+export type ViewerStrings = typeof viewerStrings;
+
+registerTranslation('en', viewerStrings);
+registerLoader('de', () => import('./viewer-strings.de.js'));
