@@ -33,6 +33,8 @@ export const bgToolStyles = css`
   .picture,
   .compare {
     position: relative;
+    justify-self: center;
+    inline-size: 100%;
     block-size: var(--mk-compare-height);
     max-block-size: 70vh;
     border-radius: calc(var(--_radius) - 4px);

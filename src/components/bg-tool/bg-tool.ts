@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { styleMap } from 'lit/directives/style-map.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
 import { MediaClient } from '../../client/media-client.js';
 import { validateImage, validateImageUrl } from '../../client/validate.js';
@@ -14,7 +15,7 @@ import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { bgToolStyles } from './bg-tool.styles.js';
-import { CompareController } from './compare.js';
+import { CompareController, shape } from './compare.js';
 import { bgStrings, type BgStrings } from './strings.js';
 
 void sharedStrings;
@@ -113,6 +114,8 @@ export class BgTool extends FormAssociated(MkElement) {
   @state() private _source: File | string | undefined;
   @state() private _beforeUrl: string | undefined;
   @state() private _checking = false;
+  /** Width / height of the original, once known. */
+  @state() private _ratio: number | undefined;
   @state() private _result: BgToolResult | undefined;
   @state() private _error: unknown;
   @state() private _busy = false;
@@ -314,8 +317,9 @@ export class BgTool extends FormAssociated(MkElement) {
     this._checking = true;
     this._source = file;
     try {
-      await validateImage(file, 'image_file');
+      const checked = await validateImage(file, 'image_file');
       if (abort.signal.aborted) return;
+      this._ratio = checked.width / checked.height;
       this._beforeUrl = URL.createObjectURL(file);
     } catch (err) {
       if (abort.signal.aborted) return;
@@ -330,6 +334,7 @@ export class BgTool extends FormAssociated(MkElement) {
     if (this._beforeUrl?.startsWith('blob:')) URL.revokeObjectURL(this._beforeUrl);
     if (this._result) URL.revokeObjectURL(this._result.url);
     this._beforeUrl = undefined;
+    this._ratio = undefined;
     this._result = undefined;
     this._source = undefined;
     this._error = undefined;
@@ -388,7 +393,10 @@ export class BgTool extends FormAssociated(MkElement) {
   #renderBefore() {
     const t = this.#t;
     return html`<div class="before-only">
-      <div class="picture"><img src=${this._beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')} /></div>
+      <div class="picture" style=${styleMap(shape(this._ratio))}>
+        <img src=${this._beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')}
+          @load=${(e: Event) => (this._ratio ??= (e.target as HTMLImageElement).naturalWidth / (e.target as HTMLImageElement).naturalHeight || undefined)} />
+      </div>
       <p class="muted file-name">${this._source instanceof File ? this._source.name : t.term('bgFromUrl')} ·
         <button type="button" class="link" @click=${() => this.reset()}>${t.term('bgNewImage')}</button></p>
     </div>`;
@@ -448,7 +456,7 @@ export class BgTool extends FormAssociated(MkElement) {
         after: t.term('bgAfter'),
         beforeAlt: t.term('bgBeforeAlt'),
         afterAlt: t.term('bgAfterAlt'),
-      })}
+      }, this._ratio ?? r.width / r.height)}
       <dl class="facts" part="facts">
         <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
         <div><dt>${t.term('bgFactDims')}</dt><dd>${r.width}×${r.height}</dd></div>

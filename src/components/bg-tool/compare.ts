@@ -68,12 +68,13 @@ export class CompareController implements ReactiveController {
     e.preventDefault();
   };
 
-  render(before: string, after: string, labels: CompareLabels) {
+  /** `ratio`: width / height of the original, so the box has the picture's shape (no letterbox beside the checkerboard). */
+  render(before: string, after: string, labels: CompareLabels, ratio?: number) {
     const p = this.split;
-    return html`<div part="compare" class="compare" dir="ltr" @pointerdown=${this.#down} @pointermove=${this.#move} @pointerup=${this.#up} @pointercancel=${this.#up}>
+    return html`<div part="compare" class="compare" dir="ltr" style=${styleMap(shape(ratio))} @pointerdown=${this.#down} @pointermove=${this.#move} @pointerup=${this.#up} @pointercancel=${this.#up}>
       <img class="before" src=${before} alt=${labels.beforeAlt} draggable="false" />
-      <div class="after checkerboard" style=${styleMap({ clipPath: `inset(0 0 0 ${p}%)` })}>
-        <img src=${after} alt=${labels.afterAlt} draggable="false" />
+      <div class="after" style=${styleMap({ clipPath: `inset(0 0 0 ${p}%)` })}>
+        <img class="checkerboard" src=${after} alt=${labels.afterAlt} draggable="false" />
       </div>
       <span class="tag tag-before" aria-hidden="true">${labels.before}</span>
       <span class="tag tag-after" aria-hidden="true">${labels.after}</span>
@@ -86,4 +87,10 @@ export class CompareController implements ReactiveController {
     </div>
     <p class="muted" id="compare-hint">${labels.hint}</p>`;
   }
+}
+
+/** Inline size and aspect ratio for a box with the picture's shape, at most --mk-compare-height tall. */
+export function shape(ratio: number | undefined): Record<string, string> {
+  if (!ratio || !Number.isFinite(ratio)) return {};
+  return { aspectRatio: String(ratio), blockSize: 'auto', inlineSize: `min(100%, calc(var(--mk-compare-height) * ${ratio.toFixed(4)}))` };
 }

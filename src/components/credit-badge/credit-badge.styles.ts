@@ -13,7 +13,7 @@ export const badgeStyles = css`
     min-block-size: 36px;
     padding: 4px calc(var(--_space) * 1.5);
     border: 1px solid var(--_border);
-    border-radius: 999px;
+    border-radius: 18px;
     background: var(--_surface);
     font-variant-numeric: tabular-nums;
     line-height: 1.2;

@@ -202,7 +202,7 @@ export class CreditBadge extends MkElement {
     const words = left === undefined ? '' : t.term(this.source === 'account' ? 'cbAccountLeft' : 'cbSessionLeft', { n: t.f.number(left), count: left });
     const title = s === 'offline' ? t.term('cbOfflineTitle') : t.term(this.source === 'account' ? 'cbAccountTitle' : 'cbSessionTitle');
     return html`<div part="base" class="badge ${s}" role="group" aria-label=${t.term('cbLabel')} title=${title} lang=${t.resolved} dir=${t.dir}>
-      <svg part="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="2"/><path d="M14.8 9.2a3.6 3.6 0 1 0 0 5.6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+      <svg part="icon" viewBox="0 0 24 24" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"><ellipse cx="12" cy="6.5" rx="7" ry="3"/><path d="M5 6.5v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5"/><path d="M5 11.5v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5"/></g></svg>
       ${left === undefined
         ? s === 'error'
           ? html`<span part="value" class="value">${t.term('cbError')}</span>

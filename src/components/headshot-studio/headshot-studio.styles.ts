@@ -39,6 +39,10 @@ export const headshotStyles = css`
     justify-items: start;
     min-inline-size: 0;
   }
+  .photo-facts button.link {
+    padding-inline: 0;
+    text-align: start;
+  }
   .file-name {
     font-weight: 600;
     overflow-wrap: anywhere;
@@ -154,6 +158,9 @@ export const headshotStyles = css`
   .camera .actions {
     justify-content: center;
   }
+  .results-wrap {
+    container-type: inline-size;
+  }
   .grid {
     list-style: none;
     margin: 0;
@@ -162,9 +169,26 @@ export const headshotStyles = css`
     grid-template-columns: repeat(2, minmax(0, 1fr));
     gap: calc(var(--_space) * 2);
   }
-  @media (max-width: 360px) {
+  @container (max-width: 300px) {
     .grid {
       grid-template-columns: minmax(0, 1fr);
+    }
+  }
+  @container (max-width: 480px) {
+    .grid {
+      gap: calc(var(--_space) * 1.5) var(--_space);
+    }
+    .slot .actions {
+      display: grid;
+      gap: 4px;
+    }
+    .slot .actions button,
+    .slot .actions .button {
+      padding: 0 4px;
+      font-size: 0.875em;
+    }
+    .failed-box .muted {
+      display: none;
     }
   }
   .slot {
@@ -184,6 +208,13 @@ export const headshotStyles = css`
   .slot.chosen .shot {
     outline: 3px solid var(--_accent);
     outline-offset: 2px;
+  }
+  .slot.failed .shot {
+    aspect-ratio: auto;
+    min-block-size: 160px;
+  }
+  .slot.failed {
+    grid-template-rows: 1fr auto auto;
   }
   .shot img {
     display: block;
