@@ -1,5 +1,5 @@
 /**
- * Wire types of the media API (`shared/spec/media-api.md`, "Resources and their fields").
+ * Wire types of the media API (`src/api/API-REFERENCE.md`, "Resources and their fields").
  * Field names are the wire's snake_case on purpose: these objects are what travels.
  */
 

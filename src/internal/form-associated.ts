@@ -21,7 +21,30 @@ export interface FormAssociatedMembers {
   reportValidity(): boolean;
 }
 
-export function FormAssociated<T extends Constructor<MkElement>>(Base: T) {
+/**
+ * The mixin's members as a declared class, so declaration emit names them (an anonymous class with
+ * protected members cannot be written to a .d.ts: TS4094) and subclasses still see the protected ones.
+ */
+export declare abstract class FormAssociatedInterface implements FormAssociatedMembers {
+  static formAssociated: boolean;
+  name: string;
+  disabled: boolean;
+  required: boolean;
+  get form(): HTMLFormElement | null;
+  get validity(): ValidityState;
+  get validationMessage(): string;
+  checkValidity(): boolean;
+  reportValidity(): boolean;
+  protected get isDisabled(): boolean;
+  protected abstract formValue(): File | string | null | undefined;
+  protected abstract requiredMessage(): string;
+  protected abstract resetValue(): void;
+  protected syncForm(): void;
+  formDisabledCallback(disabled: boolean): void;
+  formResetCallback(): void;
+}
+
+export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & Constructor<FormAssociatedInterface> {
   abstract class FormAssociatedElement extends Base implements FormAssociatedMembers {
     static formAssociated = true;
 
@@ -99,5 +122,5 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T) {
       this.syncForm();
     }
   }
-  return FormAssociatedElement;
+  return FormAssociatedElement as unknown as T & Constructor<FormAssociatedInterface>;
 }

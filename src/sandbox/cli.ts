@@ -4,7 +4,7 @@
  *   mediakit-sandbox --port 4010 --speed 12 [--host 127.0.0.1]
  */
 import { parseArgs } from 'node:util';
-import { createSandbox } from './create-sandbox.js';
+import { createSandbox } from './index.js';
 import { serve } from '../server/node.js';
 
 const usage = 'usage: mediakit-sandbox --port <port> --speed <clock speed, e.g. 12> [--host 127.0.0.1]';

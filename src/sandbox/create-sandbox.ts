@@ -1,5 +1,5 @@
 /**
- * `createSandbox(options)`: the media API emulator (shared/spec/media-api.md) as a Web-standard
+ * `createSandbox(options)`: the media API emulator (src/api/API-REFERENCE.md) as a Web-standard
  * `fetch(Request) => Promise<Response>` handler, plus the `/__sandbox/*` control plane for tests
  * and demos. It runs in-process behind the proxy or behind any HTTP server (see ../server/node.ts).
  */
@@ -76,7 +76,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const provider = /^\/__provider\/models\/(job_[A-Za-z0-9_-]+)\.glb$/.exec(url.pathname);
     if (provider && request.method === 'GET') return jobs.providerModel(provider[1]!, url);
     const matches = matchRoute(url.pathname);
-    if (matches.length === 0) fail('not_found', `There is no endpoint at ${url.pathname.slice(0, 100)}. See the API reference for the paths.`);
+    if (matches.length === 0) fail('not_found', `There is no endpoint at ${url.pathname.slice(0, 100)}. See the API reference for the paths (API-REFERENCE.md in @mediakit/elements: dist/api/ in the package, src/api/ in its repository).`);
     const match = matches.find((m) => m.route.method === request.method);
     if (!match) {
       return errorResponse(ApiError.of('method_not_allowed', `${url.pathname} takes ${matches.map((m) => m.route.method).join(', ')}, not ${request.method}.`), {

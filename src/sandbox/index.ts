@@ -1,4 +1,14 @@
-export { createSandbox, type Sandbox, type SandboxOptions } from './create-sandbox.js';
+import { requirePeers } from './peers.js';
+
+// The implementation imports sharp, @gltf-transform/core and mediabunny (optional peers): check
+// for them first, so a missing one is a message saying what to install, not a link error.
+await requirePeers('The mediakit sandbox (@mediakit/elements/sandbox, also used by @mediakit/elements/dev and mediakit-sandbox)');
+const implementation = await import('./create-sandbox.js');
+
+/** Creates a sandbox of the media API: `{ fetch(request) }`, a Web-standard handler. */
+export const createSandbox: typeof implementation.createSandbox = implementation.createSandbox;
+export type { Sandbox, SandboxOptions } from './create-sandbox.js';
+export { SANDBOX_PEERS } from './peers.js';
 export type { ArtifactOptions } from './job-routes.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { LedgerEntry, FaultKind } from './accounts.js';

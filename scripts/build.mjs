@@ -1,0 +1,96 @@
+// `npm run build`: the package as it ships.
+//   dist/   tsc's ES modules and .d.ts, one per source file (bundlers tree-shake them; no source
+//           maps: see tsconfig.build.json), API-REFERENCE.md, custom-elements.json with dist paths.
+//   cdn/    one ES module that defines every tag (cdn/mediakit-elements.js) with lit, the client
+//           and the elements inside, and three.js and the splat library in lazy chunks beside it.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+const step = (name) => !only || only.split(',').includes(name);
+const time = (label, fn) => {
+  const t0 = performance.now();
+  return Promise.resolve(fn()).then((r) => {
+    console.log(`build: ${label} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    return r;
+  });
+};
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status})`);
+}
+
+if (step('tsc')) {
+  await time('tsc -> dist', () => {
+    rmSync(join(root, 'dist'), { recursive: true, force: true });
+    run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json']);
+  });
+}
+
+if (step('files')) {
+  await time('API reference, manifest', async () => {
+    mkdirSync(join(root, 'dist/api'), { recursive: true });
+    copyFileSync(join(root, 'src/api/API-REFERENCE.md'), join(root, 'dist/api/API-REFERENCE.md'));
+    writeFileSync(join(root, 'dist/custom-elements.json'), JSON.stringify(distManifest(), null, 2) + '\n');
+  });
+}
+
+if (step('cdn')) await time('cdn/mediakit-elements.js', buildCdn);
+
+/**
+ * custom-elements.json is generated from src (Storybook and the staleness check read it there);
+ * the package's copy names the files it ships: src/x.ts becomes dist/x.js, with .d.ts beside it.
+ */
+export function distManifest() {
+  const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8'));
+  const walk = (value) => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, (k === 'path' || k === 'module') && typeof v === 'string' ? v.replace(/^\/?src\/(.*)\.ts$/, 'dist/$1.js') : walk(v)]),
+    );
+  };
+  return walk(manifest);
+}
+
+async function buildCdn() {
+  const { build } = await import('vite');
+  rmSync(join(root, 'cdn'), { recursive: true, force: true });
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [noDefaultDecoderUrls()],
+    build: {
+      outDir: 'cdn',
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: { entry: join(root, 'dist/cdn.js'), formats: ['es'], fileName: () => 'mediakit-elements.js' },
+      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    },
+  });
+}
+
+/**
+ * three's DRACOLoader and KTX2Loader name default decoder URLs with `new URL('…', import.meta.url)`,
+ * which makes a bundler copy 1.9 MB of decoders that <glb-viewer> never loads (it uses
+ * `draco-path`/`ktx2-path`, or refuses such files with a message). The CDN build drops those defaults.
+ */
+function noDefaultDecoderUrls() {
+  return {
+    name: 'mediakit-no-default-decoder-urls',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/three\/examples\/jsm\/loaders\/(DRACOLoader|KTX2Loader)\.js$/.test(id)) return null;
+      return { code: code.replace(/new URL\(\s*'[^']+',\s*import\.meta\.url\s*\)\.toString\(\)/g, "''"), map: null };
+    },
+  };
+}
