@@ -1,0 +1,96 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/components/video-to-3d-uploader/define.js';
+import type { VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
+import { frameStats, judge } from '../../src/components/video-to-3d-uploader/frame-checks.js';
+import { registerTranslation } from '../../src/internal/localize.js';
+import { until, video } from '../fixtures/browser.js';
+
+const endpoint = '/mk-video';
+const q = (el: Element, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel) ?? undefined;
+
+/** A 96x54 frame drawn by `paint`, as the checks see it. */
+function frame(paint: (ctx: OffscreenCanvasRenderingContext2D) => void) {
+  const c = new OffscreenCanvas(96, 54);
+  const ctx = c.getContext('2d', { willReadFrequently: true })!;
+  paint(ctx);
+  return frameStats(ctx.getImageData(0, 0, 96, 54).data, 96, 54);
+}
+const stripes = (ctx: OffscreenCanvasRenderingContext2D, light = '#ddd', dark = '#333') => {
+  for (let x = 0; x < 96; x += 8) {
+    ctx.fillStyle = x % 16 ? light : dark;
+    ctx.fillRect(x, 0, 8, 54);
+  }
+};
+
+describe('the kit: advisory frame checks', () => {
+  it('say nothing of sharp, even, continuous frames', () => {
+    const a = frame((c) => stripes(c));
+    expect(judge([a, a, a, a, a])).to.deep.equal([]);
+  });
+  it('call dark frames dark and white ones blown out', () => {
+    const dark = frame((c) => stripes(c, '#141414', '#050505'));
+    expect(judge([dark, dark, dark])).to.include('dark');
+    const white = frame((c) => ((c.fillStyle = '#fff'), c.fillRect(0, 0, 96, 54)));
+    expect(judge([white])).to.include('bright');
+  });
+  it('call soft frames blurry (variance of the Laplacian)', () => {
+    const soft = frame((c) => {
+      const g = c.createLinearGradient(0, 0, 96, 0);
+      g.addColorStop(0, '#555');
+      g.addColorStop(1, '#aaa');
+      c.fillStyle = g;
+      c.fillRect(0, 0, 96, 54);
+    });
+    expect(judge([soft, soft, soft])).to.include('blurry');
+  });
+  it('notice a hard cut between samples', () => {
+    const a = frame((c) => stripes(c, '#eee', '#ccc'));
+    const b = frame((c) => stripes(c, '#222', '#444'));
+    expect(judge([a, a, b, b])).to.include('cut');
+  });
+});
+
+describe('the kit: intake, words, form value, announcements', function () {
+  this.timeout(60_000);
+  it('takes a dropped file and announces the stage politely', async () => {
+    const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`);
+    const data = new DataTransfer();
+    data.items.add(await video());
+    el.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
+    await el.updateComplete;
+    expect(q(el, '[part~="drop-zone"]')!.classList.contains('dragging')).to.equal(true);
+    el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    const region = q(el, '[aria-live="polite"]')!;
+    await until(() => region.textContent!.includes('Ready to upload'), 2_000, 'the announcement');
+    expect(el.shadowRoot!.querySelectorAll('[aria-live="polite"]').length, 'one polite region').to.equal(1);
+  });
+
+  it('takes single words from `strings` and whole languages from registerTranslation', async () => {
+    registerTranslation('fr', { vtChoose: 'Choisir une vidéo' });
+    const wrap = await fixture(html`<div lang="fr-CA"><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const el = wrap.querySelector('video-to-3d-uploader')!;
+    await until(() => q(el, '[part~="choose-button"]')?.textContent?.includes('Choisir une vidéo'), 5_000, 'French (fr-CA -> fr)');
+    expect(q(el, '[part~="cost"]')!.textContent, 'what French lacks falls back to English').to.contain('Costs 20 credits');
+    el.strings = { vtChoose: 'Scan your room' };
+    await el.updateComplete;
+    expect(q(el, '[part~="choose-button"]')!.textContent).to.contain('Scan your room');
+  });
+
+  it('puts the job handle into its form once the job exists, and a form reset clears it', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><video-to-3d-uploader endpoint=${endpoint} name="scene" required></video-to-3d-uploader></form>`);
+    const el = form.querySelector('video-to-3d-uploader')!;
+    await el.updateComplete;
+    expect(form.checkValidity(), 'required and empty').to.equal(false);
+    el.selectFile(await video());
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    await el.start();
+    const value = new FormData(form).get('scene');
+    expect(value).to.be.a('string').and.equal(el.job!.handle);
+    expect(form.checkValidity()).to.equal(true);
+    form.reset();
+    await el.updateComplete;
+    expect(new FormData(form).get('scene')).to.equal(null);
+    expect(el.status).to.equal('idle');
+  });
+});
