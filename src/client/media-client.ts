@@ -8,6 +8,7 @@ import {
   ApiError,
   HEADERS,
   IDEMPOTENCY_KEY_PATTERN,
+  routePath,
   type HeadshotBatch,
   type HeadshotStyle,
   type ImageToolRequest,
@@ -161,12 +162,12 @@ export class MediaClient {
     const form = new FormData();
     form.set('video_file', video, video instanceof File && video.name ? video.name : 'walkthrough.mp4');
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1/video-to-3d/jobs', { method: 'POST', body: form, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+    const r = await this.#send(routePath('createVideoJob'), { method: 'POST', body: form, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return (await r.json()) as VideoJobCreated;
   }
 
   async getVideoJob(jobId: string, options: CallOptions = {}): Promise<VideoJob> {
-    const r = await this.#send(`/api/v1/video-to-3d/jobs/${checkHandle(jobId)}`, { method: 'GET', signal: options.signal });
+    const r = await this.#send(routePath('getVideoJob', checkHandle(jobId)), { method: 'GET', signal: options.signal });
     return ((await r.json()) as { data: VideoJob }).data;
   }
 
@@ -181,12 +182,12 @@ export class MediaClient {
     options.signal?.throwIfAborted();
     const body = JSON.stringify({ ...rest, ...(encoded ? { images: encoded } : {}) } satisfies ModelJobRequest);
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1/3d/jobs', { method: 'POST', body, headers: { 'content-type': 'application/json' }, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+    const r = await this.#send(routePath('createModelJob'), { method: 'POST', body, headers: { 'content-type': 'application/json' }, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return (await r.json()) as ModelJobCreated;
   }
 
   async getModelJob(jobId: string, options: CallOptions = {}): Promise<ModelJob> {
-    const r = await this.#send(`/api/v1/3d/jobs/${checkHandle(jobId)}`, { method: 'GET', signal: options.signal });
+    const r = await this.#send(routePath('getModelJob', checkHandle(jobId)), { method: 'GET', signal: options.signal });
     return ((await r.json()) as { data: ModelJob }).data;
   }
 
@@ -210,7 +211,7 @@ export class MediaClient {
       body = form;
     }
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1/headshot', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+    const r = await this.#send(routePath('headshots'), { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return (await r.json()) as HeadshotBatch;
   }
 
@@ -231,7 +232,7 @@ export class MediaClient {
       body = form;
     }
     await options.beforeSend?.();
-    const r = await this.#send('/api/v1', { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+    const r = await this.#send(routePath('imageTool'), { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
     return {
       blob: await r.blob(),
       credits_charged: Number(r.headers.get(HEADERS.creditsCharged) ?? 0),
@@ -251,7 +252,7 @@ export class MediaClient {
 
   /** The site's whole account balance, where the proxy shares it (`exposeAccountBalance`); 403 otherwise. */
   async account(options: CallOptions = {}): Promise<{ balance: number }> {
-    const r = await this.#send('/api/v1/account', { method: 'GET', signal: options.signal });
+    const r = await this.#send(routePath('account'), { method: 'GET', signal: options.signal });
     return ((await r.json()) as { data: { credits: { balance: number } } }).data.credits;
   }
 

@@ -3,7 +3,7 @@
  */
 import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
-import { COSTS, HEADERS, LIMITS, type ModelJob, type RouteMatch, type VideoJob } from '../api/index.js';
+import { COSTS, HEADERS, LIMITS, routePath, type ModelJob, type RouteMatch, type VideoJob } from '../api/index.js';
 import type { AccountBook, Account, ResolvedKey } from './accounts.js';
 import { buildScene } from './artifacts/scene.js';
 import { glbStats } from './artifacts/glb-stats.js';
@@ -141,7 +141,7 @@ export class JobRegistry {
     this.accounts.charge(account, COSTS.modelJob, job.createdAt, 'createModelJob', job.id);
     this.#add(job);
     if (!job.failing) this.#track(this.#generate(job, images, params.removeBackground));
-    const headers = { ...chargeHeaders(COSTS.modelJob, account.balance), [HEADERS.location]: `/api/v1/3d/jobs/${job.id}` };
+    const headers = { ...chargeHeaders(COSTS.modelJob, account.balance), [HEADERS.location]: routePath('getModelJob', job.id) };
     // The 202 reports the job as created (spec: queued), whatever a fast clock did meanwhile.
     const created = { ...this.#modelView(job), status: 'queued' as const, progress: 0 };
     return json({ data: created, credits_charged: COSTS.modelJob, credits_remaining: account.balance }, 202, headers);
@@ -185,8 +185,8 @@ export class JobRegistry {
       const expires = now + LIMITS.archiveLinkLifetimeMs;
       const q = this.#links.query(job.id, 'archive', expires);
       output = {
-        ply_url: `/api/app/jobs/${job.id}/download?extract=ply&${q}`,
-        archive_url: `/api/app/jobs/${job.id}/download?${q}`,
+        ply_url: `${routePath('downloadVideoJob', job.id)}?extract=ply&${q}`,
+        archive_url: `${routePath('downloadVideoJob', job.id)}?${q}`,
         kind: 'gaussian_splat_ply',
         links_expire_at: new Date(expires).toISOString(),
       };
@@ -198,13 +198,13 @@ export class JobRegistry {
     const now = this.clock.now();
     const view = viewModelJob(job, now);
     const out: ModelJob = { job_id: job.id, status: view.status, progress: view.progress, mode: job.mode, quality: job.quality, seed: job.seed, output: null, error: view.error };
-    if (job.mode === 'text') out.reference_image_url = `/api/demo/3d/jobs/${job.id}/reference`;
+    if (job.mode === 'text') out.reference_image_url = routePath('downloadReference', job.id);
     if (view.status === 'succeeded' && job.artifact) {
       const expires = now + LIMITS.archiveLinkLifetimeMs;
       out.output = {
-        model_url: `/api/demo/3d/jobs/${job.id}/model`,
+        model_url: routePath('downloadModel', job.id),
         provider_model_url: `/__provider/models/${job.id}.glb?${this.#links.query(job.id, 'provider', expires)}`,
-        turntable_url: `/api/demo/3d/jobs/${job.id}/turntable`,
+        turntable_url: routePath('downloadTurntable', job.id),
         stats: job.artifact.stats,
       };
     }
