@@ -1,0 +1,193 @@
+// The package as a user gets it: `npm pack`, the tarball installed into a fresh folder (never src),
+// then
+//   1. a Vite page that imports only MediaClient builds, with nothing of three.js, the splat
+//      library or their decoders in its output;
+//   2. every browser entry imports in Node without throwing (server rendering starts there);
+//   3. without the sandbox's optional peers, importing the sandbox says what to install;
+//   4. each example app under test/apps/<name> is built from the installed package, served behind
+//      the package's own dev stack (proxy + sandbox), and driven in Chromium: <video-to-3d-uploader>
+//      takes a video to its succeeded state.
+// The apps share one node_modules (one install). Usage: node scripts/apps.mjs [app names...]
+import { spawnSync } from 'node:child_process';
+import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { CHROMIUM_ARGS, ensureChromium } from './chromium.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = join(tmpdir(), 'mediakit-apps');
+const shared = join(work, 'shared');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const t0 = performance.now();
+const failures = [];
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.wasm': 'application/wasm' };
+const log = (msg) => console.log(`[apps ${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
+
+function sh(cmd, args, cwd, env = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+const npmInstall = (cwd, pkgs) => sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...pkgs], cwd);
+function check(name, fn) {
+  return Promise.resolve()
+    .then(fn)
+    .then(
+      (detail) => log(`ok   ${name}${detail ? `: ${detail}` : ''}`),
+      (err) => {
+        failures.push(name);
+        log(`FAIL ${name}: ${err?.stack ?? err}`);
+      },
+    );
+}
+
+// ---- the tarball -------------------------------------------------------------------------------
+if (!existsSync(join(root, 'dist/index.js')) || !existsSync(join(root, 'cdn/mediakit-elements.js'))) {
+  log('no build yet: npm run build');
+  sh('node', ['scripts/build.mjs'], root);
+}
+rmSync(work, { recursive: true, force: true });
+mkdirSync(shared, { recursive: true });
+const tarball = join(work, sh('npm', ['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop());
+log(`packed ${tarball} (${(statSync(tarball).size / 1024).toFixed(0)} KiB)`);
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const version = (name) => pkg.devDependencies[name] ?? pkg.dependencies[name];
+writeFileSync(join(shared, 'package.json'), JSON.stringify({ name: 'mediakit-apps', private: true, type: 'module' }, null, 2));
+npmInstall(shared, [tarball, `vite@${version('vite')}`]);
+log('installed the tarball and vite');
+const installed = join(shared, 'node_modules/@mediakit/elements');
+
+// ---- 1. a page that imports only MediaClient ---------------------------------------------------
+await check('a page importing only MediaClient builds without 3D', () => {
+  const app = join(work, 'client-only');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  symlinkSync(join(shared, 'node_modules'), join(app, 'node_modules'));
+  writeFileSync(join(app, 'index.html'), '<!doctype html><script type="module" src="/src/main.js"></script>\n');
+  writeFileSync(join(app, 'src/main.js'), "import { MediaClient } from '@mediakit/elements';\nconsole.log(MediaClient.for('/mediakit'));\n");
+  sh(join(shared, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
+  const files = readdirSync(join(app, 'dist/assets'));
+  const bad = files.filter((f) => !f.endsWith('.js'));
+  if (bad.length) throw new Error(`emitted files it never loads: ${bad.join(', ')}`);
+  if (files.length !== 1) throw new Error(`expected one chunk, got ${files.join(', ')}`);
+  const js = readFileSync(join(app, 'dist/assets', files[0]));
+  for (const marker of ['WebGLRenderer', 'GaussianSplat', 'DropInViewer', 'customElements.define']) {
+    if (js.includes(marker)) throw new Error(`the bundle contains ${marker}`);
+  }
+  return `one chunk, ${(gzipSync(js, { level: 9 }).length / 1024).toFixed(1)} KiB gzip`;
+});
+
+// ---- 2. browser entries in Node ----------------------------------------------------------------
+const browserEntries = ['.', './define.js', ...Object.keys(pkg.exports).filter((k) => /^\.\/[a-z0-9]+(-[a-z0-9]+)+\.js$/.test(k))];
+await check(`every browser entry imports in Node (${browserEntries.length})`, () => {
+  const script = `for (const e of ${JSON.stringify(browserEntries)}) await import(e === '.' ? '@mediakit/elements' : '@mediakit/elements/' + e.slice(2));`;
+  sh('node', ['--input-type=module', '-e', script], shared);
+  return browserEntries.join(' ');
+});
+
+// ---- 3. the sandbox without its optional peers -------------------------------------------------
+await check('the sandbox names its missing optional peers', () => {
+  const r = spawnSync('node', ['--input-type=module', '-e', "await import('@mediakit/elements/sandbox')"], { cwd: shared, encoding: 'utf8' });
+  if (r.status === 0) throw new Error('imported without sharp installed?');
+  if (!r.stderr.includes('npm install -D sharp @gltf-transform/core mediabunny')) throw new Error(`unclear message:\n${r.stderr}`);
+  return r.stderr.split('\n').find((l) => l.startsWith('Error: '))?.slice(0, 110) + '…';
+});
+
+// ---- 4. the example apps -----------------------------------------------------------------------
+const apps = readdirSync(join(root, 'test/apps')).filter((n) => existsSync(join(root, 'test/apps', n, 'app.json')) && (!only.length || only.includes(n)));
+const specs = apps.map((name) => ({ name, ...JSON.parse(readFileSync(join(root, 'test/apps', name, 'app.json'), 'utf8')) }));
+const extra = [...new Set(['sharp', '@gltf-transform/core', 'mediabunny', '@ffmpeg-installer/ffmpeg', 'playwright-core', ...specs.flatMap((s) => s.dependencies ?? [])])];
+npmInstall(shared, extra.map((n) => `${n}@${version(n) ?? pkg.peerDependencies?.[n] ?? 'latest'}`));
+log(`installed the sandbox's peers and the apps' dependencies: ${extra.join(' ')}`);
+
+const { createDevStack } = await import(pathToFileURL(join(installed, 'dist/dev/index.js')).href);
+const video = makeVideo();
+const { chromium } = createRequire(join(shared, 'x.js'))('playwright-core');
+const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+try {
+  for (const spec of specs) {
+    const app = join(work, 'apps', spec.name);
+    await check(`app ${spec.name}`, async () => {
+      cpSync(join(root, 'test/apps', spec.name), app, { recursive: true });
+      symlinkSync(join(shared, 'node_modules'), join(app, 'node_modules'));
+      const tb = performance.now();
+      if (spec.build) sh(join(shared, 'node_modules/.bin', spec.build[0]), spec.build.slice(1), app);
+      const built = ((performance.now() - tb) / 1000).toFixed(1);
+      const served = await serve(join(app, spec.out ?? 'dist'), { '/cdn/': join(installed, 'cdn') });
+      try {
+        const result = await drive(served.url + (spec.page ?? '/'));
+        return `built in ${built} s; ${result}`;
+      } finally {
+        await served.close();
+      }
+    });
+  }
+} finally {
+  await browser.close();
+}
+
+log(`${failures.length ? `FAILED: ${failures.join(', ')}` : 'all passed'} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+process.exit(failures.length ? 1 : 0);
+
+// ---- helpers -----------------------------------------------------------------------------------
+function makeVideo() {
+  const file = join(work, 'walk.mp4');
+  let bin = 'ffmpeg';
+  try {
+    bin = createRequire(join(shared, 'x.js'))('@ffmpeg-installer/ffmpeg').path;
+  } catch {
+    // Debian's ffmpeg on PATH.
+  }
+  sh(bin, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=10', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', file], work);
+  return file;
+}
+
+/** The built app's files, the package's cdn folder at /cdn/, and the dev stack (proxy at /mediakit, sandbox at /sandbox). */
+function serve(dir, mounts) {
+  const stack = createDevStack({ sandbox: { speed: 600 } });
+  const server = createServer((req, res) => {
+    stack.middleware(req, res, () => {
+      const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+      const [prefix, base] = Object.entries(mounts).find(([p]) => path.startsWith(p)) ?? ['/', dir];
+      let file = resolve(base, '.' + path.slice(prefix.length - 1));
+      if (!file.startsWith(resolve(base))) return res.writeHead(403).end();
+      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+      if (!existsSync(file)) return res.writeHead(404).end('not found');
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      createReadStream(file).pipe(res);
+    });
+  });
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => ok({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((c) => server.close(c)) })),
+  );
+}
+
+/** Opens the page, gives <video-to-3d-uploader> the video, confirms, and waits for `succeeded`. */
+async function drive(url) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => customElements.get('video-to-3d-uploader') && document.querySelector('video-to-3d-uploader')?.shadowRoot, null, { timeout: 30_000 });
+    await page.locator('video-to-3d-uploader input[type=file]').setInputFiles(video);
+    await page.waitForFunction(() => document.querySelector('video-to-3d-uploader').status === 'ready', null, { timeout: 30_000 });
+    await page.locator('video-to-3d-uploader [part~="confirm-button"]').click();
+    const deadline = Date.now() + 60_000;
+    let status;
+    while (Date.now() < deadline) {
+      status = await page.evaluate(() => document.querySelector('video-to-3d-uploader').status);
+      if (status === 'succeeded' || status === 'failed' || status === 'expired') break;
+      await page.evaluate(() => fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 60_000 }) }));
+      await page.waitForTimeout(500);
+    }
+    if (status !== 'succeeded') throw new Error(`the uploader ended ${status}`);
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    return 'the uploader reached succeeded';
+  } finally {
+    await page.close();
+  }
+}
