@@ -93,4 +93,21 @@ describe('the kit: intake, words, form value, announcements', function () {
     expect(new FormData(form).get('scene')).to.equal(null);
     expect(el.status).to.equal('idle');
   });
+
+  it('never takes the focus from the page when a job ends in the background', async () => {
+    const wrap = await fixture(html`<div><input aria-label="Notes" /><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const el = wrap.querySelector('video-to-3d-uploader')!;
+    const input = wrap.querySelector('input')!;
+    el.selectFile(await video());
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    void el.start();
+    input.focus(); // the user goes on with the page's own form
+    await until(async () => {
+      await fetch('/sandbox-video/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      return el.status === 'succeeded';
+    }, 40_000, 'the job to end');
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(document.activeElement).to.equal(input);
+  });
 });

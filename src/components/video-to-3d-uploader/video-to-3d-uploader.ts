@@ -176,6 +176,8 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.addEventListener('focusin', this.#onFocusIn);
+    document.addEventListener('focusin', this.#onPageFocusIn);
     this.#ticker = setInterval(() => {
       if (this.#status === 'queued' || this.#status === 'processing' || this._waitUntil > Date.now()) this.requestUpdate();
     }, 1000);
@@ -187,6 +189,8 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.removeEventListener('focusin', this.#onFocusIn);
+    document.removeEventListener('focusin', this.#onPageFocusIn);
     clearInterval(this.#ticker);
   }
 
@@ -286,6 +290,13 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
     return MediaClient.for(this.endpoint);
   }
 
+  /** Whether the user's focus was last inside this element (a removed button keeps it so). */
+  #engaged = false;
+  #onFocusIn = () => (this.#engaged = true);
+  #onPageFocusIn = (e: FocusEvent) => {
+    if (!e.composedPath().includes(this)) this.#engaged = false;
+  };
+
   #busy(): boolean {
     return this.#starting || this.#jobs.creation.status === TaskStatus.PENDING;
   }
@@ -327,7 +338,9 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
     // Focus follows the end of a phase: to the result, or to what to do next.
     const focusTo: Partial<Record<UploaderStatus, string>> = { ready: '[part~="confirm-button"]', succeeded: '.result-title', failed: '[part~="error"] button, [part~="error"] a', expired: '.expired button' };
     const selector = focusTo[this.#status];
-    if (selector && before !== 'idle' || (selector && this.#status === 'ready')) {
+    // Only for a user who is working with this element: a job ending in the background never takes
+    // the focus from whatever they are doing elsewhere on the page.
+    if (selector && this.#engaged) {
       void this.updateComplete.then(() => (this.renderRoot.querySelector(selector!) as HTMLElement | null)?.focus());
     }
   }
