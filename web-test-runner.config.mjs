@@ -29,6 +29,7 @@ const stacks = {
   'mk-jobs': createDevStack({ basePath: '/mk-jobs', sandboxPath: '/sandbox-jobs', sandbox: { speed: 60, artifacts }, budget: 10_000, proxy: { exposeAccountBalance: true } }),
   // One stack per element test file, so faults and ledgers are that file's own.
   'mk-video': createDevStack({ basePath: '/mk-video', sandboxPath: '/sandbox-video', sandbox: { speed: 1, artifacts }, budget: 10_000 }),
+  'mk-kit': createDevStack({ basePath: '/mk-kit', sandboxPath: '/sandbox-kit', sandbox: { speed: 1, artifacts }, budget: 10_000 }),
   'mk-model': createDevStack({ basePath: '/mk-model', sandboxPath: '/sandbox-model', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
   'mk-headshot': createDevStack({ basePath: '/mk-headshot', sandboxPath: '/sandbox-headshot', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
   'mk-bg': createDevStack({ basePath: '/mk-bg', sandboxPath: '/sandbox-bg', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
@@ -102,7 +103,7 @@ export default {
     mount(stacks.mediakit.middleware, ['/mediakit', '/sandbox']),
     mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
     mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),
-    ...['video', 'model', 'headshot', 'bg', 'badge', 'poor'].map((n) => mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`])),
+    ...['video', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor'].map((n) => mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`])),
   ],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
 };

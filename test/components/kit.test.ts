@@ -5,7 +5,7 @@ import { frameStats, judge } from '../../src/components/video-to-3d-uploader/fra
 import { registerTranslation } from '../../src/internal/localize.js';
 import { until, video } from '../fixtures/browser.js';
 
-const endpoint = '/mk-video';
+const endpoint = '/mk-kit'; // this file's own stack (the uploader's tests count charges on /mk-video)
 const q = (el: Element, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel) ?? undefined;
 
 /** A 96x54 frame drawn by `paint`, as the checks see it. */
@@ -103,7 +103,7 @@ describe('the kit: intake, words, form value, announcements', function () {
     void el.start();
     input.focus(); // the user goes on with the page's own form
     await until(async () => {
-      await fetch('/sandbox-video/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      await fetch('/sandbox-kit/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
       return el.status === 'succeeded';
     }, 40_000, 'the job to end');
     await el.updateComplete;

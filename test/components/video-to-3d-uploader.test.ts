@@ -164,7 +164,8 @@ describe('<video-to-3d-uploader>: the journey', function () {
   it('refuses with 402 before uploading when the session has too few credits', async () => {
     const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint="/mk-poor" top-up-href="/buy"></video-to-3d-uploader>`);
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
-    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 20 credits').and.contain('5 credits left');
+    // /mk-poor gives each browser 5 credits a day (other files may spend some of them).
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 20 credits').and.match(/[0-5] credits? left/);
     expect(q<HTMLAnchorElement>(el, '[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
     await choose(el, await video());
     expect(q<HTMLButtonElement>(el, '[part~="confirm-button"]')!.disabled).to.equal(true);

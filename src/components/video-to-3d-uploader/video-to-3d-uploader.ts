@@ -3,16 +3,14 @@ import { property, state } from 'lit/decorators.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { TaskStatus } from '@lit/task';
 import { COSTS } from '../../api/index.js';
-import { MediaClient } from '../../client/media-client.js';
 import { validateVideo, type CheckedVideo } from '../../client/validate.js';
 import { JobController } from '../../jobs/job-controller.js';
 import { JobPoller } from '../../jobs/job-poller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
 import type { VideoJob } from '../../api/index.js';
-import { FormAssociated } from '../../internal/form-associated.js';
-import { MkElement } from '../../internal/mk-element.js';
 import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
+import { ProductElement } from '../shared/product-element.js';
 import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { renderErrorPanel } from '../shared/error-panel.js';
@@ -85,11 +83,8 @@ type Strings = UploaderStrings & SharedStrings;
  * @cssstate failed - The job failed (refunded).
  * @cssstate expired - The result was deleted upstream.
  */
-export class VideoTo3dUploader extends FormAssociated(MkElement) {
+export class VideoTo3dUploader extends ProductElement {
   static override styles = [elementStyles, uploaderStyles];
-
-  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
-  @property() endpoint = '/mediakit';
 
   /** A job to show and follow (its id from `mk-job-created`, or its handle). */
   @property({ attribute: 'job-id' }) jobId = '';
@@ -97,26 +92,12 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   /** Notify (and mark the tab title) when a job ends while the page is hidden; permission is asked on the first upload. Default false. */
   @property({ type: Boolean }) notify = false;
 
-  /** `light` or `dark`; default: the visitor's preference. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
-
-  /** Take pasted files anywhere on the page, not only while the element has focus. Default false. */
-  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
-
   /** Open the camera on phones (`environment` or `user`) instead of the file list. Default none. */
   @property() capture: string | undefined;
 
-  /** Link for the 402 action when no `top-up` slot is given. */
-  @property({ attribute: 'top-up-href' }) topUpHref = '';
-
-  /** The client to use; default: the page's shared client for `endpoint`. */
-  @property({ attribute: false }) client: MediaClient | undefined;
-
-  /** For sites that mint tokens on their own backend: resolves to a session token. */
-  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
-
   /** Overrides of single strings, in any language: `{ vtTitle: 'Scan your room' }`. */
-  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+  declare strings: Partial<Strings> | undefined;
+
 
   @state() private _file: File | undefined;
   @state() private _checked: CheckedVideo | undefined;
@@ -135,8 +116,8 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   readonly #t = new LocalizeController<Strings>(this);
   readonly #announce = new AnnouncerController(this);
   readonly #away = new AwayController(this);
-  readonly #credits = new CreditsController(this, () => this.#client());
-  readonly #jobs = new JobController(this, { kind: 'video', client: () => this.#client() });
+  readonly #credits = new CreditsController(this, () => this.mediaClient());
+  readonly #jobs = new JobController(this, { kind: 'video', client: () => this.mediaClient() });
   readonly #intake = new FileIntakeController(this, {
     accept: 'video/mp4,video/quicktime,.mp4,.mov,.m4v',
     onFiles: ([file]) => void this.#check(file!),
@@ -149,7 +130,6 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   #key: string | undefined;
   #starting = false;
   #checkAbort: AbortController | undefined;
-  #ownClient: MediaClient | undefined;
   #restored = false;
   #sceneFor = '';
   #ticker: ReturnType<typeof setInterval> | undefined;
@@ -195,7 +175,6 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
     const before = this.#status;
     this.#status = this.#derive();
@@ -283,12 +262,6 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
   }
 
   // ---------------------------------------------------------------- internals
-
-  #client(): MediaClient {
-    if (this.client) return this.client;
-    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
-    return MediaClient.for(this.endpoint);
-  }
 
   /** Whether the user's focus was last inside this element (a removed button keeps it so). */
   #engaged = false;
@@ -395,7 +368,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
 
   async #restore(): Promise<void> {
     try {
-      const poller = JobPoller.for(this.#client());
+      const poller = JobPoller.for(this.mediaClient());
       const records = (await poller.resume()).filter((r) => r.kind === 'video');
       this._history = records;
       if (this.jobId) this.#adopt(this.jobId);
@@ -414,7 +387,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
     this.#clearScene();
     this.#jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
     // A finished job from an earlier visit: ask once whether it still exists (and get fresh links).
-    if (known?.status === 'succeeded') void JobPoller.for(this.#client()).refresh(known.id).catch(() => undefined);
+    if (known?.status === 'succeeded') void JobPoller.for(this.mediaClient()).refresh(known.id).catch(() => undefined);
   }
 
   /** The scene: from this device's cache, else downloaded (and kept) through the proxy. */
@@ -425,7 +398,7 @@ export class VideoTo3dUploader extends FormAssociated(MkElement) {
       let blob = await resultCache.get(record.scope, record.id);
       this._sceneCached = blob !== undefined;
       if (!blob && output && record.status === 'succeeded') {
-        const client = this.#client();
+        const client = this.mediaClient();
         const fresh = record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000 ? await this.#jobs.refresh() : record;
         const url = (fresh?.job as VideoJob | undefined)?.output?.ply_url ?? output.ply_url;
         blob = await client.download(url);
