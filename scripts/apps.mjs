@@ -118,7 +118,7 @@ try {
       const built = ((performance.now() - tb) / 1000).toFixed(1);
       const served = await serve(join(app, spec.out ?? 'dist'), { '/cdn/': join(installed, 'cdn') });
       try {
-        const result = await drive(served.url + (spec.page ?? '/'));
+        const result = await drive(served.url + (spec.page ?? '/'), spec.expect);
         return `built in ${built} s; ${result}`;
       } finally {
         await served.close();
@@ -166,7 +166,7 @@ function serve(dir, mounts) {
 }
 
 /** Opens the page, gives <video-to-3d-uploader> the video, confirms, and waits for `succeeded`. */
-async function drive(url) {
+async function drive(url, expect) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -185,8 +185,9 @@ async function drive(url) {
       await page.waitForTimeout(500);
     }
     if (status !== 'succeeded') throw new Error(`the uploader ended ${status}`);
+    if (expect) await page.locator(expect).waitFor({ timeout: 10_000 });
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-    return 'the uploader reached succeeded';
+    return `the uploader reached succeeded${expect ? `, and the app saw mk-job-succeeded (${expect})` : ''}`;
   } finally {
     await page.close();
   }

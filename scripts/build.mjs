@@ -74,7 +74,14 @@ async function buildCdn() {
       sourcemap: false,
       reportCompressedSize: false,
       lib: { entry: join(root, 'dist/cdn.js'), formats: ['es'], fileName: () => 'mediakit-elements.js' },
-      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+      rolldownOptions: {
+        output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+        // define.js imports the viewers, which the uploader and the generator also import lazily:
+        // in one bundle they are simply part of the main file (their renderers stay lazy).
+        onwarn(warning, warn) {
+          if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
+        },
+      },
     },
   });
 }

@@ -1,0 +1,74 @@
+// Size budgets: what a page downloads before anything is lazy, per entry point of the built package.
+// Each entry is bundled on its own by Vite (minified, as a site's build would) from dist/; the
+// entry chunk and every chunk it imports statically are gzipped at level 9 and summed. Lazy chunks
+// (three.js, the splat library, German strings) are reported beside it, not counted.
+// Fails when an entry with a budget is over it. Run after `npm run build`.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { elements } from './entries.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const KiB = 1024;
+
+/** Budgets in KiB of gzip. The uploader's page: element, kit, lit, client, job engine. */
+const BUDGETS = {
+  'client (MediaClient, JobPoller from the root)': 12,
+  'video-to-3d-uploader.js': 30,
+};
+
+if (!existsSync(join(root, 'dist/index.js'))) {
+  console.error('size: no dist/ (run npm run build first)');
+  process.exit(1);
+}
+const { build } = await import('vite');
+const dir = join(tmpdir(), 'mediakit-size');
+mkdirSync(dir, { recursive: true });
+
+const entries = [
+  ['client (MediaClient, JobPoller from the root)', `import { MediaClient, JobPoller } from ${JSON.stringify(join(root, 'dist/index.js'))};\nconsole.log(MediaClient, JobPoller);`],
+  ...elements().map(({ tag }) => [`${tag}.js`, `import ${JSON.stringify(join(root, 'dist/elements', `${tag}.js`))};`]),
+  ['define.js (every tag)', `import ${JSON.stringify(join(root, 'dist/define.js'))};`],
+];
+
+const rows = [];
+let over = 0;
+for (const [name, source] of entries) {
+  const file = join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.js`);
+  writeFileSync(file, source + '\n');
+  const result = await build({
+    configFile: false,
+    root: dir,
+    logLevel: 'silent',
+    publicDir: false,
+    build: { write: false, target: 'es2022', minify: true, modulePreload: false, rolldownOptions: { input: file } },
+  });
+  const output = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
+  const chunks = new Map(output.filter((o) => o.type === 'chunk').map((c) => [c.fileName, c]));
+  const entry = [...chunks.values()].find((c) => c.isEntry);
+  const initial = new Set();
+  const visit = (c) => {
+    if (initial.has(c.fileName)) return;
+    initial.add(c.fileName);
+    for (const i of c.imports) if (chunks.has(i)) visit(chunks.get(i));
+  };
+  visit(entry);
+  const gz = (c) => gzipSync(c.code, { level: 9 }).length;
+  const initialBytes = [...initial].reduce((n, f) => n + gz(chunks.get(f)), 0);
+  const lazyBytes = [...chunks.values()].filter((c) => !initial.has(c.fileName)).reduce((n, c) => n + gz(c), 0);
+  const budget = BUDGETS[name];
+  const ok = budget === undefined || initialBytes <= budget * KiB;
+  if (!ok) over++;
+  rows.push([name, (initialBytes / KiB).toFixed(1), budget === undefined ? '-' : `${budget}`, ok ? (budget === undefined ? '' : 'ok') : 'OVER', (lazyBytes / KiB).toFixed(1)]);
+}
+
+const head = ['entry', 'first load KiB gz', 'budget KiB', '', 'lazy chunks KiB gz'];
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (r) => '| ' + r.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+console.log([line(head), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n'));
+if (over) {
+  console.error(`\nsize: ${over} entr${over === 1 ? 'y is' : 'ies are'} over budget.`);
+  process.exit(1);
+}
