@@ -1,7 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
-import { zipSync } from 'fflate';
 import { headshotCharge, LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
 import { MediaClient } from '../../client/media-client.js';
 import { validateImage } from '../../client/validate.js';
@@ -19,6 +18,7 @@ import { elementStyles } from '../shared/styles.js';
 import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
 import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
+import { renderResults, type SlotView } from './results-view.js';
 import { headshotStrings, type HeadshotStrings } from './strings.js';
 
 void sharedStrings;
@@ -28,12 +28,6 @@ export type HeadshotStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'parti
 const PHASES: readonly HeadshotStatus[] = ['idle', 'ready', 'working', 'succeeded', 'partial', 'failed'];
 const SLOTS = LIMITS.headshot.slots;
 type Strings = HeadshotStrings & SharedStrings;
-
-interface SlotView extends HeadshotSlot {
-  /** A request for this slot is out. */
-  loading: boolean;
-  url?: string;
-}
 
 const variantsConverter = {
   fromAttribute: (v: string | null): VariantSlot[] => [...new Set((v ?? '').split(/[\s,]+/).map(Number).filter((n) => (SLOTS as readonly number[]).includes(n)))].sort() as VariantSlot[],
@@ -286,7 +280,8 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
     for (const r of this._results) {
       if (r.status === 'succeeded' && r.blob) files[this.#fileName(r.slot)] = new Uint8Array(await r.blob.arrayBuffer());
     }
-    // PNGs are compressed already: store them (level 0) instead of spending time deflating again.
+    // fflate loads only when someone asks for the zip. PNGs are compressed already: stored (level 0), not deflated again.
+    const { zipSync } = await import('fflate');
     return new Blob([zipSync(files, { level: 0 }) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
   }
 
@@ -570,55 +565,23 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
   }
 
   #renderResults() {
-    const t = this.#t;
-    const ok = this._results.filter((r) => r.status === 'succeeded' && !r.loading).length;
-    const working = this.#status === 'working';
-    const allFailed = !working && ok === 0;
-    return html`<div class="results-wrap">
-      <h3 class="results-title" tabindex="-1">${working && ok === 0 ? t.term('hsWorking') : allFailed ? t.term('hsAllFailed') : t.term('hsReady', { ok, total: this._results.length })}</h3>
-      ${this._last && !allFailed ? html`<p class="muted nums" part="charged">${t.term('hsCharged', { charged: this._last.charged, left: this._last.remaining })}${this._chargedTotal !== this._last.charged ? html` · ${t.term('hsChargedTotal', { charged: this._chargedTotal })}` : nothing}</p>` : nothing}
-      ${allFailed ? html`<p class="notice" part="charged">${t.term('noCharge')}</p>` : nothing}
-      <ul class="grid" part="results" role="list">${this._results.map((r) => this.#renderSlot(r))}</ul>
-      <div class="actions">
-        ${ok > 0 ? html`<button type="button" part="download-all" class="secondary" ?disabled=${working} @click=${() => void this.downloadAll()}>${t.term('hsDownloadAll')}</button>` : nothing}
-        <button type="button" class="secondary" ?disabled=${working} @click=${() => this.#again()}>${t.term('hsMakeMore')}</button>
-        <button type="button" class="link" ?disabled=${working} @click=${() => this.reset()}>${t.term('hsNewPhoto')}</button>
-      </div>
-    </div>`;
-  }
-
-  #renderSlot(r: SlotView) {
-    const t = this.#t;
-    const name = this.#slotName(r.slot);
-    const state = r.loading ? 'loading' : r.status;
-    const chosen = this._chosen === r.slot && r.status === 'succeeded';
-    return html`<li part="result ${state}" class="slot ${state} ${chosen ? 'chosen' : ''}" data-slot=${r.slot} aria-busy=${r.loading ? 'true' : 'false'}>
-      <div class="shot">
-        ${r.loading
-          ? html`<div class="placeholder"><div class="meter indeterminate" role="progressbar" aria-label=${`${name}: ${t.term('hsWorkingSlot')}`}><div></div></div><p class="muted">${t.term('hsWorkingSlot')}</p></div>`
-          : r.status === 'succeeded'
-            ? html`<img src=${r.url ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${this._resultStyle}`) })} />`
-            : html`<div class="placeholder failed-box">
-                <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
-                <p><strong>${t.term('hsSlotFailed')}</strong></p>
-                ${r.error ? html`<p class="muted">${r.error}</p>` : nothing}
-              </div>`}
-        ${chosen ? html`<span class="badge">✓ ${t.term('hsChosen')}</span>` : nothing}
-      </div>
-      <h4 id=${`name-${r.slot}`} tabindex="-1">${name}</h4>
-      <div class="actions">
-        ${!r.loading && r.status === 'succeeded'
-          ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => this.choose(r.slot)}>
-                ${chosen ? t.term('hsChosen') : t.term('hsChooseThis')}
-              </button>
-              <a part="download-button" class="button secondary" href=${r.url ?? ''} download=${this.#fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>`
-          : nothing}
-        ${!r.loading && r.status === 'failed'
-          ? html`<button type="button" part="retry-button" class="secondary" ?disabled=${this.isDisabled || (this.#credits.remaining ?? Infinity) < headshotCharge(1)}
-              aria-describedby=${`name-${r.slot}`} @click=${() => void this.retry(r.slot)}>${t.term('hsRetryOne', { cost: headshotCharge(1) })}</button>`
-          : nothing}
-      </div>
-    </li>`;
+    return renderResults({
+      t: this.#t,
+      results: this._results,
+      style: this._resultStyle,
+      working: this.#status === 'working',
+      chosen: this._chosen,
+      last: this._last,
+      chargedTotal: this._chargedTotal,
+      retryAllowed: !this.isDisabled && (this.#credits.remaining ?? Infinity) >= headshotCharge(1),
+      slotName: (slot) => this.#slotName(slot),
+      fileName: (slot) => this.#fileName(slot),
+      onChoose: (slot) => this.choose(slot),
+      onRetry: (slot) => void this.retry(slot),
+      onDownloadAll: () => void this.downloadAll(),
+      onAgain: () => this.#again(),
+      onReset: () => this.reset(),
+    });
   }
 
   #toggleSlot(slot: VariantSlot, on: boolean): void {
