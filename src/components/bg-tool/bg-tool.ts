@@ -2,12 +2,10 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
-import { MediaClient } from '../../client/media-client.js';
 import { validateImage, validateImageUrl } from '../../client/validate.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
-import { FormAssociated } from '../../internal/form-associated.js';
-import { MkElement } from '../../internal/mk-element.js';
 import { AnnouncerController } from '../shared/announcer.js';
+import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
@@ -75,11 +73,8 @@ export interface BgToolResult {
  * @cssstate succeeded - The result is shown (and is the form value).
  * @cssstate failed - The call failed or was refused (nothing charged).
  */
-export class BgTool extends FormAssociated(MkElement) {
+export class BgTool extends ProductElement {
   static override styles = [elementStyles, bgToolStyles];
-
-  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
-  @property() endpoint = '/mediakit';
 
   /** Output size: `auto`, `preview` (at most 0.25 MP) or `full`. Default `auto`. */
   @property() size: ImageToolSize = 'auto';
@@ -93,23 +88,8 @@ export class BgTool extends FormAssociated(MkElement) {
   /** Crop to the subject's bounding box. Default false. */
   @property({ type: Boolean }) crop = false;
 
-  /** `light` or `dark`; default: the visitor's preference. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
-
-  /** Take pasted images anywhere on the page, not only while the element has focus. Default false. */
-  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
-
-  /** Link for the 402 action when no `top-up` slot is given. */
-  @property({ attribute: 'top-up-href' }) topUpHref = '';
-
-  /** The client to use; default: the page's shared client for `endpoint`. */
-  @property({ attribute: false }) client: MediaClient | undefined;
-
-  /** For sites that mint tokens on their own backend: resolves to a session token. */
-  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
-
   /** Overrides of single strings, in any language: `{ bgTitle: 'Product photo' }`. */
-  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+  declare strings: Partial<Strings> | undefined;
 
   @state() private _source: File | string | undefined;
   @state() private _beforeUrl: string | undefined;
@@ -128,7 +108,7 @@ export class BgTool extends FormAssociated(MkElement) {
 
   readonly #t = new LocalizeController<Strings>(this);
   readonly #announce = new AnnouncerController(this);
-  readonly #credits = new CreditsController(this, () => this.#client());
+  readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #compare = new CompareController(this);
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
@@ -140,7 +120,6 @@ export class BgTool extends FormAssociated(MkElement) {
   #status: BgToolStatus = 'idle';
   #key: string | undefined;
   #abort: AbortController | undefined;
-  #ownClient: MediaClient | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
@@ -171,7 +150,6 @@ export class BgTool extends FormAssociated(MkElement) {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
     // Other options are another request: a new key, so it is never mistaken for a replay.
     if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#key = undefined;
     if (changed.has('bgColor') && this.bgColor !== 'none' && LIMITS.imageTools.bgColorPattern.test(this.bgColor)) this._colour = hex6(this.bgColor);
@@ -217,7 +195,7 @@ export class BgTool extends FormAssociated(MkElement) {
     const format = this.format;
     try {
       const bg = this.bgColor === 'none' ? undefined : this.bgColor;
-      const out = await this.#client().imageTool(
+      const out = await this.mediaClient().imageTool(
         { image: this._source, size: this.size, format, crop: this.crop, ...(bg ? { bg_color: bg } : {}) },
         { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) },
       );
@@ -282,12 +260,6 @@ export class BgTool extends FormAssociated(MkElement) {
   }
 
   // ---------------------------------------------------------------- internals
-
-  #client(): MediaClient {
-    if (this.client) return this.client;
-    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
-    return MediaClient.for(this.endpoint);
-  }
 
   #derive(): BgToolStatus {
     if (this._busy) return 'working';

@@ -2,13 +2,11 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
 import { headshotCharge, LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
-import { MediaClient } from '../../client/media-client.js';
 import { validateImage } from '../../client/validate.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
-import { FormAssociated } from '../../internal/form-associated.js';
-import { MkElement } from '../../internal/mk-element.js';
 import { AnnouncerController } from '../shared/announcer.js';
+import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
@@ -83,11 +81,8 @@ const variantsConverter = {
  * @cssstate failed - Nothing came back (every slot failed, or the request was refused).
  * @cssstate camera - The live camera is open.
  */
-export class HeadshotStudio extends FormAssociated(MkElement) {
+export class HeadshotStudio extends ProductElement {
   static override styles = [elementStyles, headshotStyles];
-
-  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
-  @property() endpoint = '/mediakit';
 
   /** The style to make: `corporate`, `business-casual`, `bewerbung` or `creative`. Default `corporate`. */
   @property({ attribute: 'headshot-style' }) headshotStyle: HeadshotStyle = 'corporate';
@@ -95,23 +90,8 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
   /** Which slots to make, as "0,1,2,3" in the attribute. Default all four. */
   @property({ converter: variantsConverter }) variants: VariantSlot[] = [0, 1, 2, 3];
 
-  /** `light` or `dark`; default: the visitor's preference. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
-
-  /** Take pasted photos anywhere on the page, not only while the element has focus. Default false. */
-  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
-
-  /** Link for the 402 action when no `top-up` slot is given. */
-  @property({ attribute: 'top-up-href' }) topUpHref = '';
-
-  /** The client to use; default: the page's shared client for `endpoint`. */
-  @property({ attribute: false }) client: MediaClient | undefined;
-
-  /** For sites that mint tokens on their own backend: resolves to a session token. */
-  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
-
   /** Overrides of single strings, in any language: `{ hsTitle: 'Your profile photo' }`. */
-  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+  declare strings: Partial<Strings> | undefined;
 
   @state() private _file: File | undefined;
   @state() private _photoUrl: string | undefined;
@@ -131,7 +111,7 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
 
   readonly #t = new LocalizeController<Strings>(this);
   readonly #announce = new AnnouncerController(this);
-  readonly #credits = new CreditsController(this, () => this.#client());
+  readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #camera = new CameraController(this);
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
@@ -147,7 +127,6 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
   #batchKey: string | undefined;
   #retryKeys = new Map<VariantSlot, string>();
   #abort: AbortController | undefined;
-  #ownClient: MediaClient | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `partial`, `failed`. */
@@ -176,7 +155,6 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
     if (changed.has('headshotStyle') || changed.has('variants')) this.#batchKey = undefined;
     const before = this.#status;
     this.#status = this.#derive();
@@ -331,12 +309,6 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
 
   // ---------------------------------------------------------------- internals
 
-  #client(): MediaClient {
-    if (this.client) return this.client;
-    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
-    return MediaClient.for(this.endpoint);
-  }
-
   #slots(): VariantSlot[] {
     return SLOTS.filter((s) => this.variants.includes(s));
   }
@@ -407,7 +379,7 @@ export class HeadshotStudio extends FormAssociated(MkElement) {
     const abort = (this.#abort = new AbortController());
     this._inFlight++;
     try {
-      const batch = await this.#client().headshots(
+      const batch = await this.mediaClient().headshots(
         { image: this._file!, style, variants: slots },
         { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) },
       );
