@@ -11,7 +11,8 @@ import { mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
 
 const viewer = (src: string) => mountViewer<GlbViewer>('glb-viewer', src);
 
-describe('<glb-viewer>', () => {
+describe('<glb-viewer>', function () {
+  this.timeout(60_000); // software WebGL on a shared 2-core machine
   for (const asset of ['Box.glb', 'Duck.glb', 'DamagedHelmet.glb']) {
     it(`renders ${asset} non-blank and centred, with the stats inspect() reports`, async () => {
       const { el, event } = await viewer(`/__assets/${asset}`);
@@ -82,8 +83,8 @@ describe('<glb-viewer>', () => {
     for (const v of [a, b]) expect((await coverage(await v.el.screenshot())).filled).to.be.greaterThan(0.03);
   });
 
-  it('leaves no WebGL context behind after 20 create-and-remove cycles', async function () {
-    this.timeout(120_000); // software WebGL: each cycle builds a context and its studio lighting
+  it('uses one WebGL context for 20 create-and-remove cycles, and gives it back when the last viewer is gone', async function () {
+    this.timeout(120_000);
     const contexts = await trackContexts(async () => {
       for (let i = 0; i < 20; i++) {
         const { el, event } = await viewer('/__assets/Box.glb');
@@ -92,7 +93,8 @@ describe('<glb-viewer>', () => {
         await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
       }
     });
-    expect(contexts.length).to.equal(20);
+    expect(contexts.length, 'contexts created').to.be.at.most(1);
+    await new Promise((r) => setTimeout(r, 2_000)); // the shared renderer outlives the last viewer briefly
     expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.equal(0);
   });
 

@@ -1,13 +1,24 @@
 /**
  * The GLB renderer: the only module of <glb-viewer> that imports three.js, loaded by a memoized
- * dynamic import when there is something to show. WebGLRenderer, GLTFLoader with the Meshopt
- * decoder (bundled: small, no worker), Draco and KTX2 only from a path the page configures (never
- * a third-party CDN), OrbitControls, RoomEnvironment lighting, and no render loop while idle.
+ * dynamic import when there is something to show.
+ *
+ * One WebGLRenderer (one WebGL context) draws every <glb-viewer> on the page, as model-viewer's
+ * Renderer does: each element keeps its own scene, camera and a 2D canvas; the shared renderer
+ * draws a view into a corner of its own offscreen canvas and copies it into the element's canvas.
+ * Only views that are in the viewport and have changed (or animate) are drawn, in one animation
+ * frame for all. The studio lighting (a RoomEnvironment PMREM) is made once per page, after the
+ * first frame (which is lit by two plain lights), in an idle period. Context loss is handled once,
+ * for every view. The context is given back when the last viewer has been gone a moment.
+ *
+ * Only what a file needs is loaded: the Meshopt decoder for EXT_meshopt_compression, Draco and
+ * KTX2 loaders for their extensions (from paths the page configures, never a CDN).
  */
 import {
   AnimationMixer,
   Box3,
+  DirectionalLight,
   Group,
+  HemisphereLight,
   NeutralToneMapping,
   PerspectiveCamera,
   PMREMGenerator,
@@ -19,16 +30,10 @@ import {
   type Texture,
 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
-import { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { strings, type ViewerRenderer, type ViewerUp } from '../shared/viewer-element.js';
-import { fetchBytes } from '../shared/fetch-bytes.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { FrameScheduler, frame, keyboardOrbit, samplePoints, uprightRotation } from '../shared/orbit.js';
-import { readGlbStats } from './glb-stats.js';
+import { Orbit, frame, keyboardOrbit, samplePoints, uprightRotation } from '../shared/orbit.js';
+import { readGlbStats, splitGlb } from './glb-stats.js';
 
 export interface GlbRendererOptions {
   /** Folder of the Draco decoder files (draco_decoder.js/.wasm); Draco files fail without it. */
@@ -37,42 +42,231 @@ export interface GlbRendererOptions {
   ktx2Path?: string;
 }
 
-export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElement, options: GlbRendererOptions = {}): ViewerRenderer {
-  let renderer: WebGLRenderer;
-  try {
-    renderer = new WebGLRenderer({ canvas, antialias: true, alpha: true });
-  } catch (err) {
-    throw new ViewerError('webgl_unavailable', strings.webglModel(err instanceof Error ? err.message : String(err)));
+/** How long the shared context outlives the last viewer (a page swapping viewers keeps it). */
+const RELEASE_MS = 1500;
+
+interface View {
+  readonly target: HTMLCanvasElement;
+  readonly context: CanvasRenderingContext2D;
+  readonly scene: Scene;
+  readonly camera: PerspectiveCamera;
+  readonly lights: Group;
+  width: number;
+  height: number;
+  visible: boolean;
+  dirty: boolean;
+  /** Draws every frame while true (animations, auto-rotation). */
+  animating(): boolean;
+  /** Called before each draw with the seconds since the last one. */
+  advance(dt: number): void;
+  last: number;
+  drawn?: () => void;
+}
+
+/** The page's one renderer for all <glb-viewer>s. */
+class Stage {
+  static #current: Stage | undefined;
+  static #release: ReturnType<typeof setTimeout> | undefined;
+
+  static acquire(): Stage {
+    clearTimeout(Stage.#release);
+    return (Stage.#current ??= new Stage());
   }
-  renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
-  renderer.toneMapping = NeutralToneMapping;
+
+  readonly canvas = document.createElement('canvas');
+  readonly renderer: WebGLRenderer;
+  readonly #views = new Set<View>();
+  readonly #observer: IntersectionObserver;
+  #environment: Texture | undefined;
+  #environmentPending = false;
+  #frame = 0;
+  #lost = false;
+
+  constructor() {
+    try {
+      this.renderer = new WebGLRenderer({ canvas: this.canvas, antialias: true, alpha: true });
+    } catch (err) {
+      throw new ViewerError('webgl_unavailable', strings.webglModel(err instanceof Error ? err.message : String(err)));
+    }
+    this.renderer.setPixelRatio(1); // views are sized in device pixels here
+    this.renderer.toneMapping = NeutralToneMapping;
+    this.renderer.setClearColor(0x000000, 0);
+    this.#observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const view = [...this.#views].find((v) => v.target === entry.target);
+        if (!view) continue;
+        view.visible = entry.isIntersecting;
+        if (view.visible) this.request(view);
+      }
+    });
+    // One handler for every view: three rebuilds its GPU state when the context comes back; the
+    // environment (a render target) is made again and every view redrawn.
+    this.canvas.addEventListener('webglcontextlost', this.#onLost);
+    this.canvas.addEventListener('webglcontextrestored', this.#onRestored);
+  }
+
+  add(view: View): void {
+    this.#views.add(view);
+    this.#observer.observe(view.target);
+    view.scene.environment = this.#environment ?? null;
+    view.lights.visible = !this.#environment;
+  }
+
+  remove(view: View): void {
+    this.#views.delete(view);
+    this.#observer.unobserve(view.target);
+    if (this.#views.size === 0 && Stage.#current === this) {
+      clearTimeout(Stage.#release);
+      Stage.#release = setTimeout(() => {
+        if (this.#views.size === 0 && Stage.#current === this) this.#dispose();
+      }, RELEASE_MS);
+    }
+  }
+
+  /** Marks a view changed and draws it in the next animation frame (if it is in view). */
+  request(view?: View): void {
+    if (view) view.dirty = true;
+    this.#frame ||= requestAnimationFrame(this.#tick);
+  }
+
+  /** Draws `view` now into its own canvas (also out of view: a screenshot or the first frame). */
+  draw(view: View): void {
+    if (this.#lost) return;
+    const now = performance.now();
+    view.advance(Math.min(0.1, (now - view.last) / 1000));
+    view.last = now;
+    const { width: w, height: h } = view;
+    if (this.canvas.width < w || this.canvas.height < h) this.renderer.setSize(Math.max(w, this.canvas.width), Math.max(h, this.canvas.height), false);
+    // The view goes to the canvas's top-left corner (GL counts rows from the bottom).
+    const top = this.canvas.height - h;
+    this.renderer.setViewport(0, top, w, h);
+    this.renderer.setScissor(0, top, w, h);
+    this.renderer.setScissorTest(true);
+    this.renderer.render(view.scene, view.camera);
+    if (view.target.width !== w || view.target.height !== h) {
+      view.target.width = w;
+      view.target.height = h;
+    }
+    view.context.clearRect(0, 0, w, h);
+    view.context.drawImage(this.canvas, 0, 0, w, h, 0, 0, w, h);
+    view.dirty = false;
+    view.drawn?.();
+  }
+
+  /** The studio lighting, made once per page in an idle period after a first frame. */
+  upgradeLighting(): void {
+    if (this.#environment || this.#environmentPending) return;
+    this.#environmentPending = true;
+    const run = async () => {
+      const { RoomEnvironment } = await import('three/examples/jsm/environments/RoomEnvironment.js');
+      if (Stage.#current !== this || this.#lost) {
+        this.#environmentPending = false;
+        return;
+      }
+      const pmrem = new PMREMGenerator(this.renderer);
+      const room = new RoomEnvironment();
+      this.#environment = pmrem.fromScene(room, 0.04).texture;
+      room.dispose();
+      pmrem.dispose();
+      this.#environmentPending = false;
+      for (const v of this.#views) {
+        v.scene.environment = this.#environment;
+        v.lights.visible = false;
+        this.request(v);
+      }
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void run(), { timeout: 1000 });
+    else setTimeout(() => void run(), 50);
+  }
+
+  #tick = () => {
+    this.#frame = 0;
+    let again = false;
+    for (const view of this.#views) {
+      const animating = view.animating();
+      if (view.visible && (view.dirty || animating)) this.draw(view);
+      if (view.visible && animating) again = true;
+    }
+    if (again) this.request();
+  };
+
+  #onLost = (e: Event) => {
+    e.preventDefault(); // lets the browser restore the context
+    this.#lost = true;
+  };
+
+  #onRestored = () => {
+    this.#lost = false;
+    this.#environment?.dispose();
+    this.#environment = undefined;
+    for (const v of this.#views) {
+      v.scene.environment = null;
+      v.lights.visible = true;
+      this.request(v);
+    }
+    this.upgradeLighting();
+  };
+
+  #dispose(): void {
+    cancelAnimationFrame(this.#frame);
+    this.#observer.disconnect();
+    this.canvas.removeEventListener('webglcontextlost', this.#onLost);
+    this.canvas.removeEventListener('webglcontextrestored', this.#onRestored);
+    this.#environment?.dispose();
+    this.renderer.dispose();
+    // Give the context back now rather than when garbage is collected.
+    this.renderer.forceContextLoss();
+    Stage.#current = undefined;
+  }
+}
+
+/** The view of one <glb-viewer>, drawn by the page's shared renderer. */
+export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElement, options: GlbRendererOptions = {}): ViewerRenderer {
+  const stage = Stage.acquire();
+  const context = canvas.getContext('2d');
+  if (!context) throw new ViewerError('webgl_unavailable', strings.webglModel('no 2D canvas'));
   const scene = new Scene();
   // The model sits in a group turned so that the file's up axis is +y.
   const root = new Group();
   scene.add(root);
+  // Until the page's studio lighting is ready: a sky/ground fill and a key light.
+  const lights = new Group();
+  const key = new DirectionalLight(0xffffff, 2.2);
+  key.position.set(1, 2, 1.5);
+  lights.add(new HemisphereLight(0xffffff, 0x8d8d8d, 2.2), key);
+  scene.add(lights);
   const camera = new PerspectiveCamera(40, 1, 0.01, 100);
-  const controls = new OrbitControls(camera, canvas);
+  const controls = new Orbit(camera, canvas);
   controls.autoRotateSpeed = 1.5;
-  const pmrem = new PMREMGenerator(renderer);
-  const room = new RoomEnvironment();
-  const environment = pmrem.fromScene(room, 0.04).texture;
-  scene.environment = environment;
-  room.dispose();
 
-  let last = performance.now();
-  const delta = () => {
-    const now = performance.now();
-    const dt = Math.min(0.1, (now - last) / 1000);
-    last = now;
-    return dt;
-  };
   let mixer: AnimationMixer | undefined;
   let model: Object3D | undefined;
   let bounds: Box3 | undefined;
-  let lastBytes: Uint8Array | undefined;
-  let firstFrame: (() => void) | undefined;
-  let up: ViewerUp = '+y';
   let points: Float32Array | undefined;
+  let up: ViewerUp = '+y';
+  let touched = false;
+  let maxRatio = 2;
+
+  const view: View = {
+    target: canvas,
+    context,
+    scene,
+    camera,
+    lights,
+    width: 1,
+    height: 1,
+    visible: false,
+    dirty: true,
+    last: performance.now(),
+    animating: () => Boolean(mixer) || controls.autoRotate,
+    advance(dt) {
+      mixer?.update(dt);
+      if (controls.autoRotate) controls.update(dt);
+    },
+  };
+  stage.add(view);
+  controls.onStart = () => (touched = true);
+  controls.onChange = () => stage.request(view);
 
   function fit(): void {
     if (!model) return;
@@ -83,47 +277,22 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
     frame(camera, controls, bounds, points);
   }
 
-  const scheduler = new FrameScheduler(() => {
-    const dt = delta();
-    mixer?.update(dt);
-    if (controls.autoRotate) controls.update(dt);
-    renderer.render(scene, camera);
-    firstFrame?.();
-    firstFrame = undefined;
-    return Boolean(mixer) || controls.autoRotate;
-  });
-  let touched = false;
-  controls.addEventListener('start', () => (touched = true));
-  controls.addEventListener('change', () => scheduler.request());
-
   const resize = () => {
-    const w = Math.max(1, container.clientWidth);
-    const h = Math.max(1, container.clientHeight);
-    renderer.setSize(w, h, false);
-    const aspect = w / h;
+    const ratio = Math.min(devicePixelRatio || 1, maxRatio);
+    view.width = Math.max(1, Math.round(container.clientWidth * ratio));
+    view.height = Math.max(1, Math.round(container.clientHeight * ratio));
+    const aspect = view.width / view.height;
     const changed = Math.abs(aspect - camera.aspect) > 1e-3;
     camera.aspect = aspect;
     camera.updateProjectionMatrix();
     // The fit depends on the aspect: refit a model the user has not turned yet.
-    if (changed && bounds && !touched) frame(camera, controls, bounds, points);
-    scheduler.request();
+    if (changed && bounds && !touched) fit();
+    stage.request(view);
   };
   const observer = new ResizeObserver(resize);
   observer.observe(container);
   resize();
   const stopKeys = keyboardOrbit(canvas, camera, controls, () => bounds && frame(camera, controls, bounds, points));
-
-  // A lost context (the GPU reset, or the browser reclaimed it) is rebuilt from the bytes in hand.
-  const onLost = (e: Event) => e.preventDefault();
-  const onRestored = () => {
-    if (lastBytes) void show(lastBytes).catch(() => undefined);
-  };
-  canvas.addEventListener('webglcontextlost', onLost);
-  canvas.addEventListener('webglcontextrestored', onRestored);
-
-  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
-  if (options.dracoPath) loader.setDRACOLoader(new DRACOLoader().setDecoderPath(options.dracoPath));
-  if (options.ktx2Path) loader.setKTX2Loader(new KTX2Loader().setTranscoderPath(options.ktx2Path).detectSupport(renderer));
 
   function clear(): void {
     if (!model) return;
@@ -134,72 +303,82 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
     mixer = undefined;
   }
 
-  async function show(bytes: Uint8Array): Promise<void> {
-    let gltf;
+  async function parse(bytes: Uint8Array) {
+    const { json } = splitGlb(bytes);
+    const used = new Set(json.extensionsUsed ?? []);
+    const loader = new GLTFLoader();
+    if (used.has('EXT_meshopt_compression')) {
+      const { MeshoptDecoder } = await import('three/examples/jsm/libs/meshopt_decoder.module.js');
+      loader.setMeshoptDecoder(MeshoptDecoder);
+    }
+    if (used.has('KHR_draco_mesh_compression')) {
+      if (!options.dracoPath) throw new ViewerError('unsupported_format', strings.draco);
+      const { DRACOLoader } = await import('three/examples/jsm/loaders/DRACOLoader.js');
+      loader.setDRACOLoader(new DRACOLoader().setDecoderPath(options.dracoPath));
+    }
+    if (used.has('KHR_texture_basisu')) {
+      if (!options.ktx2Path) throw new ViewerError('unsupported_format', strings.ktx2);
+      const { KTX2Loader } = await import('three/examples/jsm/loaders/KTX2Loader.js');
+      loader.setKTX2Loader(new KTX2Loader().setTranscoderPath(options.ktx2Path).detectSupport(stage.renderer));
+    }
     try {
       const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
-      gltf = await loader.parseAsync(buffer, '');
+      return await loader.parseAsync(buffer, '');
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (/DRACO|KHR_draco/i.test(message)) throw new ViewerError('unsupported_format', strings.draco);
-      if (/KTX2|basisu/i.test(message)) throw new ViewerError('unsupported_format', strings.ktx2);
-      throw new ViewerError('corrupt_file', strings.modelUnreadable(message));
+      throw new ViewerError('corrupt_file', strings.modelUnreadable(err instanceof Error ? err.message : String(err)));
     }
-    clear();
-    model = gltf.scene;
-    root.add(model);
-    fit();
-    if (bounds!.isEmpty()) throw new ViewerError('corrupt_file', strings.modelEmpty);
-    if (gltf.animations.length) {
-      mixer = new AnimationMixer(model);
-      for (const clip of gltf.animations) mixer.clipAction(clip).play();
-    }
-    await new Promise<void>((resolve) => {
-      firstFrame = resolve;
-      delta();
-      scheduler.request();
-    });
   }
 
   return {
-    async load(src, signal, onProgress) {
-      const bytes = await fetchBytes(src, signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
-      signal.throwIfAborted();
+    async load(bytes, signal, onProgress) {
       const stats = readGlbStats(bytes);
       onProgress({ phase: 'parse', loaded: bytes.byteLength, total: bytes.byteLength });
-      lastBytes = bytes;
-      await show(bytes);
+      const gltf = await parse(bytes);
+      signal.throwIfAborted();
+      clear();
+      model = gltf.scene;
+      root.add(model);
+      touched = false;
+      fit();
+      if (bounds!.isEmpty()) throw new ViewerError('corrupt_file', strings.modelEmpty);
+      if (gltf.animations.length) {
+        mixer = new AnimationMixer(model);
+        for (const clip of gltf.animations) mixer.clipAction(clip).play();
+      }
+      // Shaders compile off the main thread where the browser can (KHR_parallel_shader_compile).
+      await stage.renderer.compileAsync(scene, camera).catch(() => undefined);
+      signal.throwIfAborted();
+      view.last = performance.now();
+      stage.draw(view);
+      stage.upgradeLighting();
       return { stats };
     },
     setUp(next) {
       if (next === up) return;
       up = next;
       fit();
-      scheduler.request();
+      stage.request(view);
+    },
+    setMaxPixelRatio(ratio) {
+      if (ratio === maxRatio) return;
+      maxRatio = ratio;
+      resize();
     },
     setAutoRotate(on) {
       controls.autoRotate = on;
-      scheduler.request();
+      stage.request(view);
     },
     screenshot() {
-      renderer.render(scene, camera); // the drawing buffer is only valid in the task that drew it
+      stage.draw(view);
       return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(strings.canvasEncode))), 'image/png'));
     },
     dispose() {
-      scheduler.dispose();
       observer.disconnect();
       stopKeys();
-      canvas.removeEventListener('webglcontextlost', onLost);
-      canvas.removeEventListener('webglcontextrestored', onRestored);
       controls.dispose();
       clear();
-      environment.dispose();
-      pmrem.dispose();
-      renderer.dispose();
-      // Give the context back now rather than when garbage is collected: pages that add and remove
-      // viewers would otherwise hit the browser's cap on live WebGL contexts.
-      renderer.forceContextLoss();
-      lastBytes = undefined;
+      stage.remove(view);
+      context.clearRect(0, 0, canvas.width, canvas.height);
     },
   };
 }

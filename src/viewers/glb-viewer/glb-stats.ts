@@ -18,6 +18,7 @@ interface Primitive {
   mode?: number;
 }
 interface Gltf {
+  extensionsUsed?: string[];
   accessors?: Accessor[];
   meshes?: { primitives?: Primitive[] }[];
   nodes?: { mesh?: number }[];

@@ -1,7 +1,7 @@
 import { property } from 'lit/decorators.js';
 import type { ModelStats } from '../../api/index.js';
 import type { ViewerLoadEvent } from '../../events/viewer-load.js';
-import { ViewerElement, strings, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
+import { ViewerElement, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
 import { viewerStyles } from '../shared/viewer.styles.js';
 
 let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
@@ -17,7 +17,7 @@ let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
  * @event mk-viewer-error - The model cannot be shown; `detail.message` says why and what to do.
  *
  * @csspart base - The box around everything.
- * @csspart canvas - The WebGL canvas (focusable: arrow keys turn, + and - zoom, Home resets).
+ * @csspart canvas - The canvas the page's one shared WebGL renderer draws this model into (focusable: arrow keys turn, + and - zoom, Home resets).
  * @csspart hint - The icon and text shown while there is nothing to show yet ("No model yet", or "Loading…") when no poster is given.
  * @csspart progress - The progress bar while loading.
  * @csspart error - The error message.
@@ -48,8 +48,7 @@ export class GlbViewer extends ViewerElement {
   /** Statistics of the model shown, from the file itself (undefined until loaded). */
   stats: ModelStats | undefined;
 
-  protected defaultLabel = strings.modelLabel;
-  protected emptyHint = strings.emptyModel;
+  protected override kind = 'model' as const;
   protected defaultUp: ViewerUp = '+y';
 
   constructor() {

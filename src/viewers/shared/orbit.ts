@@ -1,9 +1,10 @@
 /**
- * Camera handling both renderers share: framing a bounding sphere, keyboard orbit and zoom on the
- * canvas, render-on-demand scheduling. Imported only by renderer modules (it imports three).
+ * Camera handling both renderers share: our own orbit controls (drag to turn, wheel or pinch to
+ * zoom; smaller than three's OrbitControls, which also pans and damps), framing the subject,
+ * keyboard orbit and zoom on the canvas, render-on-demand scheduling. Imported only by renderer
+ * modules (it imports three).
  */
 import { Box3, PerspectiveCamera, Quaternion, Spherical, Vector3, type Mesh, type Object3D } from 'three';
-import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { ViewerUp } from './viewer-element.js';
 
 /** Share of the view's height (or width) that the subject's bounds fill on the first frame. */
@@ -19,6 +20,93 @@ export function uprightRotation(up: ViewerUp): Quaternion {
   else if (up === '+z') q.setFromAxisAngle(x, -Math.PI / 2);
   else if (up === '-z') q.setFromAxisAngle(x, Math.PI / 2);
   return q;
+}
+
+/**
+ * Turns the camera around `target` with a pointer (one finger or the primary button) and zooms
+ * with the wheel or a pinch, within minDistance..maxDistance; `autoRotate` turns it slowly.
+ * `onStart` fires when a person first moves the view, `onChange` after every move.
+ */
+export class Orbit {
+  readonly target = new Vector3();
+  minDistance = 0;
+  maxDistance = Infinity;
+  autoRotate = false;
+  /** Turns per minute while auto-rotating. */
+  autoRotateSpeed = 1;
+  onChange: () => void = () => undefined;
+  onStart: () => void = () => undefined;
+  readonly #pointers = new Map<number, { x: number; y: number }>();
+  readonly #spherical = new Spherical();
+  readonly #offset = new Vector3();
+  readonly #element: HTMLElement;
+  readonly #camera: PerspectiveCamera;
+
+  constructor(camera: PerspectiveCamera, element: HTMLElement) {
+    this.#camera = camera;
+    this.#element = element;
+    element.addEventListener('pointerdown', this.#down);
+    element.addEventListener('pointermove', this.#move);
+    element.addEventListener('pointerup', this.#up);
+    element.addEventListener('pointercancel', this.#up);
+    element.addEventListener('wheel', this.#wheel, { passive: false });
+  }
+
+  /** Applies a turn (radians) and a zoom factor, plus auto-rotation for `dt` seconds. */
+  update(dt = 0, dTheta = 0, dPhi = 0, zoom = 1): void {
+    const s = this.#spherical.setFromVector3(this.#offset.copy(this.#camera.position).sub(this.target));
+    s.theta += dTheta - (this.autoRotate ? ((2 * Math.PI) / 60) * this.autoRotateSpeed * dt : 0);
+    s.phi = Math.min(Math.PI - 0.01, Math.max(0.01, s.phi + dPhi));
+    s.radius = Math.min(this.maxDistance, Math.max(this.minDistance, s.radius * zoom));
+    this.#camera.position.copy(this.target).add(this.#offset.setFromSpherical(s));
+    this.#camera.lookAt(this.target);
+  }
+
+  dispose(): void {
+    this.#element.removeEventListener('pointerdown', this.#down);
+    this.#element.removeEventListener('pointermove', this.#move);
+    this.#element.removeEventListener('pointerup', this.#up);
+    this.#element.removeEventListener('pointercancel', this.#up);
+    this.#element.removeEventListener('wheel', this.#wheel);
+  }
+
+  #moved(dTheta: number, dPhi: number, zoom: number): void {
+    this.update(0, dTheta, dPhi, zoom);
+    this.onChange();
+  }
+
+  #down = (e: PointerEvent) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    this.#element.setPointerCapture?.(e.pointerId);
+    this.#pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    this.onStart();
+  };
+
+  #move = (e: PointerEvent) => {
+    const last = this.#pointers.get(e.pointerId);
+    if (!last) return;
+    const [a, b] = [...this.#pointers.values()];
+    const before = b ? Math.hypot(a!.x - b.x, a!.y - b.y) : 0;
+    this.#pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (this.#pointers.size === 1) {
+      const k = (2 * Math.PI) / Math.max(1, this.#element.clientHeight);
+      this.#moved(-(e.clientX - last.x) * k, -(e.clientY - last.y) * k, 1);
+    } else {
+      const [c, d] = [...this.#pointers.values()];
+      const after = Math.hypot(c!.x - d!.x, c!.y - d!.y);
+      if (before > 0 && after > 0) this.#moved(0, 0, before / after);
+    }
+  };
+
+  #up = (e: PointerEvent) => {
+    this.#pointers.delete(e.pointerId);
+  };
+
+  #wheel = (e: WheelEvent) => {
+    e.preventDefault();
+    this.onStart();
+    this.#moved(0, 0, Math.pow(0.95, -Math.sign(e.deltaY)));
+  };
 }
 
 /** `box` turned by `q` (the axis-aligned box around the turned corners). */
@@ -38,7 +126,7 @@ export function rotateBox(box: Box3, q: Quaternion): Box3 {
  * points themselves, leaving out the farthest `1 - quantile` of them (floaters); without, to the
  * box's corners. A fit of the bounding sphere, as before, left tall or flat subjects small.
  */
-export function frame(camera: PerspectiveCamera, controls: OrbitControls, box: Box3, points?: ArrayLike<number>, quantile = 1): void {
+export function frame(camera: PerspectiveCamera, controls: Orbit, box: Box3, points?: ArrayLike<number>, quantile = 1): void {
   const radius = Math.max(box.getSize(new Vector3()).length() / 2, 1e-3);
   const toCamera = VIEW_DIRECTION;
   const right = new Vector3().crossVectors(camera.up, toCamera).normalize();
@@ -88,6 +176,7 @@ export function frame(camera: PerspectiveCamera, controls: OrbitControls, box: B
   controls.minDistance = Math.min(radius * 0.2, distance * 0.5);
   controls.maxDistance = Math.max(distance, radius) * 5;
   controls.update();
+  controls.onChange();
 }
 
 /** Up to `max` vertex positions of a loaded model, in world space, for frame(). */
@@ -115,7 +204,7 @@ export function samplePoints(root: Object3D, max = 20_000): Float32Array {
 }
 
 /** Arrow keys turn the camera, +/- zoom, Home resets: the canvas is usable without a pointer. */
-export function keyboardOrbit(canvas: HTMLCanvasElement, camera: PerspectiveCamera, controls: OrbitControls, reset: () => void): () => void {
+export function keyboardOrbit(canvas: HTMLElement, camera: PerspectiveCamera, controls: Orbit, reset: () => void): () => void {
   const step = Math.PI / 18;
   const onKey = (e: KeyboardEvent) => {
     const offset = camera.position.clone().sub(controls.target);
@@ -133,6 +222,7 @@ export function keyboardOrbit(canvas: HTMLCanvasElement, camera: PerspectiveCame
     e.preventDefault();
     camera.position.copy(controls.target).add(new Vector3().setFromSpherical(s));
     controls.update();
+    controls.onChange();
   };
   canvas.addEventListener('keydown', onKey);
   return () => canvas.removeEventListener('keydown', onKey);

@@ -8,11 +8,17 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { styleMap } from 'lit/directives/style-map.js';
+import { keyed } from 'lit/directives/keyed.js';
 import { ViewerErrorEvent } from '../../events/viewer-error.js';
 import { ViewerLoadEvent, type ViewerLoadDetail } from '../../events/viewer-load.js';
 import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/viewer-progress.js';
 import { MkElement } from '../../internal/mk-element.js';
 import { ViewerError } from './viewer-error.js';
+import { LocalizeController } from '../../internal/localize.js';
+import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
+
+void viewerStrings;
+import { fetchBytes } from './fetch-bytes.js';
 
 /**
  * Every English string the viewers show or report, in one place: the renderers and file readers
@@ -46,7 +52,11 @@ export const strings = {
   sceneTimeout: 'The scene did not finish loading within a minute; the file may be damaged or too large for this device.',
   sceneNoFrame: 'The scene loaded but never finished its first frame.',
   sceneUnreadable: (why: string) => `The splat scene could not be read: ${why}`,
+  overBudget: (shown: string, total: string) => `Showing ${shown} of ${total} splats: the scene is larger than this device's budget (splat-budget).`,
 };
+
+/** How long a viewer that gives its context back off-screen waits before it does. */
+const RELEASE_OFFSCREEN_MS = 3000;
 
 /** Which way is up in the file: three.js and glTF use `+y`; 3DGS training output (COLMAP/OpenCV) is `-y`. */
 export type ViewerUp = '+y' | '-y' | '+z' | '-z';
@@ -56,7 +66,10 @@ const UPS: readonly ViewerUp[] = ['+y', '-y', '+z', '-z'];
 export interface ViewerRenderer {
   /** Sets which axis of the file points up; the view is turned and framed again. */
   setUp(up: ViewerUp): void;
-  load(src: string, signal: AbortSignal, onProgress: (detail: ViewerProgressDetail) => void): Promise<Omit<ViewerLoadDetail, 'src'>>;
+  /** Shows the file's bytes (downloaded by the element, in parallel with the renderer's import). */
+  load(bytes: Uint8Array, signal: AbortSignal, onProgress: (detail: ViewerProgressDetail) => void): Promise<Omit<ViewerLoadDetail, 'src'> & { notice?: string }>;
+  /** The largest device-pixel ratio drawn. */
+  setMaxPixelRatio(ratio: number): void;
   setAutoRotate(on: boolean): void;
   /** A PNG of the current view. */
   screenshot(): Promise<Blob>;
@@ -86,10 +99,16 @@ export abstract class ViewerElement extends MkElement {
    */
   @property({ reflect: true }) up: ViewerUp = '+y';
 
+  /** The largest device-pixel ratio drawn (a phone at 3x draws at 2x by default: a third fewer pixels to shade). Default 2. */
+  @property({ type: Number, attribute: 'max-pixel-ratio' }) maxPixelRatio = 2;
+
   @state() protected status: Status = 'idle';
   @state() protected progress: number | undefined;
   @state() protected errorMessage = '';
+  @state() protected errorCode = '';
   @state() private hasPoster = false;
+  /** Something the viewer wants said about what it shows (a scene cut to the splat budget). */
+  @state() protected notice = '';
 
   #renderer: ViewerRenderer | undefined;
   #load: AbortController | undefined;
@@ -97,15 +116,26 @@ export abstract class ViewerElement extends MkElement {
   #observer: IntersectionObserver | undefined;
   #internals = this.attachInternals();
   #loadedSrc = '';
+  #released = false;
+  /** A new canvas after a context was given back: a canvas keeps its lost context for good. */
+  @state() private canvasGeneration = 0;
+  #releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The bytes shown, kept while the context is given back so coming into view needs no download. */
+  #kept: { src: string; bytes: Uint8Array } | undefined;
 
-  /** The label when `alt` is empty. */
-  protected abstract defaultLabel: string;
+  /** Gives the renderer (and its WebGL context) back when the element has been out of view a moment. */
+  protected releaseOffscreen = false;
+
+  /** Words in the element's language (closest [lang]); `strings` overrides single ones. */
+  @property({ attribute: false }) strings: Partial<ViewerStrings> | undefined;
+
+  readonly #t = new LocalizeController<ViewerStrings>(this);
+
+  /** Which words describe what this viewer shows. */
+  protected kind: 'model' | 'scene' = 'model';
 
   /** `up` when the attribute holds none of the four values. */
   protected abstract defaultUp: ViewerUp;
-
-  /** The hint in an empty viewer. */
-  protected abstract emptyHint: string;
 
   /** The renderer factory, from a memoized dynamic import. */
   protected abstract loadRenderer(): Promise<RendererFactory>;
@@ -116,6 +146,8 @@ export abstract class ViewerElement extends MkElement {
       const visible = entries.some((e) => e.isIntersecting);
       if (visible !== this.#visible) {
         this.#visible = visible;
+        clearTimeout(this.#releaseTimer);
+        if (!visible && this.releaseOffscreen && this.#renderer) this.#releaseTimer = setTimeout(() => this.#releaseContext(), RELEASE_OFFSCREEN_MS);
         this.requestUpdate();
       }
     }, { rootMargin: '200px' });
@@ -134,14 +166,18 @@ export abstract class ViewerElement extends MkElement {
       this.#renderer?.dispose();
       this.#renderer = undefined;
       this.#loadedSrc = '';
+      this.#kept = undefined;
+      clearTimeout(this.#releaseTimer);
     }, 0);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('autoRotate')) this.#renderer?.setAutoRotate(this.autoRotate);
     if (changed.has('up')) this.#renderer?.setUp(this.#up());
+    if (changed.has('maxPixelRatio')) this.#renderer?.setMaxPixelRatio(this.#pixelRatio());
     this.#setState(this.status);
-    const wanted = this.src && (this.loading === 'eager' || this.#visible);
+    // After its context was given back off-screen, a viewer loads again only when it is seen.
+    const wanted = this.src && ((this.loading === 'eager' && !this.#released) || this.#visible);
     // Started after this update, so the state it sets schedules the next one cleanly.
     if (wanted && this.src !== this.#loadedSrc) {
       this.#loadedSrc = this.src;
@@ -163,26 +199,39 @@ export abstract class ViewerElement extends MkElement {
     this.status = 'loading';
     this.progress = undefined;
     this.errorMessage = '';
+    this.notice = '';
+    const onProgress = (detail: ViewerProgressDetail) => {
+      if (load.signal.aborted) return;
+      this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
+      this.dispatchEvent(new ViewerProgressEvent(detail));
+    };
     try {
+      // The file downloads while the renderer module (three.js) loads, not after it.
+      const kept = this.#kept?.src === src ? this.#kept.bytes : undefined;
+      const bytes = kept ? Promise.resolve(kept) : fetchBytes(src, load.signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
+      bytes.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
       const factory = await this.loadRenderer();
       load.signal.throwIfAborted();
       const canvas = this.renderRoot.querySelector('canvas')!;
       this.#renderer ??= factory(canvas, this.renderRoot.querySelector('.base') as HTMLElement);
       this.#renderer.setAutoRotate(this.autoRotate);
       this.#renderer.setUp(this.#up());
-      const result = await this.#renderer.load(src, load.signal, (detail) => {
-        if (load.signal.aborted) return;
-        this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
-        this.dispatchEvent(new ViewerProgressEvent(detail));
-      });
+      this.#renderer.setMaxPixelRatio(this.#pixelRatio());
+      const data = await bytes;
+      if (this.releaseOffscreen) this.#kept = { src, bytes: data };
+      this.#released = false;
+      const result = await this.#renderer.load(data, load.signal, onProgress);
       if (load.signal.aborted) return;
+      const { notice = '', ...detail } = result;
+      this.notice = notice;
       this.status = 'loaded';
-      this.dispatchEvent(new ViewerLoadEvent({ src, ...result }));
+      this.dispatchEvent(new ViewerLoadEvent({ src, ...detail }));
     } catch (err) {
       if (load.signal.aborted) return;
       const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', strings.cannotShow(err instanceof Error ? err.message : String(err)));
       this.status = 'error';
       this.errorMessage = e.message;
+      this.errorCode = e.code;
       this.dispatchEvent(new ViewerErrorEvent({ code: e.code, message: e.message, src }));
     }
   }
@@ -198,6 +247,21 @@ export abstract class ViewerElement extends MkElement {
     }
   }
 
+  #releaseContext(): void {
+    if (this.#visible || !this.#renderer) return;
+    this.#load?.abort();
+    this.#renderer.dispose();
+    this.#renderer = undefined;
+    this.#loadedSrc = '';
+    this.#released = true;
+    this.canvasGeneration++;
+    this.status = 'idle';
+  }
+
+  #pixelRatio(): number {
+    return this.maxPixelRatio > 0 ? this.maxPixelRatio : 2;
+  }
+
   #up(): ViewerUp {
     return UPS.includes(this.up) ? this.up : this.defaultUp;
   }
@@ -207,27 +271,44 @@ export abstract class ViewerElement extends MkElement {
   };
 
   protected override render() {
-    const label = this.alt || this.defaultLabel;
+    const t = this.#t;
+    const label = this.alt || t.term(this.kind === 'model' ? 'vwModel' : 'vwScene');
     const pct = this.progress === undefined ? undefined : Math.round(this.progress * 100);
     // The error itself is announced by its role=alert; stages only here.
-    const announce = this.status === 'loading' ? strings.loading(label) : this.status === 'loaded' ? strings.loaded(label) : '';
+    const announce = this.status === 'loading' ? t.term('vwLoading', { label }) : this.status === 'loaded' ? t.term('vwLoaded', { label }) : '';
     const waiting = this.status === 'idle' || this.status === 'loading';
     return html`<div part="base" class="base">
-      <canvas part="canvas" tabindex="0" role="img" aria-label=${strings.canvasLabel(label)}></canvas>
+      ${keyed(this.canvasGeneration, html`<canvas part="canvas" tabindex="0" role="img" aria-label=${t.term('vwCanvas', { label })}></canvas>`)}
       <slot name="poster" ?hidden=${this.status === 'loaded'} @slotchange=${this.#handlePosterChange}></slot>
       ${waiting && !this.hasPoster ? this.#renderHint() : nothing}
       ${this.status === 'loading'
-        ? html`<div part="progress" class="progress" role="progressbar" aria-label=${strings.loading(label)} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
+        ? html`<div part="progress" class="progress" role="progressbar" aria-label=${t.term('vwLoading', { label })} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
             <div class="bar" style=${styleMap({ inlineSize: `${pct ?? 30}%` })}></div>
           </div>`
         : nothing}
-      ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.errorMessage}</div>` : nothing}
+      ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.#errorText()}</div>` : nothing}
+      ${this.status === 'loaded' && this.notice ? html`<div part="notice" class="notice" role="status">${this.notice}</div>` : nothing}
       <div class="sr-only" aria-live="polite">${announce}</div>
     </div>`;
   }
 
+  /** English keeps the detailed message; other languages say what happened by the error's code. */
+  #errorText(): string {
+    const t = this.#t;
+    if (t.resolved === 'en' && !this.strings) return this.errorMessage;
+    const code = this.errorCode;
+    if (code === 'network') return t.term('vwErrNetwork');
+    if (code.startsWith('http_')) return t.term('vwErrHttp', { status: Number(code.slice(5)) });
+    if (code === 'unsupported_format') return t.term('vwErrFormat');
+    if (code === 'webgl_unavailable') return t.term('vwErrWebgl');
+    if (code === 'timeout') return t.term('vwErrTimeout');
+    return t.term('vwErrCorrupt');
+  }
+
   #renderHint() {
-    const text = this.src ? strings.loading(this.alt || this.defaultLabel) : this.emptyHint;
+    const t = this.#t;
+    const label = this.alt || t.term(this.kind === 'model' ? 'vwModel' : 'vwScene');
+    const text = this.src ? t.term('vwLoading', { label }) : t.term(this.kind === 'model' ? 'vwEmptyModel' : 'vwEmptyScene');
     return html`<div part="hint" class="hint" aria-hidden="true">
       <svg viewBox="0 0 24 24" width="32" height="32" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round">
         <path d="M12 2.75 20.25 7.5v9L12 21.25 3.75 16.5v-9L12 2.75Z" />

@@ -98,6 +98,23 @@ export const viewerStyles = css`
     font-size: 0.875em;
     line-height: 1.4;
   }
+  .notice {
+    position: absolute;
+    inset: auto var(--mk-space, 8px) var(--mk-space, 8px);
+    padding: calc(var(--mk-space, 8px) / 2) var(--mk-space, 8px);
+    border-radius: calc(var(--mk-radius, 8px) - 2px);
+    background: var(--mk-surface, #f6f8fa);
+    border: 1px solid var(--mk-border, #d0d7de);
+    font-size: 0.8125em;
+    line-height: 1.4;
+    pointer-events: none;
+  }
+  @media (prefers-color-scheme: dark) {
+    .notice {
+      background: var(--mk-surface, #161b22);
+      border-color: var(--mk-border, #30363d);
+    }
+  }
   .sr-only {
     position: absolute;
     inline-size: 1px;

@@ -8,12 +8,10 @@
  * isolated: without isolation the library's default hangs forever (shared/notes/ENVIRONMENT.md).
  */
 import { Box3, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode } from '@mkkellogg/gaussian-splats-3d';
 import { strings, type ViewerRenderer, type ViewerUp } from '../shared/viewer-element.js';
-import { fetchBytes } from '../shared/fetch-bytes.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { FrameScheduler, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
+import { FrameScheduler, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
 import { prepareSplats } from './splat-formats.js';
 
 /** A scene that has not shown within this time is reported rather than left spinning. */
@@ -23,14 +21,20 @@ const FIT_QUANTILE = 0.98;
 /** Frames keep coming this long after a change, while the sort worker catches up. */
 const SETTLE_MS = 600;
 
-export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLElement): ViewerRenderer {
+export interface SplatRendererOptions {
+  /** The most splats drawn; a larger scene is thinned evenly to this many. Read at each load. */
+  budget?: () => number;
+}
+
+export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLElement, options: SplatRendererOptions = {}): ViewerRenderer {
   let renderer: WebGLRenderer;
   try {
     renderer = new WebGLRenderer({ canvas, antialias: false, alpha: true });
   } catch (err) {
     throw new ViewerError('webgl_unavailable', strings.webglScene(err instanceof Error ? err.message : String(err)));
   }
-  renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
+  let maxRatio = 2;
+  renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
   const scene = new Scene();
   // The splats sit in a group turned so that the file's up axis is +y (the library sorts by the
   // splat mesh's world matrix, so a turned parent is sorted correctly).
@@ -58,7 +62,7 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
     frame(camera, controls, bounds, points, FIT_QUANTILE);
   };
   const camera = new PerspectiveCamera(50, 1, 0.01, 1000);
-  const controls = new OrbitControls(camera, canvas);
+  const controls = new Orbit(camera, canvas);
   controls.autoRotateSpeed = 1;
   let splats: DropInViewer | undefined;
   let bounds: Box3 | undefined;
@@ -73,8 +77,8 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
     busyUntil = Math.max(busyUntil, performance.now() + ms);
     scheduler.request();
   };
-  controls.addEventListener('start', () => (touched = true));
-  controls.addEventListener('change', () => wake());
+  controls.onStart = () => (touched = true);
+  controls.onChange = () => wake();
   const observer = new ResizeObserver(() => {
     const w = Math.max(1, container.clientWidth);
     const h = Math.max(1, container.clientHeight);
@@ -99,10 +103,12 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
   }
 
   return {
-    async load(src, signal, onProgress) {
-      const raw = await fetchBytes(src, signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
-      signal.throwIfAborted();
-      const prepared = prepareSplats(raw);
+    async load(raw, signal, onProgress) {
+      const whole = prepareSplats(raw);
+      const budget = Math.max(1, Math.floor(options.budget?.() ?? Infinity));
+      // Over the budget: every k-th splat, so the whole scene still shows, thinner, instead of
+      // a tab that runs out of memory (sorting and textures grow with the count).
+      const prepared = whole.count > budget ? { ...whole, ...thin(whole.bytes, whole.format, whole.count, budget) } : whole;
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
       await clear();
       const isolated = globalThis.crossOriginIsolated === true;
@@ -163,12 +169,19 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
         tick();
       });
       wake();
-      return { splats: prepared.count };
+      const number = new Intl.NumberFormat();
+      return { splats: whole.count, ...(prepared.count < whole.count ? { notice: strings.overBudget(number.format(prepared.count), number.format(whole.count)) } : {}) };
     },
     setUp(next) {
       if (next === up) return;
       up = next;
       fit();
+      wake();
+    },
+    setMaxPixelRatio(ratio) {
+      if (ratio === maxRatio) return;
+      maxRatio = ratio;
+      renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
       wake();
     },
     setAutoRotate(on) {
@@ -226,4 +239,24 @@ function samplePositions(bytes: Uint8Array, format: 'ply' | 'splat'): Float32Arr
     if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) out.push(x, y, z);
   }
   return new Float32Array(out);
+}
+
+/** `budget` splats taken evenly from a standard PLY or .splat records. */
+function thin(bytes: Uint8Array, format: 'ply' | 'splat', count: number, budget: number): { bytes: Uint8Array; count: number } {
+  let start = 0;
+  let header = new Uint8Array(0);
+  let stride = 32;
+  if (format === 'ply') {
+    const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 64 * 1024)));
+    start = head.indexOf('end_header\n') + 'end_header\n'.length;
+    stride = (bytes.byteLength - start) / count; // a standard 3DGS PLY holds only the vertex element
+    header = new TextEncoder().encode(head.slice(0, start).replace(/^element vertex \d+$/m, `element vertex ${budget}`));
+  }
+  const out = new Uint8Array(header.byteLength + budget * stride);
+  out.set(header);
+  for (let i = 0; i < budget; i++) {
+    const from = start + Math.floor((i * count) / budget) * stride;
+    out.set(bytes.subarray(from, from + stride), header.byteLength + i * stride);
+  }
+  return { bytes: out, count: budget };
 }

@@ -1,5 +1,5 @@
 import { property } from 'lit/decorators.js';
-import { ViewerElement, strings, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
+import { ViewerElement, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
 import { viewerStyles } from '../shared/viewer.styles.js';
 
 let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
@@ -19,6 +19,7 @@ let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
  * @csspart hint - The icon and text shown while there is nothing to show yet ("No scene yet", or "Loading…") when no poster is given.
  * @csspart progress - The progress bar while loading.
  * @csspart error - The error message.
+ * @csspart notice - A note on what is shown (a scene thinned to the splat budget).
  *
  * @cssproperty --mk-viewer-height - Height of the viewer. Default 360px.
  * @cssproperty --mk-surface - The frame's background, shared by all elements. Default #f6f8fa (#161b22 in dark mode).
@@ -40,11 +41,20 @@ export class SplatViewer extends ViewerElement {
   /** The axis of the file that points up (`+y`, `-y`, `+z`, `-z`). Default `-y`: scenes from 3DGS training (COLMAP/OpenCV cameras) are y-down. */
   @property({ reflect: true }) override up: ViewerUp = '-y';
 
-  /** The number of splats shown (undefined until loaded). */
+  /**
+   * The most splats drawn; a larger scene shows thinned evenly to this many, and says so. Default
+   * (unset or 0): by the device, 300 000 per GiB of `navigator.deviceMemory` (4 GiB when the
+   * browser does not say), halved on a phone-sized screen.
+   */
+  @property({ type: Number, attribute: 'splat-budget' }) splatBudget = 0;
+
+  /** The number of splats in the file shown (undefined until loaded). */
   splats: number | undefined;
 
-  protected defaultLabel = strings.sceneLabel;
-  protected emptyHint = strings.emptyScene;
+  // The splat library cannot draw through a shared renderer (see the README), so each viewer owns
+  // a WebGL context: made only while the viewer is in view, given back a moment after it leaves.
+  protected override releaseOffscreen = true;
+  protected override kind = 'scene' as const;
   protected defaultUp: ViewerUp = '-y';
 
   constructor() {
@@ -53,7 +63,15 @@ export class SplatViewer extends ViewerElement {
   }
 
   protected async loadRenderer(): Promise<RendererFactory> {
-    return (await (rendererModule ??= import('./splat-renderer.js'))).createSplatRenderer;
+    const { createSplatRenderer } = await (rendererModule ??= import('./splat-renderer.js'));
+    return (canvas, container) => createSplatRenderer(canvas, container, { budget: () => this.#budget() });
+  }
+
+  #budget(): number {
+    if (this.splatBudget > 0) return this.splatBudget;
+    const memory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4;
+    const phone = Math.min(screen.width, screen.height) < 600;
+    return Math.round(memory * 300_000 * (phone ? 0.5 : 1));
   }
 }
 
