@@ -90,7 +90,8 @@ function mount(middleware, prefixes) {
 export default {
   nodeResolve: { exportConditions: ['browser', 'development'] },
   concurrency: 2,
-  testsFinishTimeout: 180_000,
+  // Per test file; the element journeys run real jobs (minutes on a busy 2-core machine).
+  testsFinishTimeout: 600_000,
   testFramework: { config: { timeout: 20_000 } },
   browsers: [
     playwrightLauncher({
