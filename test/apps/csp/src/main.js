@@ -1,0 +1,2 @@
+// Every tag, as define.js registers them.
+import '@mediakit/elements/define.js';
