@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
+import { styleProps } from '../../internal/style-props.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
 import { validateImage, validateImageUrl } from '../../client/validate.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
@@ -365,7 +365,7 @@ export class BgTool extends ProductElement {
   #renderBefore() {
     const t = this.#t;
     return html`<div class="before-only">
-      <div class="picture" style=${styleMap(shape(this._ratio))}>
+      <div class="picture" style=${styleProps(shape(this._ratio))}>
         <img src=${this._beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')}
           @load=${(e: Event) => (this._ratio ??= (e.target as HTMLImageElement).naturalWidth / (e.target as HTMLImageElement).naturalHeight || undefined)} />
       </div>

@@ -4,7 +4,7 @@
  * drag anywhere on the picture, arrow keys (5 %), Page Up/Down (10 %), Home and End.
  */
 import { html, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { styleProps } from '../../internal/style-props.js';
 
 export interface CompareLabels {
   slider: string;
@@ -71,15 +71,15 @@ export class CompareController implements ReactiveController {
   /** `ratio`: width / height of the original, so the box has the picture's shape (no letterbox beside the checkerboard). */
   render(before: string, after: string, labels: CompareLabels, ratio?: number) {
     const p = this.split;
-    return html`<div part="compare" class="compare" dir="ltr" style=${styleMap(shape(ratio))} @pointerdown=${this.#down} @pointermove=${this.#move} @pointerup=${this.#up} @pointercancel=${this.#up}>
+    return html`<div part="compare" class="compare" dir="ltr" style=${styleProps(shape(ratio))} @pointerdown=${this.#down} @pointermove=${this.#move} @pointerup=${this.#up} @pointercancel=${this.#up}>
       <img class="before" src=${before} alt=${labels.beforeAlt} draggable="false" />
-      <div class="after" style=${styleMap({ clipPath: `inset(0 0 0 ${p}%)` })}>
+      <div class="after" style=${styleProps({ clipPath: `inset(0 0 0 ${p}%)` })}>
         <img class="checkerboard" src=${after} alt=${labels.afterAlt} draggable="false" />
       </div>
       <span class="tag tag-before" aria-hidden="true">${labels.before}</span>
       <span class="tag tag-after" aria-hidden="true">${labels.after}</span>
       <div part="slider" class="handle" role="slider" tabindex="0" aria-label=${labels.slider} aria-describedby="compare-hint" aria-orientation="horizontal"
-        aria-valuemin="0" aria-valuemax="100" aria-valuenow=${p} aria-valuetext=${labels.value(p)} style=${styleMap({ left: `${p}%` })} @keydown=${this.#key}>
+        aria-valuemin="0" aria-valuemax="100" aria-valuenow=${p} aria-valuetext=${labels.value(p)} style=${styleProps({ left: `${p}%` })} @keydown=${this.#key}>
         <span class="knob" aria-hidden="true">
           <svg viewBox="0 0 24 24"><path d="M9 6l-5 6 5 6M15 6l5 6-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/></svg>
         </span>

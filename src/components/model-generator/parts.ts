@@ -3,7 +3,7 @@
  * statistics table, the history cards and the progress bar.
  */
 import { html, nothing } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { styleProps } from '../../internal/style-props.js';
 import { LIMITS, type ModelMode, type ModelQuality, type ModelStats } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import type { LocalizeController } from '../shared/localize.js';
@@ -77,6 +77,6 @@ export function bar(fraction: number | undefined, valueText: string, label: stri
   const pct = fraction === undefined ? undefined : Math.round(Math.max(0, Math.min(1, fraction)) * 100);
   return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${label}
     aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing} aria-valuetext=${valueText}>
-    <div style=${styleMap(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
+    <div style=${styleProps(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
   </div>`;
 }

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
+import { styleProps } from '../../internal/style-props.js';
 import { TaskStatus } from '@lit/task';
 import { COSTS } from '../../api/index.js';
 import { validateVideo, type CheckedVideo } from '../../client/validate.js';
@@ -610,7 +610,7 @@ export class VideoTo3dUploader extends ProductElement {
     const pct = fraction === undefined ? undefined : Math.round(Math.max(0, Math.min(1, fraction)) * 100);
     return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${valueText.split(':')[0]!}
       aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing} aria-valuetext=${valueText}>
-      <div style=${styleMap(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
+      <div style=${styleProps(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
     </div>`;
   }
 }

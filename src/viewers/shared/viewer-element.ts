@@ -7,7 +7,7 @@
  */
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
+import { styleProps } from '../../internal/style-props.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { ViewerErrorEvent } from '../../events/viewer-error.js';
 import { ViewerLoadEvent, type ViewerLoadDetail } from '../../events/viewer-load.js';
@@ -283,7 +283,7 @@ export abstract class ViewerElement extends MkElement {
       ${waiting && !this.hasPoster ? this.#renderHint() : nothing}
       ${this.status === 'loading'
         ? html`<div part="progress" class="progress" role="progressbar" aria-label=${t.term('vwLoading', { label })} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
-            <div class="bar" style=${styleMap({ inlineSize: `${pct ?? 30}%` })}></div>
+            <div class="bar" style=${styleProps({ inlineSize: `${pct ?? 30}%` })}></div>
           </div>`
         : nothing}
       ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.#errorText()}</div>` : nothing}
