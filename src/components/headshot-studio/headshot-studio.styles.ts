@@ -178,10 +178,6 @@ export const headshotStyles = css`
     .grid {
       gap: calc(var(--_space) * 1.5) var(--_space);
     }
-    .slot .actions {
-      display: grid;
-      gap: 4px;
-    }
     .slot .actions button,
     .slot .actions .button {
       padding: 0 4px;
@@ -259,9 +255,14 @@ export const headshotStyles = css`
     font-size: 0.9375em;
     font-weight: 600;
   }
+  /* One layout for every cell (two equal buttons side by side, stacked when the cell is narrow), so the rows line up. */
+  .slot .actions {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(140px, 1fr));
+    gap: 4px var(--_space);
+  }
   .slot .actions button,
   .slot .actions .button {
-    flex: 1 1 auto;
     padding: 0 var(--_space);
     font-size: 0.9375em;
   }
