@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { modelGeneratorBench } from './model-generator.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BASELINES = { '@mux/mux-uploader': '1.5.0', '@uppy/core': '6.3.1', '@uppy/dashboard': '6.0.3' };
@@ -75,4 +76,5 @@ export async function elementsBench(): Promise<void> {
   ];
   console.log('\nPage weight of each element before a result (static import closure of its define module, vite build, gzip -9)');
   console.table(rows);
+  await modelGeneratorBench();
 }

@@ -42,7 +42,6 @@ export function renderJobView(c: JobViewContext) {
 
 function renderProgress(c: JobViewContext) {
   const { t, record: r } = c;
-  const job = r?.job as ModelJob | undefined;
   const running = r && (r.status === 'queued' || r.status === 'processing');
   const processing = r?.status === 'processing';
   const percent = r ? Math.round(r.progress) : 0;
@@ -53,8 +52,8 @@ function renderProgress(c: JobViewContext) {
     ${bar(processing ? percent / 100 : undefined, processing ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
     ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${c.prompt ? html` · “${c.prompt}”` : nothing}</p>` : nothing}
     ${c.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: c.waitSeconds })}</p>` : nothing}
-    ${job?.reference_image_url
-      ? html`<figure class="reference" part="reference"><img src=${c.absolute(job.reference_image_url)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
+    ${c.result.reference(r)
+      ? html`<figure class="reference" part="reference"><img src=${c.absolute(c.result.reference(r)!)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
       : nothing}
     ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
     ${c.status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
@@ -67,7 +66,8 @@ function renderSucceeded(c: JobViewContext) {
   const job = r.job as ModelJob | undefined;
   const output = job?.output;
   const what = c.prompt || t.term('mgModelFromPhotos', { count: Number(r.summary['images'] ?? 1) });
-  const poster = job?.reference_image_url ? c.absolute(job.reference_image_url) : result.thumbs[r.id];
+  const reference = result.reference(r);
+  const poster = reference ? c.absolute(reference) : result.thumbs[r.id];
   const download = output ? c.absolute(output.model_url) : '';
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
@@ -103,10 +103,20 @@ function renderSucceeded(c: JobViewContext) {
 function renderFailed(c: JobViewContext) {
   const { t } = c;
   const r = c.record!;
+  // Not the kit's provider panel: that one says "nothing was charged", but this job was charged and refunded.
   return html`<div class="failed">
-    <h3>${t.term('mgFailed')}</h3>
-    ${renderErrorPanel(t, { code: 'provider_error' }, { detail: r.error?.message, onRetry: c.canAgain ? () => c.onAgain(true) : undefined })}
-    ${r.handle ? html`<p class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</p>` : nothing}
-    <div class="actions"><button type="button" class="secondary" @click=${c.onEdit}>${t.term('mgEdit')}</button></div>
+    <div part="error" class="error" role="alert" data-reason="job_failed">
+      <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+      <div class="error-text">
+        <h3 class="error-title">${t.term('mgFailed')}</h3>
+        <span class="error-hint">${t.term('mgFailedHint')}</span>
+        ${r.error?.message ? html`<span class="error-detail">${r.error.message}</span>` : nothing}
+        ${r.handle ? html`<span class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</span>` : nothing}
+      </div>
+      <div class="actions">
+        ${c.canAgain ? html`<button type="button" part="retry-button" class="primary" @click=${() => c.onAgain(true)}>${t.term('mgTryAgain', { cost: COSTS.modelJob })}</button>` : nothing}
+        <button type="button" class="secondary" @click=${c.onEdit}>${t.term('mgEdit')}</button>
+      </div>
+    </div>
   </div>`;
 }

@@ -322,6 +322,31 @@ export const modelGeneratorStyles = css`
     min-block-size: 44px;
     display: flex;
     align-items: center;
+    gap: var(--_space);
+    list-style: none;
+    border-radius: 4px;
+  }
+  .history summary::-webkit-details-marker {
+    display: none;
+  }
+  .history summary::before {
+    content: '';
+    inline-size: 0.5em;
+    block-size: 0.5em;
+    border-inline-end: 2px solid currentColor;
+    border-block-end: 2px solid currentColor;
+    transform: rotate(-45deg);
+    transition: transform 0.15s ease;
+    flex: none;
+  }
+  :host(:dir(rtl)) .history summary::before {
+    transform: rotate(135deg);
+  }
+  .history[open] summary::before {
+    transform: rotate(45deg);
+  }
+  .failed .error-title {
+    font-size: 1em;
   }
   .history ul {
     list-style: none;

@@ -494,7 +494,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
                 <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => this.#intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
             : nothing}
         </div>
-        <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
+        <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
         <p class="muted" id="limits">${t.term('mgPhotoLimits')}</p>
       </div>
       ${this.#photos.render()}
@@ -512,7 +512,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     const left = maxPromptChars - length;
     return html`<div class="prompt-field">
       <label for="prompt">${t.term('mgPromptLabel')}</label>
-      <textarea id="prompt" part="prompt" rows="3" .value=${this.prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
+      <textarea id="prompt" part="prompt" rows="4" .value=${this.prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
         @input=${(e: Event) => (this.prompt = (e.target as HTMLTextAreaElement).value)}></textarea>
       <div class="prompt-meta">
         <span class="muted" id="prompt-hint">${t.term('mgPromptHint')}</span>

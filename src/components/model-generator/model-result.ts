@@ -23,6 +23,7 @@ export class ModelResultController implements ReactiveController {
   /** History thumbnails by job id (blob: URLs). */
   thumbs: Record<string, string> = {};
   #for = '';
+  readonly #references = new Map<string, string>();
 
   constructor(host: ReactiveControllerHost) {
     this.host = host;
@@ -30,6 +31,17 @@ export class ModelResultController implements ReactiveController {
   }
 
   hostConnected(): void {}
+
+  /**
+   * The reference image of a prompt job, as first seen: every poll re-signs its link, and a new
+   * `src` would download the same picture again.
+   */
+  reference(record: JobRecord | undefined): string | undefined {
+    const url = (record?.job as ModelJob | undefined)?.reference_image_url;
+    if (!record || !url) return undefined;
+    if (!this.#references.has(record.id)) this.#references.set(record.id, url);
+    return this.#references.get(record.id);
+  }
 
   /** Whether `record`'s model is loaded or loading. */
   has(record: JobRecord): boolean {

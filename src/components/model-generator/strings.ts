@@ -12,6 +12,7 @@ export const modelGeneratorStrings = {
   // Photos
   mgChoosePhotos: 'Add photos',
   mgCamera: 'Take a photo',
+  mgDropHere: 'or drop them here',
   mgPhotoLimits: '1 to 6 photos · JPG, PNG or WebP · up to 12 MB each',
   mgAdviceTitle: 'What works best',
   mgAdvice1: 'One object, centred, on a clean plain background.',
@@ -43,7 +44,7 @@ export const modelGeneratorStrings = {
   mgRemoveBackgroundHint: 'Each photo is cut out before the model is made; helps with busy backgrounds.',
   // Prompt
   mgPromptLabel: 'Describe the object',
-  mgPromptHint: '3 to 300 characters, for example "a weathered bronze statue of a fox".',
+  mgPromptHint: '3 to 300 characters, for example “a weathered bronze statue of a fox”.',
   mgCounter: (p: { length: number; max: number }, f: Formatter) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p: { left: number }, f: Formatter) => (p.left >= 0 ? `${f.number(p.left)} ${p.left === 1 ? 'character' : 'characters'} left` : `${f.number(-p.left)} ${p.left === -1 ? 'character' : 'characters'} too many`),
   // Quality, seed, cost
@@ -93,6 +94,8 @@ export const modelGeneratorStrings = {
   mgNew: 'Start over',
   mgCached: 'Shown from this device; no download needed.',
   mgFailed: 'The model could not be made',
+  mgFailedHint: 'Trying again with a new seed often works; or change the photos or the description.',
+  mgTryAgain: (p: { cost: number }, f: Formatter) => `Try again (${credits(p.cost, f)})`,
   mgRefunded: (p: { cost: number }, f: Formatter) => `${credits(p.cost, f)} refunded.`,
   mgCancelled: 'Cancelled. Nothing was charged.',
   // History
