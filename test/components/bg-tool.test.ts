@@ -158,6 +158,30 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     expect((await pixel(el.result!.blob, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3]).to.equal(255);
   });
 
+  it('offers the result to the clipboard as PNG, also from a JPG, and says truly whether the browser took it', async () => {
+    const el = await mount({ format: 'jpg' });
+    await ready(el);
+    void el.run();
+    await done(el);
+    expect(q(el, '[part~="copy-button"]')).to.not.equal(undefined);
+    const written: string[][] = [];
+    let allowed: boolean | undefined;
+    const write = navigator.clipboard.write.bind(navigator.clipboard);
+    navigator.clipboard.write = async (items: ClipboardItems) => {
+      written.push(items.flatMap((i) => [...i.types]));
+      // Headless Chromium usually refuses (no focused window); a headed one takes it.
+      return write(items).then(() => void (allowed = true), (err: unknown) => ((allowed = false), Promise.reject(err)));
+    };
+    try {
+      q(el, '[part~="copy-button"]')!.click();
+      await until(() => q(el, '.notice'), 5_000, 'the copy notice');
+    } finally {
+      navigator.clipboard.write = write;
+    }
+    expect(written).to.deep.equal([['image/png']]);
+    expect(q(el, '.notice')!.textContent).to.equal(allowed ? 'Image copied to the clipboard' : 'This browser did not allow copying the image. Download it instead.');
+  });
+
   it('says running again is a new charge, and charges it', async () => {
     const el = await mount();
     await ready(el);
