@@ -16,6 +16,7 @@ import { elementStyles } from '../shared/styles.js';
 import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
 import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
+import { renderChoices } from './choices-view.js';
 import { renderResults, type SlotView } from './results-view.js';
 import { headshotStrings, type HeadshotStrings } from './strings.js';
 
@@ -488,8 +489,6 @@ export class HeadshotStudio extends ProductElement {
     const slots = this.#slots();
     const cost = headshotCharge(slots.length);
     const short = (this.#credits.remaining ?? Infinity) < cost;
-    const adviceText = (a: PhotoAdvice) =>
-      a === 'small' ? t.term('hsAdviceSmall', this._dims ?? { width: 0, height: 0 }) : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
     return html`<div class="ready">
       <div class="photo-row">
         <img part="photo" src=${this._photoUrl ?? nothing} alt=${t.term('hsPhotoAlt')} />
@@ -499,34 +498,16 @@ export class HeadshotStudio extends ProductElement {
           <button type="button" class="link" @click=${() => this.reset()}>${t.term('hsNewPhoto')}</button>
         </div>
       </div>
-      ${this._advice.length
-        ? html`<div class="advice" part="advice">
-            <h3>${t.term('hsAdviceTitle')}</h3>
-            <ul>${this._advice.map((a) => html`<li data-advice=${a}>${adviceText(a)}</li>`)}</ul>
-            <p class="muted">${t.term('hsAdviceGoOn')}</p>
-          </div>`
-        : nothing}
-      <fieldset part="styles" class="styles">
-        <legend>${t.term('hsStyleLegend')}</legend>
-        ${LIMITS.headshot.styles.map(
-          (style) => html`<label class="choice">
-            <input type="radio" name="style" value=${style} .checked=${this.headshotStyle === style} @change=${() => (this.headshotStyle = style)} />
-            <span><strong>${t.term(`hsStyle_${style}`)}</strong><span class="muted">${t.term(`hsStyleDesc_${style}`)}</span></span>
-          </label>`,
-        )}
-        <p class="muted note">${t.term('hsStyleNote')}</p>
-      </fieldset>
-      <fieldset part="slots" class="slots">
-        <legend>${t.term('hsSlotsLegend')}</legend>
-        ${SLOTS.map(
-          (slot) => html`<label class="choice compact">
-            <input type="checkbox" value=${slot} .checked=${slots.includes(slot)}
-              @change=${(e: Event) => this.#toggleSlot(slot, (e.target as HTMLInputElement).checked)} />
-            <span>${this.#slotName(slot)}</span>
-          </label>`,
-        )}
-        <p class="muted note" id="price-note">${slots.length ? t.term('hsPriceNote') : t.term('hsSlotsNone')}</p>
-      </fieldset>
+      ${renderChoices({
+        t,
+        advice: this._advice,
+        dims: this._dims,
+        style: this.headshotStyle,
+        slots,
+        slotName: (slot) => this.#slotName(slot),
+        onStyle: (style) => (this.headshotStyle = style),
+        onSlot: (slot, on) => this.#toggleSlot(slot, on),
+      })}
       <div class="actions">
         <button type="button" part="generate-button" class="primary" aria-describedby="price-note" data-validity-anchor
           ?disabled=${this.isDisabled || !slots.length || short} @click=${() => void this.generate()}>

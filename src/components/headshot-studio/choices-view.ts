@@ -1,0 +1,54 @@
+/**
+ * The choices of <headshot-studio> before spending: hints about the photo (never blocking), the
+ * four styles with the API's descriptions, and which slots to make. Rendering only.
+ */
+import { html, nothing } from 'lit';
+import { LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { PhotoAdvice } from './photo-checks.js';
+import type { HeadshotStrings } from './strings.js';
+
+export interface ChoicesView {
+  t: LocalizeController<HeadshotStrings & SharedStrings>;
+  advice: PhotoAdvice[];
+  dims: { width: number; height: number } | undefined;
+  style: HeadshotStyle;
+  slots: VariantSlot[];
+  slotName(slot: VariantSlot): string;
+  onStyle(style: HeadshotStyle): void;
+  onSlot(slot: VariantSlot, on: boolean): void;
+}
+
+export function renderChoices(v: ChoicesView) {
+  const t = v.t;
+  const adviceText = (a: PhotoAdvice) =>
+    a === 'small' ? t.term('hsAdviceSmall', v.dims ?? { width: 0, height: 0 }) : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
+  return html`${v.advice.length
+      ? html`<div class="advice" part="advice">
+          <h3>${t.term('hsAdviceTitle')}</h3>
+          <ul>${v.advice.map((a) => html`<li data-advice=${a}>${adviceText(a)}</li>`)}</ul>
+          <p class="muted">${t.term('hsAdviceGoOn')}</p>
+        </div>`
+      : nothing}
+    <fieldset part="styles" class="styles">
+      <legend>${t.term('hsStyleLegend')}</legend>
+      ${LIMITS.headshot.styles.map(
+        (style) => html`<label class="choice">
+          <input type="radio" name="style" value=${style} .checked=${v.style === style} @change=${() => v.onStyle(style)} />
+          <span><strong>${t.term(`hsStyle_${style}`)}</strong><span class="muted">${t.term(`hsStyleDesc_${style}`)}</span></span>
+        </label>`,
+      )}
+      <p class="muted note">${t.term('hsStyleNote')}</p>
+    </fieldset>
+    <fieldset part="slots" class="slots">
+      <legend>${t.term('hsSlotsLegend')}</legend>
+      ${LIMITS.headshot.slots.map(
+        (slot) => html`<label class="choice compact">
+          <input type="checkbox" value=${slot} .checked=${v.slots.includes(slot)} @change=${(e: Event) => v.onSlot(slot, (e.target as HTMLInputElement).checked)} />
+          <span>${v.slotName(slot)}</span>
+        </label>`,
+      )}
+      <p class="muted note" id="price-note">${v.slots.length ? t.term('hsPriceNote') : t.term('hsSlotsNone')}</p>
+    </fieldset>`;
+}
