@@ -207,6 +207,10 @@ async function drive(url, { expect, csp, renders = [] }) {
       await page.waitForTimeout(500);
     }
     if (status !== 'succeeded') throw new Error(`the uploader ended ${status}`);
+    // Every string is a sentence, never a dictionary key (a bundler that drops the modules that
+    // register the translations leaves keys such as "vtSucceeded" on screen).
+    const keys = await page.evaluate(() => document.querySelector('video-to-3d-uploader').shadowRoot.textContent.match(/\b[a-z]{2,3}[A-Z][A-Za-z]+\b/g));
+    if (keys) throw new Error(`untranslated keys on screen: ${[...new Set(keys)].join(', ')}`);
     if (expect) await page.locator(expect).waitFor({ timeout: 10_000 });
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     if (csp) {
