@@ -105,6 +105,8 @@ export class CreditBadge extends MkElement {
     super.connectedCallback();
     window.addEventListener('online', this.#onOnline);
     window.addEventListener('offline', this.#onOffline);
+    // Relay from the first change after (re)connecting, not from the first render after it.
+    this.#listen(this.#client().credits);
   }
 
   override disconnectedCallback(): void {
