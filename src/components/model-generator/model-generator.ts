@@ -19,7 +19,7 @@ import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
 import { renderJobView } from './job-view.js';
-import { renderCard, renderQuality } from './parts.js';
+import { renderCard, renderPrompt, renderQuality } from './parts.js';
 import { ModelResultController } from './model-result.js';
 import { PhotoListController } from './photo-list.js';
 import { modelGeneratorStrings, type ModelGeneratorStrings } from './strings.js';
@@ -460,7 +460,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     const short = (this.#credits.remaining ?? Infinity) < COSTS.modelJob;
     return html`<div class="tabs" role="tablist" part="tabs" aria-label=${t.term('mgModes')}>${tab('photos', t.term('mgModePhotos'))}${tab('prompt', t.term('mgModePrompt'))}</div>
       <div role="tabpanel" id=${`panel-${this.mode}`} aria-labelledby=${`tab-${this.mode}`} class="panel">
-        ${this.mode === 'photos' ? this.#renderPhotos() : this.#renderPrompt()}
+        ${this.mode === 'photos' ? this.#renderPhotos() : renderPrompt(this.#t, this.prompt, (value) => (this.prompt = value))}
       </div>
       ${renderQuality(t, this.quality, this.mode === 'prompt' ? 'text' : 'image', this.isDisabled, (q) => (this.quality = q))}
       ${this.seed !== undefined ? html`<p class="muted" part="seed">${t.term('mgSeedPinned', { seed: this.seed })}</p>` : nothing}
@@ -483,20 +483,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   #renderPhotos() {
     const t = this.#t;
-    const full = this.#photos.photos.length >= maxImages;
-    const touch = typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
-    return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}">
-        <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 7.5A1.5 1.5 0 0 1 5.5 6h2l1.5-2h6l1.5 2h2A1.5 1.5 0 0 1 20 7.5v10a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z M12 16.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z"/></svg>
-        <div class="row">
-          ${full ? nothing : this.#intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this.#photos.photos.length === 0 })}
-          ${touch && !full
-            ? html`<button type="button" part="camera-button" class="secondary" @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
-                <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => this.#intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
-            : nothing}
-        </div>
-        <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
-        <p class="muted" id="limits">${t.term('mgPhotoLimits')}</p>
-      </div>
+    return html`${this.#photos.renderIntake(this.#intake)}
       ${this.#photos.render()}
       <label class="toggle"><input type="checkbox" .checked=${this.removeBackground} @change=${(e: Event) => (this.removeBackground = (e.target as HTMLInputElement).checked)} aria-describedby="rb-hint" />
         <span>${t.term('mgRemoveBackground')} <span class="muted" id="rb-hint">${t.term('mgRemoveBackgroundHint')}</span></span></label>
@@ -504,21 +491,6 @@ export class ModelGenerator extends FormAssociated(MkElement) {
         <h3>${t.term('mgAdviceTitle')}</h3>
         <ul><li>${t.term('mgAdvice1')}</li><li>${t.term('mgAdvice2')}</li><li>${t.term('mgAdvice3')}</li></ul>
       </div>`;
-  }
-
-  #renderPrompt() {
-    const t = this.#t;
-    const length = [...this.prompt].length;
-    const left = maxPromptChars - length;
-    return html`<div class="prompt-field">
-      <label for="prompt">${t.term('mgPromptLabel')}</label>
-      <textarea id="prompt" part="prompt" rows="4" .value=${this.prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
-        @input=${(e: Event) => (this.prompt = (e.target as HTMLTextAreaElement).value)}></textarea>
-      <div class="prompt-meta">
-        <span class="muted" id="prompt-hint">${t.term('mgPromptHint')}</span>
-        <span part="counter" id="counter" class="counter nums ${left < 0 ? 'over' : left <= 20 ? 'near' : ''}">${t.term('mgCounter', { length, max: maxPromptChars })}${left <= 20 ? html`<span class="sr-only">, ${t.term('mgCharsLeft', { left })}</span>` : nothing}</span>
-      </div>
-    </div>`;
   }
 
   #renderJob() {

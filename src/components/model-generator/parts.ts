@@ -1,6 +1,6 @@
 /**
  * Pieces of <model-generator>'s template that need no element state: the quality choice, the
- * statistics table, the history cards and the progress bar.
+ * description field, the statistics table, the history cards and the progress bar.
  */
 import { html, nothing } from 'lit';
 import { styleProps } from '../../internal/style-props.js';
@@ -78,5 +78,21 @@ export function bar(fraction: number | undefined, valueText: string, label: stri
   return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${label}
     aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing} aria-valuetext=${valueText}>
     <div style=${styleProps(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
+  </div>`;
+}
+
+/** The description field with its counter (bold in the last 20 characters, red when over). */
+export function renderPrompt(t: T, prompt: string, onInput: (value: string) => void) {
+  const max = LIMITS.model.maxPromptChars;
+  const length = [...prompt].length;
+  const left = max - length;
+  return html`<div class="prompt-field">
+    <label for="prompt">${t.term('mgPromptLabel')}</label>
+    <textarea id="prompt" part="prompt" rows="4" .value=${prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
+      @input=${(e: Event) => onInput((e.target as HTMLTextAreaElement).value)}></textarea>
+    <div class="prompt-meta">
+      <span class="muted" id="prompt-hint">${t.term('mgPromptHint')}</span>
+      <span part="counter" id="counter" class="counter nums ${left < 0 ? 'over' : left <= 20 ? 'near' : ''}">${t.term('mgCounter', { length, max })}${left <= 20 ? html`<span class="sr-only">, ${t.term('mgCharsLeft', { left })}</span>` : nothing}</span>
+    </div>
   </div>`;
 }

@@ -7,6 +7,7 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost } f
 import { LIMITS } from '../../api/index.js';
 import { ValidationError } from '../../client/validate.js';
 import type { AnnouncerController } from '../shared/announcer.js';
+import type { FileIntakeController } from '../shared/file-intake.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
 import { checkPhoto, downscale, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
@@ -135,6 +136,25 @@ export class PhotoListController implements ReactiveController {
       this.#replace(photo.key, photo);
       this.#o.onError(err);
     }
+  }
+
+  /** The drop zone with the picker (and, on touch devices, the camera); none once six photos are in. */
+  renderIntake(intake: FileIntakeController) {
+    const t = this.#o.t;
+    const full = this.#photos.length >= maxImages;
+    const touch = typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
+    return html`<div part="drop-zone" class="drop ${intake.dragging ? 'dragging' : ''}">
+      <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 7.5A1.5 1.5 0 0 1 5.5 6h2l1.5-2h6l1.5 2h2A1.5 1.5 0 0 1 20 7.5v10a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z M12 16.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z"/></svg>
+      <div class="row">
+        ${full ? nothing : intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this.#photos.length === 0 })}
+        ${touch && !full
+          ? html`<button type="button" part="camera-button" class="secondary" @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
+              <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
+          : nothing}
+      </div>
+      <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
+      <p class="muted" id="limits">${t.term('mgPhotoLimits')}</p>
+    </div>`;
   }
 
   /** The list (`part="photos"`), or nothing when empty. */
