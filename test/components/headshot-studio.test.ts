@@ -51,6 +51,15 @@ describe('<headshot-studio>: checks before spending', () => {
     expect(requestsTo(`${endpoint}/api/v1/headshot`)).to.equal(before);
   });
 
+  it('refuses a photo over 12 MB before sending it', async () => {
+    const el = await mount();
+    const before = requestsTo(`${endpoint}/api/v1/headshot`);
+    el.selectFile(new File([await selfie(), new Uint8Array(12 * 1024 * 1024)], 'huge.jpg', { type: 'image/jpeg' }));
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('too_large');
+    expect(requestsTo(`${endpoint}/api/v1/headshot`)).to.equal(before);
+  });
+
   it('gives advice on a dark, small photo but never blocks', async () => {
     const el = await mount();
     const canvas = new OffscreenCanvas(300, 360);
