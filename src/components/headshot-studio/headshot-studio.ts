@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
-import { headshotCharge, LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
+import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import { validateImage } from '../../client/validate.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
@@ -17,7 +17,8 @@ import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
 import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
 import { renderChoices } from './choices-view.js';
-import { renderResults, type SlotView } from './results-view.js';
+import { HeadshotBatch } from './batch.js';
+import { renderResults } from './results-view.js';
 import { headshotStrings, type HeadshotStrings } from './strings.js';
 
 void sharedStrings;
@@ -99,34 +100,28 @@ export class HeadshotStudio extends ProductElement {
   @state() private _checking = false;
   @state() private _advice: PhotoAdvice[] = [];
   @state() private _dims: { width: number; height: number } | undefined;
-  @state() private _results: SlotView[] = [];
-  @state() private _resultStyle: HeadshotStyle = 'corporate';
+  /** Why the photo was refused (a batch's failure is the batch controller's). */
   @state() private _error: unknown;
-  /** The slot whose retry the error belongs to (undefined: the batch). */
-  @state() private _errorSlot: VariantSlot | undefined;
-  @state() private _last: { charged: number; remaining: number } | undefined;
-  @state() private _chargedTotal = 0;
   @state() private _chosen: VariantSlot | undefined;
-  @state() private _waitUntil = 0;
-  @state() private _inFlight = 0;
 
   readonly #t = new LocalizeController<Strings>(this);
   readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #camera = new CameraController(this);
+  readonly #batch = new HeadshotBatch(this, {
+    client: () => this.mediaClient(),
+    onAnswer: (a) => this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots })),
+  });
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
     onFiles: ([file]) => void this.#check(file!),
-    enabled: () => !this.isDisabled && this._inFlight === 0,
+    enabled: () => !this.isDisabled && !this.#batch.working,
     pageWide: () => this.pasteGlobal,
   });
   readonly #video = createRef<HTMLVideoElement>();
   readonly #fallback = createRef<HTMLInputElement>();
 
   #status: HeadshotStatus = 'idle';
-  /** One key per (photo, style, slots): a retry after a lost answer replays instead of charging again. */
-  #batchKey: string | undefined;
-  #retryKeys = new Map<VariantSlot, string>();
   #abort: AbortController | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
 
@@ -137,7 +132,7 @@ export class HeadshotStudio extends ProductElement {
 
   /** The slots of the current batch: status, PNG blob and size, or the failure message. */
   get headshots(): HeadshotSlot[] {
-    return this._results.map(({ slot, status, blob, width, height, error }) => ({ slot, status, blob, width, height, error }) as HeadshotSlot);
+    return this.#batch.headshots;
   }
 
   /** The chosen headshot (also the form value), or null. */
@@ -147,7 +142,7 @@ export class HeadshotStudio extends ProductElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#ticker = setInterval(() => this._waitUntil > Date.now() && this.requestUpdate(), 1000);
+    this.#ticker = setInterval(() => this.#batch.waitUntil > Date.now() && this.requestUpdate(), 1000);
   }
 
   override disconnectedCallback(): void {
@@ -156,7 +151,7 @@ export class HeadshotStudio extends ProductElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('headshotStyle') || changed.has('variants')) this.#batchKey = undefined;
+    if (changed.has('headshotStyle') || changed.has('variants')) this.#batch.forgetKey();
     const before = this.#status;
     this.#status = this.#derive();
     if (before !== this.#status) this.#phaseChanged(before);
@@ -201,62 +196,36 @@ export class HeadshotStudio extends ProductElement {
   /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. */
   async generate(): Promise<void> {
     const slots = this.#slots();
-    if (!this._file || this._checking || this._inFlight > 0 || this.isDisabled || !slots.length) return;
+    if (!this._file || this._checking || this.#batch.working || this.isDisabled || !slots.length) return;
     this._error = undefined;
-    this.#revokeResults();
     this._chosen = undefined;
+    const made = this.#batch.make(this._file, this.headshotStyle, slots);
     this.syncForm();
-    const style = this.headshotStyle;
-    this._resultStyle = style;
-    this._results = slots.map((slot) => ({ slot, status: 'failed', loading: true }));
-    const key = (this.#batchKey ??= crypto.randomUUID());
-    try {
-      await this.#request(slots, style, key);
-      this.#batchKey = undefined;
-    } catch (err) {
-      if (isAbort(err)) return;
-      this._results = [];
-      this._error = err;
-      this._errorSlot = undefined;
-    }
+    await made;
   }
 
   /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. */
   async retry(slot: VariantSlot): Promise<void> {
-    const entry = this._results.find((r) => r.slot === slot);
-    if (!this._file || !entry || entry.status !== 'failed' || entry.loading || this.isDisabled) return;
-    this._error = undefined;
-    this._results = this._results.map((r) => (r.slot === slot ? { ...r, loading: true } : r));
-    let key = this.#retryKeys.get(slot);
-    if (!key) this.#retryKeys.set(slot, (key = crypto.randomUUID()));
-    try {
-      await this.#request([slot], this._resultStyle, key);
-      this.#retryKeys.delete(slot);
-    } catch (err) {
-      if (isAbort(err)) return;
-      this._results = this._results.map((r) => (r.slot === slot ? { ...r, loading: false } : r));
-      this._error = err;
-      this._errorSlot = slot;
-    }
+    if (!this._file || this.isDisabled || !(await this.#batch.retry(this._file, slot))) return;
     await this.updateComplete;
     (this.renderRoot.querySelector(`[data-slot="${slot}"] h4`) as HTMLElement | null)?.focus();
   }
 
   /** Chooses one succeeded headshot as the form value (fires `mk-headshot-choose`). */
   choose(slot: VariantSlot): void {
-    const entry = this._results.find((r) => r.slot === slot && r.status === 'succeeded');
+    const entry = this.#batch.results.find((r) => r.slot === slot && r.status === 'succeeded');
     if (!entry) return;
     this._chosen = slot;
     this.syncForm();
     const file = this.formValue()!;
     this.#announce.say(this.#t.term('hsChosenSay', { slot: this.#slotName(slot) }));
-    this.dispatchEvent(new HeadshotChooseEvent({ slot, style: this._resultStyle, file, width: entry.width ?? 0, height: entry.height ?? 0 }));
+    this.dispatchEvent(new HeadshotChooseEvent({ slot, style: this.#batch.style, file, width: entry.width ?? 0, height: entry.height ?? 0 }));
   }
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
   async toZip(): Promise<Blob> {
     const files: Record<string, Uint8Array> = {};
-    for (const r of this._results) {
+    for (const r of this.#batch.results) {
       if (r.status === 'succeeded' && r.blob) files[this.#fileName(r.slot)] = new Uint8Array(await r.blob.arrayBuffer());
     }
     // fflate loads only when someone asks for the zip. PNGs are compressed already: stored (level 0), not deflated again.
@@ -269,7 +238,7 @@ export class HeadshotStudio extends ProductElement {
     const url = URL.createObjectURL(await this.toZip());
     const a = document.createElement('a');
     a.href = url;
-    a.download = `headshots-${this._resultStyle}.zip`;
+    a.download = `headshots-${this.#batch.style}.zip`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
@@ -278,7 +247,7 @@ export class HeadshotStudio extends ProductElement {
   reset(): void {
     this.#abort?.abort();
     this.#camera.stop();
-    this.#revokeResults();
+    this.#batch.clear();
     if (this._photoUrl) URL.revokeObjectURL(this._photoUrl);
     this._photoUrl = undefined;
     this._file = undefined;
@@ -287,16 +256,13 @@ export class HeadshotStudio extends ProductElement {
     this._checking = false;
     this._error = undefined;
     this._chosen = undefined;
-    this._chargedTotal = 0;
-    this._last = undefined;
-    this.#batchKey = undefined;
     this.syncForm();
   }
 
   // ---------------------------------------------------------------- form association
 
   protected formValue(): File | null {
-    const entry = this._results.find((r) => r.slot === this._chosen && r.status === 'succeeded');
+    const entry = this.#batch.results.find((r) => r.slot === this._chosen && r.status === 'succeeded');
     return entry?.blob ? new File([entry.blob], this.#fileName(entry.slot), { type: 'image/png' }) : null;
   }
 
@@ -319,26 +285,27 @@ export class HeadshotStudio extends ProductElement {
   }
 
   #fileName(slot: VariantSlot): string {
-    return `headshot-${this._resultStyle}-${slot + 1}.png`;
+    return `headshot-${this.#batch.style}-${slot + 1}.png`;
   }
 
   #derive(): HeadshotStatus {
-    if (this._inFlight > 0 || this._results.some((r) => r.loading)) return 'working';
-    if (this._results.length) {
-      const ok = this._results.filter((r) => r.status === 'succeeded').length;
-      return ok === this._results.length ? 'succeeded' : ok > 0 ? 'partial' : 'failed';
+    const results = this.#batch.results;
+    if (this.#batch.working) return 'working';
+    if (results.length) {
+      const ok = results.filter((r) => r.status === 'succeeded').length;
+      return ok === results.length ? 'succeeded' : ok > 0 ? 'partial' : 'failed';
     }
-    if (this._error && this._file) return 'failed';
+    if ((this._error || this.#batch.error) && this._file) return 'failed';
     if (this._file && !this._checking) return 'ready';
     return 'idle';
   }
 
   #phaseChanged(before: HeadshotStatus): void {
     const t = this.#t;
-    const ok = this._results.filter((r) => r.status === 'succeeded').length;
+    const ok = this.#batch.results.filter((r) => r.status === 'succeeded').length;
     if (this.#status === 'ready' && before === 'idle') this.#announce.say(t.term('hsGenerate', { count: this.#slots().length, cost: headshotCharge(this.#slots().length) }));
     if (this.#status === 'working') this.#announce.say(t.term('hsWorking'));
-    if (this.#status === 'succeeded' || this.#status === 'partial') this.#announce.say(t.term('hsReady', { ok, total: this._results.length }));
+    if (this.#status === 'succeeded' || this.#status === 'partial') this.#announce.say(t.term('hsReady', { ok, total: this.#batch.results.length }));
     // Focus follows the end of a phase: to the next action, the results, or what to do about a failure.
     const focusTo: Partial<Record<HeadshotStatus, string>> = {
       ready: '[part~="generate-button"]',
@@ -376,57 +343,14 @@ export class HeadshotStudio extends ProductElement {
     }
   }
 
-  async #request(slots: VariantSlot[], style: HeadshotStyle, key: string): Promise<void> {
-    const abort = (this.#abort = new AbortController());
-    this._inFlight++;
-    try {
-      const batch = await this.mediaClient().headshots(
-        { image: this._file!, style, variants: slots },
-        { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) },
-      );
-      this.#merge(batch.data.variants);
-      // What was charged comes from the answer, never from the price table.
-      this._last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
-      this._chargedTotal += batch.credits_charged;
-      this._error = undefined;
-      this.dispatchEvent(new HeadshotsReadyEvent({ style, headshots: this.headshots, slots, charged: batch.credits_charged, remaining: batch.credits_remaining }));
-    } finally {
-      this._inFlight--;
-      this._waitUntil = 0;
-    }
-  }
-
-  #merge(variants: HeadshotVariant[]): void {
-    const next = [...this._results];
-    for (const v of variants) {
-      const i = next.findIndex((r) => r.slot === v.variant);
-      const old = i >= 0 ? next[i] : undefined;
-      if (old?.url) URL.revokeObjectURL(old.url);
-      let view: SlotView;
-      if (v.status === 'succeeded') {
-        const blob = new Blob([base64Bytes(v.image_base64) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
-        view = { slot: v.variant, status: 'succeeded', blob, width: v.width, height: v.height, url: URL.createObjectURL(blob), loading: false };
-      } else {
-        view = { slot: v.variant, status: 'failed', error: v.error, loading: false };
-      }
-      if (i >= 0) next[i] = view;
-      else next.push(view);
-    }
-    this._results = next;
-  }
-
-  #revokeResults(): void {
-    for (const r of this._results) if (r.url) URL.revokeObjectURL(r.url);
-    this._results = [];
-    this.#retryKeys.clear();
-  }
-
   // ---------------------------------------------------------------- rendering
 
   protected override render() {
     const t = this.#t;
     const s = this.#status;
-    const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !this._results.length);
+    const b = this.#batch;
+    const error = this._error ?? b.error;
+    const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !b.results.length);
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('hsTitle')}</h2>
@@ -435,16 +359,16 @@ export class HeadshotStudio extends ProductElement {
       ${this._file ? nothing : this.#renderIntake()}
       ${this._checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p><div class="meter indeterminate" role="progressbar" aria-label=${t.term('hsChecking')}><div></div></div></div>` : nothing}
       ${this._file && !this._checking && choosing ? this.#renderReady() : nothing}
-      ${this._error
-        ? renderErrorPanel(t, this._error, {
+      ${error
+        ? renderErrorPanel(t, error, {
             onChoose: () => this.#intake.open(),
-            onRetry: this._file ? () => void (this._errorSlot === undefined ? this.generate() : this.retry(this._errorSlot)) : undefined,
+            onRetry: this._file ? () => void (b.errorSlot === undefined ? this.generate() : this.retry(b.errorSlot)) : undefined,
             onRestart: () => this.reset(),
             topUpHref: this.topUpHref || undefined,
           })
         : nothing}
-      ${this._waitUntil > Date.now() ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: Math.ceil((this._waitUntil - Date.now()) / 1000) })}</p>` : nothing}
-      ${this._results.length ? this.#renderResults() : nothing}
+      ${b.waitUntil > Date.now() ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: Math.ceil((b.waitUntil - Date.now()) / 1000) })}</p>` : nothing}
+      ${b.results.length ? this.#renderResults() : nothing}
       ${this.#announce.render()}
     </section>`;
   }
@@ -520,12 +444,12 @@ export class HeadshotStudio extends ProductElement {
   #renderResults() {
     return renderResults({
       t: this.#t,
-      results: this._results,
-      style: this._resultStyle,
+      results: this.#batch.results,
+      style: this.#batch.style,
       working: this.#status === 'working',
       chosen: this._chosen,
-      last: this._last,
-      chargedTotal: this._chargedTotal,
+      last: this.#batch.last,
+      chargedTotal: this.#batch.chargedTotal,
       retryAllowed: !this.isDisabled && (this.#credits.remaining ?? Infinity) >= headshotCharge(1),
       slotName: (slot) => this.#slotName(slot),
       fileName: (slot) => this.#fileName(slot),
@@ -543,24 +467,12 @@ export class HeadshotStudio extends ProductElement {
   }
 
   #again(): void {
-    this.#revokeResults();
+    this.#batch.clearResults();
     this._chosen = undefined;
-    this._last = undefined;
     this._error = undefined;
     this.syncForm();
     void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="generate-button"]') as HTMLElement | null)?.focus());
   }
-}
-
-function base64Bytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-function isAbort(err: unknown): boolean {
-  return err instanceof DOMException && err.name === 'AbortError';
 }
 
 /** Focuses the first element found for the first selector of a comma list that finds one (preference order, not document order). */
