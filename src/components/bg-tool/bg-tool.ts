@@ -14,6 +14,7 @@ import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { bgToolStyles } from './bg-tool.styles.js';
 import { CompareController, shape } from './compare.js';
+import { hex6, renderOptions } from './options-view.js';
 import { bgStrings, type BgStrings } from './strings.js';
 
 void sharedStrings;
@@ -378,33 +379,20 @@ export class BgTool extends ProductElement {
     const t = this.#t;
     const working = this._busy;
     const short = (this.#credits.remaining ?? Infinity) < COSTS.imageTool;
-    const none = this.bgColor === 'none';
-    return html`<fieldset part="options" class="options" ?disabled=${working || this.isDisabled}>
-        <legend>${t.term('bgOptions')}</legend>
-        <label class="field">${t.term('bgSize')}
-          <select .value=${this.size} @change=${(e: Event) => (this.size = (e.target as HTMLSelectElement).value as ImageToolSize)}>
-            ${LIMITS.imageTools.sizes.map((s) => html`<option value=${s} ?selected=${this.size === s}>${t.term(`bgSize_${s}`)}</option>`)}
-          </select>
-        </label>
-        <div class="field" role="radiogroup" aria-labelledby="format-label">
-          <span id="format-label">${t.term('bgFormat')}</span>
-          <div class="row">
-            ${LIMITS.imageTools.formats.map(
-              (f) => html`<label class="check"><input type="radio" name="format" value=${f} .checked=${this.format === f} @change=${() => (this.format = f)} />${t.term(`bgFormat_${f}`)}</label>`,
-            )}
-          </div>
-        </div>
-        <div class="field" role="group" aria-labelledby="bg-label">
-          <span id="bg-label">${t.term('bgBackground')}</span>
-          <div class="row">
-            <label class="check"><input type="checkbox" name="none" .checked=${none} @change=${(e: Event) => (this.bgColor = (e.target as HTMLInputElement).checked ? 'none' : this._colour)} />${t.term('bgNone')}</label>
-            <label class="check colour"><input type="color" name="bg" .value=${none ? this._colour : hex6(this.bgColor)} aria-label=${t.term('bgColour')}
-              @input=${(e: Event) => this.#setColour((e.target as HTMLInputElement).value)} /><span class="muted nums">${none ? '' : hex6(this.bgColor)}</span></label>
-          </div>
-          ${none && this.format === 'jpg' ? html`<p class="muted">${t.term('bgJpgWhite')}</p>` : nothing}
-        </div>
-        <label class="check"><input type="checkbox" name="crop" .checked=${this.crop} @change=${(e: Event) => (this.crop = (e.target as HTMLInputElement).checked)} />${t.term('bgCrop')}</label>
-      </fieldset>
+    return html`${renderOptions({
+        t,
+        disabled: working || this.isDisabled,
+        size: this.size,
+        format: this.format,
+        bgColor: this.bgColor,
+        colour: this._colour,
+        crop: this.crop,
+        onSize: (size) => (this.size = size),
+        onFormat: (format) => (this.format = format),
+        onNone: (none) => (this.bgColor = none ? 'none' : this._colour),
+        onColour: (colour) => this.#setColour(colour),
+        onCrop: (crop) => (this.crop = crop),
+      })}
       <div class="actions">
         <button type="button" part="run-button" class="primary" aria-describedby=${this._result ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.run()}>
           ${this._result ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
@@ -443,11 +431,6 @@ export class BgTool extends ProductElement {
       ${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}
     </div>`;
   }
-}
-
-function hex6(colour: string): string {
-  const h = colour.replace('#', '').toLowerCase();
-  return '#' + (h.length === 3 ? [...h].map((c) => c + c).join('') : h);
 }
 
 async function toPng(blob: Blob): Promise<Blob> {
