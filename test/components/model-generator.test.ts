@@ -374,7 +374,7 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
     const el = wrap.querySelector('model-generator')!;
     await until(() => cut(el).textContent?.includes('Fotos hinzufügen'), 5_000, 'German strings');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 2 Credits');
-    expect(cut(el).textContent).to.match(/Texturen 1.024 px/).and.contain('Qualität');
+    expect(cut(el).textContent).to.match(/Texturen 1.024\spx/).and.contain('Qualität');
     el.images = [new File(['nope'], 'x.png')];
     await until(() => q(el, '[part~="error"]'), 5_000, 'the panel');
     expect(q(el, '[part~="error"]')!.textContent).to.contain('kein JPG');

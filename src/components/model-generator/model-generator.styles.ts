@@ -265,6 +265,7 @@ export const modelGeneratorStyles = css`
   }
   .turntable video {
     inline-size: 100%;
+    max-inline-size: 320px;
     aspect-ratio: 1;
     border-radius: calc(var(--_radius) - 4px);
     border: 1px solid var(--_border);

@@ -53,7 +53,7 @@ export const modelGeneratorStrings = {
   mgQualityStandard: 'Standard',
   mgQualityHigh: 'High',
   mgQualityFacts: (p: { texture: number; steps: number; seconds: number }, f: Formatter) =>
-    `${f.number(p.texture)} px textures · ${f.number(p.steps)} sampling steps · about ${f.unit(p.seconds, 'second')}`,
+    `${f.number(p.texture)}\u00a0px textures · ${f.number(p.steps)}\u00a0sampling steps · about ${f.unit(p.seconds, 'second')}`,
   mgSeedPinned: (p: { seed: number }) => `Seed ${p.seed} (fixed by the page)`,
   mgGenerate: (p: { cost: number }, f: Formatter) => `Make the model (${credits(p.cost, f)})`,
   // Progress
@@ -82,7 +82,7 @@ export const modelGeneratorStrings = {
   mgStatMaxTexture: 'Largest texture',
   mgStatBytes: 'File size',
   mgStatAnimations: 'Animations',
-  mgPixels: (p: { n: number }, f: Formatter) => `${f.number(p.n)} px`,
+  mgPixels: (p: { n: number }, f: Formatter) => `${f.number(p.n)}\u00a0px`,
   mgTurntable: 'Turntable',
   mgTurntableLabel: 'Turntable video of the model',
   mgSeed: 'Seed',
