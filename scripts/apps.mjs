@@ -29,7 +29,7 @@ const log = (msg) => console.log(`[apps ${((performance.now() - t0) / 1000).toFi
 
 function sh(cmd, args, cwd, env = {}) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0 || r.error) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 const npmInstall = (cwd, pkgs) => sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...pkgs], cwd);
@@ -116,13 +116,19 @@ const { chromium } = createRequire(join(shared, 'x.js'))('playwright-core');
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 try {
   for (const spec of specs) {
-    const app = join(work, 'apps', spec.name);
+    // Inside the shared folder: node_modules is found by walking up, as in a monorepo (Turbopack
+    // refuses a symlinked node_modules that points outside its root).
+    const app = join(shared, 'apps', spec.name);
     await check(`app ${spec.name}`, async () => {
       cpSync(join(root, 'test/apps', spec.name), app, { recursive: true });
-      symlinkSync(join(shared, 'node_modules'), join(app, 'node_modules'));
       const tb = performance.now();
-      if (spec.build) sh(join(shared, 'node_modules/.bin', spec.build[0]), spec.build.slice(1), app);
+      if (spec.build) sh(join(shared, 'node_modules/.bin', spec.build[0]), spec.build.slice(1), app, { NEXT_TELEMETRY_DISABLED: '1' });
       const built = ((performance.now() - tb) / 1000).toFixed(1);
+      if (spec.serverRendered) {
+        // Rendered on the server: the built HTML already holds the element's tag.
+        const html = readFileSync(join(app, spec.out, 'index.html'), 'utf8');
+        if (!html.includes(`<${spec.serverRendered}`)) throw new Error(`the server-rendered page has no <${spec.serverRendered}>`);
+      }
       const served = await serve(join(app, spec.out ?? 'dist'), { '/cdn/': join(installed, 'cdn') }, spec.csp);
       try {
         const result = await drive(served.url + (spec.page ?? '/'), spec);
@@ -178,6 +184,8 @@ async function drive(url, { expect, csp, renders = [] }) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // A hydration mismatch is a console error in React (production builds name it by number).
+  page.on('console', (m) => m.type() === 'error' && /hydrat|Minified React error #(418|423|425)/i.test(m.text()) && errors.push(m.text()));
   // Init scripts come from the debugger protocol, outside the page's CSP.
   await page.addInitScript(() => {
     window.__violations = [];
