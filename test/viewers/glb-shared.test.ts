@@ -8,6 +8,7 @@ import '../../src/viewers/glb-viewer/define.js';
 import type { GlbViewer } from '../../src/index.js';
 import { coverage } from '../fixtures/pixels.js';
 import { settle, trackContexts } from '../fixtures/viewers.js';
+import { until } from '../fixtures/browser.js';
 
 const ASSETS = ['Box.glb', 'Duck.glb', 'DamagedHelmet.glb'];
 // Small files for the grid, so its cost is the viewers, not 8 uploads of the helmet's 2048² textures in software.
@@ -70,16 +71,14 @@ describe('<glb-viewer>: one renderer per page', function () {
       const draws = countDraws();
       try {
         for (const el of viewers) el.autoRotate = true;
-        await new Promise((r) => setTimeout(r, 1_000));
         const inView = viewers.filter((el) => el.getBoundingClientRect().top < innerHeight);
         const below = viewers.slice(12);
         expect(inView.length).to.be.greaterThan(0);
-        for (const el of inView) expect(draws.of(el), 'a viewer in view turns').to.be.greaterThan(0);
+        await until(() => inView.every((el) => draws.of(el) > 1), 20_000, 'every viewer in view to turn');
         for (const el of below) expect(draws.of(el), 'a viewer far below the fold is not drawn').to.equal(0);
         // Scrolling brings the rest into view, and they are drawn.
         below[0]!.scrollIntoView();
-        await new Promise((r) => setTimeout(r, 800));
-        expect(draws.of(below[0]!)).to.be.greaterThan(0);
+        await until(() => draws.of(below[0]!) > 0, 20_000, 'the scrolled-to viewer to be drawn');
       } finally {
         draws.restore();
       }
