@@ -122,12 +122,16 @@ try {
     await check(`app ${spec.name}`, async () => {
       cpSync(join(root, 'test/apps', spec.name), app, { recursive: true });
       const tb = performance.now();
-      if (spec.build) sh(join(shared, 'node_modules/.bin', spec.build[0]), spec.build.slice(1), app, { NEXT_TELEMETRY_DISABLED: '1' });
+      if (spec.build) {
+        const bin = spec.build[0] === 'node' ? process.execPath : join(shared, 'node_modules/.bin', spec.build[0]);
+        sh(bin, spec.build.slice(1), app, { NEXT_TELEMETRY_DISABLED: '1' });
+      }
       const built = ((performance.now() - tb) / 1000).toFixed(1);
       if (spec.serverRendered) {
         // Rendered on the server: the built HTML already holds the element's tag.
         const html = readFileSync(join(app, spec.out, 'index.html'), 'utf8');
         if (!html.includes(`<${spec.serverRendered}`)) throw new Error(`the server-rendered page has no <${spec.serverRendered}>`);
+        if (spec.dsd && !new RegExp(`<${spec.serverRendered}[^>]*><template shadowroot(mode)?="open"`).test(html)) throw new Error('no declarative shadow DOM in the server-rendered page');
       }
       const served = await serve(join(app, spec.out ?? 'dist'), { '/cdn/': join(installed, 'cdn') }, spec.csp);
       try {

@@ -121,7 +121,8 @@ export class LocalizeController<D extends Dictionary = Dictionary> implements Re
   }
 
   get dir(): 'ltr' | 'rtl' {
-    const d = this.host.closest('[dir]')?.getAttribute('dir') ?? (isServer ? 'ltr' : document.documentElement.dir);
+    // Lit's server DOM shim has no closest(): on the server only the element's own dir counts.
+    const d = isServer ? this.host.getAttribute('dir') : (this.host.closest('[dir]')?.getAttribute('dir') ?? document.documentElement.dir);
     return d === 'rtl' ? 'rtl' : 'ltr';
   }
 
