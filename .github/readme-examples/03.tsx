@@ -1,6 +1,7 @@
 // From README.md, extracted by scripts/readme.mjs: edit the README, not this file.
 export {};
-import type {} from '@mediakit/elements/types/react-jsx';   // or '@mediakit/elements/types/svelte'
-import '@mediakit/elements/video-to-3d-uploader.js';
+import { VideoTo3dUploader } from '@mediakit/elements/react/video-to-3d-uploader.js';
 
-export const Plain = () => <video-to-3d-uploader endpoint="/mediakit" onmk-job-succeeded={(e) => console.log(e.detail.id)} />;
+export function Upload({ onScene }: { onScene: (jobId: string) => void }) {
+  return <VideoTo3dUploader endpoint="/mediakit" onMkJobSucceeded={(e) => onScene(e.detail.id)} />;
+}
