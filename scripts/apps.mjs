@@ -61,6 +61,22 @@ npmInstall(shared, [tarball, `vite@${version('vite')}`]);
 log('installed the tarball and vite');
 const installed = join(shared, 'node_modules/@mediakit/elements');
 
+// ---- 0. what the tarball holds ----------------------------------------------------------------
+await check('the package: LICENSE, no source maps, manifest paths that resolve, editor data', () => {
+  if (!existsSync(join(installed, 'LICENSE'))) throw new Error('no LICENSE');
+  const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  const maps = walk(installed).filter((f) => f.endsWith('.map'));
+  if (maps.length) throw new Error(`source maps without their sources: ${maps.length}`);
+  const manifest = JSON.parse(readFileSync(join(installed, JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).customElements), 'utf8'));
+  const paths = manifest.modules.map((m) => m.path);
+  const missing = paths.filter((p) => !existsSync(join(installed, p)) || !existsSync(join(installed, p.replace(/\.js$/, '.d.ts'))));
+  if (missing.length) throw new Error(`manifest paths not in the package: ${missing.join(', ')}`);
+  for (const f of ['dist/web-types.json', 'dist/vscode.html-custom-data.json', 'dist/api/API-REFERENCE.md', 'cdn/mediakit-elements.js']) {
+    if (!existsSync(join(installed, f))) throw new Error(`no ${f}`);
+  }
+  return `${paths.length} manifest modules resolve`;
+});
+
 // ---- 1. a page that imports only MediaClient ---------------------------------------------------
 await check('a page importing only MediaClient builds without 3D', () => {
   const app = join(work, 'client-only');

@@ -35,7 +35,9 @@ if (step('files')) {
   await time('API reference, manifest', async () => {
     mkdirSync(join(root, 'dist/api'), { recursive: true });
     copyFileSync(join(root, 'src/api/API-REFERENCE.md'), join(root, 'dist/api/API-REFERENCE.md'));
-    writeFileSync(join(root, 'dist/custom-elements.json'), JSON.stringify(distManifest(), null, 2) + '\n');
+    const manifest = distManifest();
+    writeFileSync(join(root, 'dist/custom-elements.json'), JSON.stringify(manifest, null, 2) + '\n');
+    writeEditorData(manifest);
   });
 }
 
@@ -55,6 +57,43 @@ export function distManifest() {
     );
   };
   return walk(manifest);
+}
+
+/**
+ * Editor data from the manifest: VS Code's HTML custom data (settings: "html.customData") and
+ * JetBrains web-types (package.json "web-types"), so the tags and their attributes complete in
+ * plain HTML files too.
+ */
+function writeEditorData(manifest) {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
+  const text = (d) => d.description || d.summary || '';
+  const vscode = {
+    version: 1.1,
+    tags: elements.map((d) => ({
+      name: d.tagName,
+      description: text(d),
+      attributes: (d.attributes ?? []).map((a) => ({ name: a.name, description: text(a) })),
+    })),
+  };
+  const webTypes = {
+    $schema: 'https://json.schemastore.org/web-types',
+    name: '@mediakit/elements',
+    version,
+    'description-markup': 'markdown',
+    contributions: {
+      html: {
+        elements: elements.map((d) => ({
+          name: d.tagName,
+          description: text(d),
+          attributes: (d.attributes ?? []).map((a) => ({ name: a.name, description: text(a), value: { type: a.type?.text ?? 'string' } })),
+          events: (d.events ?? []).filter((e) => e.name).map((e) => ({ name: e.name, description: text(e) })),
+        })),
+      },
+    },
+  };
+  writeFileSync(join(root, 'dist/vscode.html-custom-data.json'), JSON.stringify(vscode, null, 2) + '\n');
+  writeFileSync(join(root, 'dist/web-types.json'), JSON.stringify(webTypes, null, 2) + '\n');
 }
 
 async function buildCdn() {
