@@ -1,5 +1,6 @@
 export * from './media-client.js';
 export * from './credit-ledger.js';
-export { ValidationError, validateVideo, validateImage, type CheckedVideo, type CheckedImage } from './validate.js';
+export { ValidationError, validateVideo, type CheckedVideo } from './validate.js';
+export { validateImage, type CheckedImage } from './validate-input.js';
 export { readMp4Metadata, type VideoMetadata } from './mp4.js';
 export type { SessionInfo } from './session.js';

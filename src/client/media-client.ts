@@ -24,16 +24,10 @@ import { CreditLedger } from './credit-ledger.js';
 import { sleep } from './async.js';
 import { SessionManager, type SessionInfo } from './session.js';
 import { NetworkError, xhrFetch } from './upload.js';
-import {
-  ValidationError,
-  validateImage,
-  validateImageToolOptions,
-  validateImageUrl,
-  validateModelRequest,
-  validateStyle,
-  validateVariants,
-  validateVideo,
-} from './validate.js';
+import { ValidationError, validateVideo } from './validate.js';
+
+/** Photo, URL and option checks, loaded by the calls that need them (a video-only page never does). */
+const inputChecks = () => import('./validate-input.js');
 
 export interface MediaClientOptions {
   /** The proxy's base path or URL. Default `/mediakit`. */
@@ -177,6 +171,7 @@ export class MediaClient {
   async createModelJob(input: ModelJobInput, options: CreateOptions = {}): Promise<ModelJobCreated> {
     const { images, ...rest } = input;
     if (images !== undefined && !Array.isArray(images)) throw new ValidationError('invalid_request', 'images', 'images must be a list of 1 to 6 photos.');
+    const { validateModelRequest } = await inputChecks();
     validateModelRequest({ ...rest, imageCount: images?.length ?? 0 });
     const encoded = images ? await Promise.all(images.map((img, i) => imageSource(img, `images[${i}]`))) : undefined;
     options.signal?.throwIfAborted();
@@ -195,6 +190,7 @@ export class MediaClient {
 
   /** Styled headshots from one selfie (2.5 credits per succeeded variant, rounded down). */
   async headshots(input: HeadshotInput, options: CreateOptions = {}): Promise<HeadshotBatch> {
+    const { validateStyle, validateVariants, validateImageUrl, validateImage } = await inputChecks();
     const style = validateStyle(input.style);
     const variants = validateVariants(input.variants);
     let body: XMLHttpRequestBodyInit;
@@ -218,6 +214,7 @@ export class MediaClient {
   /** Background removal (1 credit per successful call). */
   async imageTool(input: ImageToolInput, options: CreateOptions = {}): Promise<ImageToolImage> {
     const { image, ...settings } = input;
+    const { validateImageToolOptions, validateImageUrl, validateImage } = await inputChecks();
     validateImageToolOptions(settings);
     let body: XMLHttpRequestBodyInit;
     const headers: Record<string, string> = {};
@@ -359,6 +356,7 @@ function fileName(blob: Blob, fallback: string): string {
 
 /** A photo for a 3D job: a checked file as a data URL, or an http(s)/data URL as given. */
 async function imageSource(image: Blob | string, field: string): Promise<string> {
+  const { validateImageUrl, validateImage } = await inputChecks();
   if (typeof image === 'string') {
     if (/^data:image\/(?:jpeg|png|webp);base64,/i.test(image)) return image;
     return validateImageUrl(image, field);

@@ -1,8 +1,8 @@
 /**
  * Page weight of each product element: the JavaScript a page loads to show the element before any
  * result (its define module's static import closure: element, kit, lit, client, job engine; never
- * three.js, the splat library, or German strings, which load later), gzip -9, from one vite
- * production build. Baselines from the same run: @mux/mux-uploader and Uppy's Dashboard
+ * three.js, the splat library, or German strings, which load later), gzip -9, from a vite
+ * production build of a page with only that element. Baselines from the same run: @mux/mux-uploader and Uppy's Dashboard
  * (@uppy/core + @uppy/dashboard), each built by the same vite from a one-line entry in a
  * bench-only install in the OS temp dir.
  */
@@ -25,7 +25,14 @@ interface ManifestEntry {
 }
 
 /** gzip -9 bytes of each entry's static closure, by entry name. */
+/** One build per entry: what a page with only that element loads (a multi-entry build would share chunks between elements and count code another element needs). */
 async function weigh(projectRoot: string, inputs: Record<string, string>): Promise<Record<string, { bytes: number; three: boolean }>> {
+  const result: Record<string, { bytes: number; three: boolean }> = {};
+  for (const [name, file] of Object.entries(inputs)) Object.assign(result, await weighTogether(projectRoot, { [name]: file }));
+  return result;
+}
+
+async function weighTogether(projectRoot: string, inputs: Record<string, string>): Promise<Record<string, { bytes: number; three: boolean }>> {
   const out = mkdtempSync(join(tmpdir(), 'mediakit-bench-elements-'));
   await build({ configFile: false, root: projectRoot, logLevel: 'error', build: { outDir: out, emptyOutDir: true, manifest: true, minify: true, rolldownOptions: { input: inputs } } });
   const manifest = JSON.parse(readFileSync(join(out, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestEntry>;

@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { styleProps } from '../../internal/style-props.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
-import { validateImage, validateImageUrl } from '../../client/validate.js';
+import { validateImage, validateImageUrl } from '../../client/validate-input.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { ProductElement } from '../shared/product-element.js';

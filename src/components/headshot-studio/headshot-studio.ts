@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
 import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
-import { validateImage } from '../../client/validate.js';
+import { validateImage } from '../../client/validate-input.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
 import { AnnouncerController } from '../shared/announcer.js';

@@ -3,7 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { TaskStatus } from '@lit/task';
 import { COSTS, LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
 import { MediaClient, type ModelJobInput } from '../../client/media-client.js';
-import { validateModelRequest } from '../../client/validate.js';
+import { validateModelRequest } from '../../client/validate-input.js';
 import { JobController } from '../../jobs/job-controller.js';
 import { JobPoller } from '../../jobs/job-poller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';

@@ -4,7 +4,8 @@
  * browser on request. Photos given as URLs are sent as they are (the service fetches them).
  */
 import { LIMITS, sniffImage, type ImageFormat } from '../../api/index.js';
-import { validateImage, ValidationError } from '../../client/validate.js';
+import { ValidationError } from '../../client/validate.js';
+import { validateImage } from '../../client/validate-input.js';
 
 export type View = '' | 'front' | 'back' | 'left' | 'right' | 'top';
 export const VIEWS: readonly View[] = ['', 'front', 'back', 'left', 'right', 'top'];

@@ -7,6 +7,9 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, reasonOf, type ErrorParams, type ErrorReason } from '../../api/index.js';
 import type { LocalizeController } from './localize.js';
 import type { SharedStrings } from './strings.js';
+import { errorStrings, type ErrorStrings } from './error-strings.js';
+
+void errorStrings;
 
 /** What the user can do about an error. */
 export type ErrorAction = 'choose' | 'retry' | 'top-up' | 'wait' | 'restart' | 'none';
@@ -19,7 +22,7 @@ export interface ExplainedError {
   action: ErrorAction;
 }
 
-const KEYS: Record<ErrorReason, [keyof SharedStrings, keyof SharedStrings, ErrorAction]> = {
+const KEYS: Record<ErrorReason, [keyof ErrorStrings, keyof ErrorStrings, ErrorAction]> = {
   empty: ['errEmptyTitle', 'errEmptyHint', 'choose'],
   too_large: ['errTooLargeTitle', 'errTooLargeHint', 'choose'],
   not_video: ['errNotVideoTitle', 'errNotVideoHint', 'choose'],
@@ -58,7 +61,7 @@ export function errorFacts(error: unknown): { reason: ErrorReason; params: Error
 export function explainError(t: LocalizeController<SharedStrings>, error: unknown): ExplainedError {
   const { reason, params } = errorFacts(error);
   const [title, hint, action] = KEYS[reason] ?? KEYS.unknown;
-  const term = (k: keyof SharedStrings) => (t.term as (key: string, p?: unknown) => string)(k, params);
+  const term = (k: keyof ErrorStrings) => (t.term as (key: string, p?: unknown) => string)(k, params);
   return { reason, params, title: term(title), hint: term(hint), action };
 }
 

@@ -13,13 +13,12 @@ import { AnnouncerController } from '../shared/announcer.js';
 import { ProductElement } from '../shared/product-element.js';
 import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
-import { renderErrorPanel } from '../shared/error-panel.js';
+import type { ErrorPanelOptions } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
-import { resultCache } from '../shared/result-cache.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
-import { inspectFrames, type Advice } from './frame-checks.js';
+import type { Advice } from './frame-checks.js';
 import { uploaderStrings, type UploaderStrings } from './strings.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
 
@@ -161,6 +160,8 @@ export class VideoTo3dUploader extends ProductElement {
     this.#ticker = setInterval(() => {
       if (this.#status === 'queued' || this.#status === 'processing' || this._waitUntil > Date.now()) this.requestUpdate();
     }, 1000);
+    const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 200));
+    idle(() => void loadPanel().then((m) => (this.#panel = m)));
     if (!this.#restored) {
       this.#restored = true;
       void this.#restore();
@@ -309,7 +310,7 @@ export class VideoTo3dUploader extends ProductElement {
     if (text) this.#announce.say(text);
     if (this.#status === 'succeeded' || this.#status === 'failed' || this.#status === 'expired') this.syncForm();
     // Focus follows the end of a phase: to the result, or to what to do next.
-    const focusTo: Partial<Record<UploaderStatus, string>> = { ready: '[part~="confirm-button"]', succeeded: '.result-title', failed: '[part~="error"] button, [part~="error"] a', expired: '.expired button' };
+    const focusTo: Partial<Record<UploaderStatus, string>> = { ready: '[part~="confirm-button"]', succeeded: '.result-title', failed: '.failed button', expired: '.expired button' };
     const selector = focusTo[this.#status];
     // Only for a user who is working with this element: a job ending in the background never takes
     // the focus from whatever they are doing elsewhere on the page.
@@ -333,6 +334,8 @@ export class VideoTo3dUploader extends ProductElement {
       if (abort.signal.aborted) return;
       this._checked = checked;
       this._checking = false;
+      // The frame checks load with the first chosen video, not with the page.
+      const { inspectFrames } = await import('./frame-checks.js');
       const report = await inspectFrames(file, checked.durationSeconds, abort.signal);
       if (abort.signal.aborted) return;
       this._advice = report.advice;
@@ -395,6 +398,7 @@ export class VideoTo3dUploader extends ProductElement {
     this.#sceneFor = record.id;
     const output = (record.job as VideoJob | undefined)?.output;
     try {
+      const { resultCache } = await import('../shared/result-cache.js');
       let blob = await resultCache.get(record.scope, record.id);
       this._sceneCached = blob !== undefined;
       if (!blob && output && record.status === 'succeeded') {
@@ -424,7 +428,7 @@ export class VideoTo3dUploader extends ProductElement {
         ${this.#status === 'idle' || this.#status === 'ready' || this.#status === 'checking' ? renderCost(t, COSTS.videoJob, this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
       ${this.#renderPhase()}
-      ${this._error ? renderErrorPanel(t, this._error, { onChoose: () => this.#intake.open(), onRetry: () => void this.start(), onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined }) : nothing}
+      ${this._error ? this.#errorPanel(this._error, { onChoose: () => this.#intake.open(), onRetry: () => void this.start(), onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined }) : nothing}
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
       ${this.#status === 'idle' || this.#status === 'ready' ? this.#renderTips() : nothing}
       ${this.#renderHistory()}
@@ -564,7 +568,7 @@ export class VideoTo3dUploader extends ProductElement {
   }
 
   #renderViewer() {
-    if (this._sceneError) return renderErrorPanel(this.#t, this._sceneError, { onRetry: () => this.#retryScene() });
+    if (this._sceneError) return this.#errorPanel(this._sceneError, { onRetry: () => this.#retryScene() });
     if (!this._scene) return html`<div class="viewer-wait" part="viewer">${this.#bar(undefined, this.#t.term('vtLoadingScene'))}<p class="muted">${this.#t.term('vtLoadingScene')}</p></div>`;
     return html`<splat-viewer part="viewer" loading="eager" @mk-viewer-load=${() => this.#perf.end('first-frame')} src=${this._scene} alt=${this.#t.term('vtSceneAlt', { name: String(this.#jobs.record?.summary['name'] ?? '') })} lang=${this.#t.resolved}></splat-viewer>`;
   }
@@ -578,10 +582,15 @@ export class VideoTo3dUploader extends ProductElement {
   #renderFailed() {
     const t = this.#t;
     const r = this.#jobs.record!;
-    return html`<div class="failed">
-      <h3>${t.term('vtFailed')}</h3>
-      ${renderErrorPanel(t, { code: 'provider_error' }, { detail: r.error?.message, onRetry: () => this.reset() })}
-      ${r.handle ? html`<p class="refund" part="refund">${t.term('vtRefunded', { cost: COSTS.videoJob })}</p>` : nothing}
+    // Its own panel, not the kit's provider error: that one says "nothing was charged", and here
+    // the charge was made and refunded.
+    return html`<div part="error" class="error failed" role="alert">
+      <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+      <div class="error-text">
+        <strong class="error-title">${t.term('vtFailed')}</strong>
+        ${r.error?.message ? html`<span class="error-hint">${r.error.message}</span>` : nothing}
+        ${r.handle ? html`<span class="refund" part="refund">${t.term('vtRefunded', { cost: COSTS.videoJob })}</span>` : nothing}
+      </div>
       <div class="actions"><button type="button" class="primary" @click=${() => { this.reset(); void this.updateComplete.then(() => this.#intake.open()); }}>${t.term('vtTryAnother')}</button></div>
     </div>`;
   }
@@ -606,6 +615,16 @@ export class VideoTo3dUploader extends ProductElement {
     </details>`;
   }
 
+  #panel: Panel | undefined;
+
+  #errorPanel(error: unknown, options: ErrorPanelOptions) {
+    if (!this.#panel) {
+      void loadPanel().then((m) => ((this.#panel = m), this.requestUpdate()));
+      return nothing;
+    }
+    return this.#panel.renderErrorPanel(this.#t, error, options);
+  }
+
   #bar(fraction: number | undefined, valueText: string) {
     const pct = fraction === undefined ? undefined : Math.round(Math.max(0, Math.min(1, fraction)) * 100);
     return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${valueText.split(':')[0]!}
@@ -614,6 +633,11 @@ export class VideoTo3dUploader extends ProductElement {
     </div>`;
   }
 }
+
+type Panel = typeof import('../shared/error-panel.js');
+let panel: Promise<Panel> | undefined;
+/** The error panel and its words load after the element shows (on idle), not with the page. */
+const loadPanel = () => (panel ??= import('../shared/error-panel.js'));
 
 function isAbort(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
