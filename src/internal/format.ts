@@ -2,7 +2,9 @@
  * Numbers, bytes, durations, credits and "time left" through `Intl`, for one locale. Terms in the
  * dictionaries receive one of these, so translations never format numbers by hand.
  */
-const KB = 1000;
+// Binary units with the usual names, as the API's limits are written (12 MB = 12 x 1024 x 1024
+// bytes): a file just over a limit never reads as the limit itself.
+const KB = 1024;
 
 export class Formatter {
   readonly locale: string;
@@ -32,7 +34,7 @@ export class Formatter {
     return this.#nf('p', { style: 'percent', maximumFractionDigits: 0 }).format(fraction);
   }
 
-  /** Decimal units (as file managers on phones and macOS show them): 1.5 MB, 820 kB. */
+  /** 1.5 MB, 820 kB, 12.6 MB (1024-based, like the API's limits). */
   bytes(n: number): string {
     const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
     let i = 0;
@@ -42,7 +44,7 @@ export class Formatter {
       i++;
     }
     const unit = units[i]!;
-    return this.#nf('b' + unit, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: v < 10 && i > 0 ? 1 : 0 }).format(v);
+    return this.#nf('b' + unit, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: v < 100 && i > 0 ? 1 : 0 }).format(v);
   }
 
   /** A length of time as the clock shows it: 0:42, 2:05, 1:02:05. */

@@ -134,7 +134,7 @@ describe('<model-generator>: refusals before anything is spent', function () {
     await checked(el);
     const item = q<HTMLElement>(el, '[part~="photo"]')!;
     expect(item.dataset['state']).to.equal('oversized');
-    expect(item.textContent).to.contain('14 MB').and.contain('400×600').and.contain('over the 12 MB limit');
+    expect(item.textContent).to.match(/13(\.\d)? MB/).and.contain('400×600').and.contain('over the 12 MB limit');
     expect(el.status).to.equal('idle');
     const before = creates();
     await el.start();
