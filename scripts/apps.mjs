@@ -164,10 +164,41 @@ try {
       }
     });
   }
-} finally {
+} catch (err) {
   await browser.close();
+  throw err;
 }
 
+// ---- 5. the README's quick start, word for word ------------------------------------------------
+if (!only.length || only.includes('quickstart')) {
+  await check("the README's quick start (vite dev server with mediakitDev)", async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 5));
+    const block = (lang) => section.match(new RegExp('```' + lang + '\\n([\\s\\S]*?)```'))?.[1];
+    const install = 'npm install @mediakit/elements vite sharp @gltf-transform/core mediabunny @ffmpeg-installer/ffmpeg';
+    if (!block('sh')?.includes(install)) throw new Error(`the quick start no longer installs what this test installs: ${install}`);
+    const app = join(shared, 'apps', 'quickstart');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'vite.config.mjs'), block('js'));
+    writeFileSync(join(app, 'index.html'), block('html'));
+    const { spawn } = await import('node:child_process');
+    const port = 5190 + Math.floor(Math.random() * 500);
+    const vite = spawn(join(shared, 'node_modules/.bin/vite'), ['--port', String(port), '--strictPort'], { cwd: app, env: { ...process.env, MEDIAKIT_SANDBOX_SPEED: '600' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    vite.stdout.on('data', (c) => (out += c));
+    vite.stderr.on('data', (c) => (out += c));
+    try {
+      const t = Date.now();
+      while (!out.includes('mediakit proxy at') && Date.now() - t < 30_000) await new Promise((r) => setTimeout(r, 200));
+      if (!out.includes('mediakit proxy at')) throw new Error(`vite did not start:\n${out}`);
+      return await drive(`http://localhost:${port}/`, {});
+    } finally {
+      vite.kill();
+    }
+  });
+}
+
+await browser.close();
 log(`${failures.length ? `FAILED: ${failures.join(', ')}` : 'all passed'} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 process.exit(failures.length ? 1 : 0);
 
