@@ -7,6 +7,8 @@ declare module '@mkkellogg/gaussian-splats-3d' {
   export const LogLevel: { None: 0; Error: 1; Warning: 2; Info: 3; Debug: 4 };
 
   export interface DropInViewerOptions {
+    /** Where the library puts its own (loading) UI; in drop-in mode also what it measures for the view size (default: the renderer's canvas). */
+    rootElement?: HTMLElement;
     sharedMemoryForWorkers?: boolean;
     gpuAcceleratedSort?: boolean;
     enableSIMDInSort?: boolean;

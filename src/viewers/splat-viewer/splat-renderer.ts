@@ -112,14 +112,19 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
       await clear();
       const isolated = globalThis.crossOriginIsolated === true;
-      const viewer = new DropInViewer({
-        sharedMemoryForWorkers: isolated,
-        gpuAcceleratedSort: isolated,
-        sphericalHarmonicsDegree: 0,
-        sceneRevealMode: SceneRevealMode.Instant,
-        logLevel: LogLevel.None,
-        freeIntermediateSplatData: true,
-      });
+      const viewer = withoutInjectedStyles(
+        () =>
+          new DropInViewer({
+            sharedMemoryForWorkers: isolated,
+            gpuAcceleratedSort: isolated,
+            sphericalHarmonicsDegree: 0,
+            sceneRevealMode: SceneRevealMode.Instant,
+            logLevel: LogLevel.None,
+            freeIntermediateSplatData: true,
+            // Its (hidden, unused) loading UI goes into our canvas, never into the host page's body.
+            rootElement: canvas,
+          }),
+      );
       splats = viewer;
       root.add(viewer);
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
@@ -259,4 +264,22 @@ function thin(bytes: Uint8Array, format: 'ply' | 'splat', count: number, budget:
     out.set(bytes.subarray(from, from + stride), header.byteLength + i * stride);
   }
   return { bytes: out, count: budget };
+}
+
+/**
+ * Runs `build` with `<style>` elements created as inert `<template>`s. The splat library builds a
+ * loading spinner, progress bar and info panel in its constructor, whatever `showLoadingUI` says,
+ * each with an inline `<style>`; a strict Content-Security-Policy (`style-src` without
+ * 'unsafe-inline') reports every one. We never show that UI, so its styles need not exist.
+ */
+function withoutInjectedStyles<T>(build: () => T): T {
+  const create = document.createElement;
+  document.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
+    return create.call(this, tag.toLowerCase() === 'style' ? 'template' : tag, options);
+  } as typeof document.createElement;
+  try {
+    return build();
+  } finally {
+    document.createElement = create;
+  }
 }
