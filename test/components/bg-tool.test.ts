@@ -4,6 +4,7 @@ import '../../src/components/bg-tool/define.js';
 import type { BgTool } from '../../src/components/bg-tool/bg-tool.js';
 import type { ImageReadyEvent } from '../../src/events/image-ready.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
+import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 
 const endpoint = '/mk-bg';
 const cut = (el: Element) => el.shadowRoot!;
@@ -106,6 +107,23 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     expect(facts).to.contain('320×400').and.contain('PNG').and.contain('1 credit');
     expect(q(el, '.checkerboard')).to.not.equal(undefined);
     expect(q<HTMLAnchorElement>(el, '[part~="download-button"]')!.download).to.equal('product-no-background.png');
+  });
+
+  it('marks validate and process as mediakit:bg-tool:* measures for the site, sending nothing anywhere', async () => {
+    const watch = watchMeasures();
+    try {
+      const el = await mount();
+      await ready(el);
+      q(el, '[part~="run-button"]')!.click();
+      await done(el);
+      expect(el.status).to.equal('succeeded');
+      const mine = await watch.wait('bg-tool', ['validate', 'process']);
+      expect(Object.keys(mine).sort()).to.deep.equal(['process', 'validate']);
+      for (const [phase, ms] of Object.entries(mine)) expect(ms, phase).to.be.greaterThan(0);
+      expect(strayRequests(watch.since, endpoint)).to.deep.equal([]);
+    } finally {
+      watch.stop();
+    }
   });
 
   it('applies a background colour (colour input) and JPG (no transparency: white)', async () => {

@@ -4,6 +4,7 @@ import { styleProps } from '../../internal/style-props.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
 import { validateImage, validateImageUrl } from '../../client/validate-input.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
+import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -122,6 +123,7 @@ export class BgTool extends ProductElement {
   #key: string | undefined;
   #abort: AbortController | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #perf = new PhaseTimer('bg-tool');
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
   get status(): BgToolStatus {
@@ -194,6 +196,8 @@ export class BgTool extends ProductElement {
     const key = (this.#key ??= crypto.randomUUID());
     const abort = (this.#abort = new AbortController());
     const format = this.format;
+    // User Timing `process`: the request to the answer shown (README "Performance timings").
+    this.#perf.start('process');
     try {
       const bg = this.bgColor === 'none' ? undefined : this.bgColor;
       const out = await this.mediaClient().imageTool(
@@ -213,6 +217,7 @@ export class BgTool extends ProductElement {
     } catch (err) {
       if (!abort.signal.aborted) this._error = err;
     } finally {
+      if (!abort.signal.aborted) this.#perf.end('process', { status: this._error ? 'failed' : 'succeeded' });
       this._busy = false;
       this._waitUntil = 0;
     }
@@ -236,6 +241,7 @@ export class BgTool extends ProductElement {
 
   /** Back to the start: forgets the image and the result. */
   reset(): void {
+    this.#perf.clear();
     this.#abort?.abort();
     this.#clear();
     this._urlText = '';
@@ -289,6 +295,7 @@ export class BgTool extends ProductElement {
     const abort = (this.#abort = new AbortController());
     this._checking = true;
     this._source = file;
+    this.#perf.start('validate');
     try {
       const checked = await validateImage(file, 'image_file');
       if (abort.signal.aborted) return;
@@ -299,7 +306,10 @@ export class BgTool extends ProductElement {
       this._source = undefined;
       this._error = err;
     } finally {
-      if (!abort.signal.aborted) this._checking = false;
+      if (!abort.signal.aborted) {
+        this._checking = false;
+        this.#perf.end('validate');
+      }
     }
   }
 
