@@ -7,6 +7,7 @@ import type { HeadshotsReadyEvent } from '../../src/events/headshots-ready.js';
 import type { HeadshotChooseEvent } from '../../src/events/headshot-choose.js';
 import type { FileSelectEvent } from '../../src/events/file-select.js';
 import { fault, ledger, photo, requestsTo, until, type StackName } from '../fixtures/browser.js';
+import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 
 const endpoint = '/mk-headshot';
 const cut = (el: Element) => el.shadowRoot!;
@@ -116,6 +117,24 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     expect(after.slice(before.length)).to.deep.equal([events[0]!.detail.charged]);
     expect(events[0]!.detail.charged).to.equal(10);
     expect(q(el, '[part~="charged"]')!.textContent).to.contain('Charged 10 credits').and.contain(`${events[0]!.detail.remaining.toLocaleString('en')} credits left`);
+  });
+
+  it('marks validate and process as mediakit:headshot-studio:* measures for the site, sending nothing anywhere', async () => {
+    const watch = watchMeasures();
+    try {
+      const el = await mount();
+      await ready(el);
+      q(el, '[part~="generate-button"]')!.click();
+      await until(() => el.status === 'working', 2_000, 'working');
+      await done(el);
+      expect(el.status).to.equal('succeeded');
+      const mine = await watch.wait('headshot-studio', ['validate', 'process']);
+      expect(Object.keys(mine).sort()).to.deep.equal(['process', 'validate']);
+      for (const [phase, ms] of Object.entries(mine)) expect(ms, phase).to.be.greaterThan(0);
+      expect(strayRequests(watch.since, endpoint)).to.deep.equal([]);
+    } finally {
+      watch.stop();
+    }
   });
 
   it('shows one failed slot with its message, and retries just that slot at the charge of one', async () => {

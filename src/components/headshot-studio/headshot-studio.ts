@@ -5,6 +5,7 @@ import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '..
 import { validateImage } from '../../client/validate-input.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
+import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -124,6 +125,7 @@ export class HeadshotStudio extends ProductElement {
   #status: HeadshotStatus = 'idle';
   #abort: AbortController | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #perf = new PhaseTimer('headshot-studio');
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `partial`, `failed`. */
   get status(): HeadshotStatus {
@@ -245,6 +247,7 @@ export class HeadshotStudio extends ProductElement {
 
   /** Back to the start: forgets the photo, the results and the choice. */
   reset(): void {
+    this.#perf.clear();
     this.#abort?.abort();
     this.#camera.stop();
     this.#batch.clear();
@@ -301,6 +304,9 @@ export class HeadshotStudio extends ProductElement {
   }
 
   #phaseChanged(before: HeadshotStatus): void {
+    // User Timing `process`: the generation request (the photo goes with it), a batch or one slot's retry (README "Performance timings").
+    if (this.#status === 'working') this.#perf.start('process');
+    if (before === 'working') this.#perf.end('process', { status: this.#status });
     const t = this.#t;
     const ok = this.#batch.results.filter((r) => r.status === 'succeeded').length;
     if (this.#status === 'ready' && before === 'idle') this.#announce.say(t.term('hsGenerate', { count: this.#slots().length, cost: headshotCharge(this.#slots().length) }));
@@ -325,6 +331,7 @@ export class HeadshotStudio extends ProductElement {
     this.reset();
     this._file = file;
     this._checking = true;
+    this.#perf.start('validate');
     const abort = (this.#abort = new AbortController());
     try {
       // Blocking: format by bytes, 12 MB, a decode. Advisory: light, size, sharpness.
@@ -339,7 +346,10 @@ export class HeadshotStudio extends ProductElement {
       this._file = undefined;
       this._error = err;
     } finally {
-      if (!abort.signal.aborted) this._checking = false;
+      if (!abort.signal.aborted) {
+        this._checking = false;
+        this.#perf.end('validate');
+      }
     }
   }
 
