@@ -8,6 +8,7 @@ import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
 import { advance, fault, ledger, photo, requestsTo, until } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
+import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 
 const endpoint = '/mk-model';
 const cut = (el: Element) => el.shadowRoot!;
@@ -200,6 +201,28 @@ describe('<model-generator>: making a model', function () {
     await until(() => !video.paused && video.currentTime > 0, 20_000, 'the turntable to play');
     expect(q(el, '[part~="seed"]')!.textContent).to.contain(String(e.detail.model!.seed));
     expect(await charges()).to.equal(before + 1);
+  });
+
+  it('marks its phases as mediakit:model-generator:* measures for the site, sending nothing anywhere', async () => {
+    const watch = watchMeasures();
+    try {
+      const el = await mount();
+      el.images = [await file(640, 640, 'front.png')];
+      await checked(el);
+      q(el, '[part~="generate-button"]')!.click();
+      await reach(el, 'succeeded');
+      const viewer = await until(() => q(el, 'glb-viewer'), 30_000, 'the viewer');
+      await until(() => viewer.matches(':state(loaded)'), 60_000, 'the model to show');
+      const mine = await watch.wait('model-generator', ['validate', 'upload', 'first-frame']);
+      expect('queue' in mine || 'process' in mine, 'queue or process measured').to.equal(true);
+      for (const [phase, ms] of Object.entries(mine)) expect(ms, phase).to.be.greaterThan(0);
+      // The viewer inside measures its own first frame, from the start of its load.
+      const own = await watch.wait('glb-viewer', ['first-frame']);
+      expect(own['first-frame']).to.be.greaterThan(0).and.at.most(mine['first-frame']!);
+      expect(strayRequests(watch.since, endpoint)).to.deep.equal([]);
+    } finally {
+      watch.stop();
+    }
   });
 
   it('shows the reference image in prompt mode before the model is done', async () => {

@@ -9,6 +9,7 @@ import { JobPoller } from '../../jobs/job-poller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
 import { FormAssociated } from '../../internal/form-associated.js';
 import { MkElement } from '../../internal/mk-element.js';
+import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -172,6 +173,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   #lastInput: ModelJobInput | undefined;
   #counterBucket = '';
   #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #perf = new PhaseTimer('model-generator');
+  #validating = false;
 
   /** Where the element is: `idle`, `ready`, `creating`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
   get status(): ModelGeneratorStatus {
@@ -200,6 +203,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
       this.#awayCtl.finished(this.#t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
     });
     this.addEventListener('mk-job-failed', (e) => this.#awayCtl.finished(this.#t.term('mgNotifyFailedTitle'), e.detail.error?.message ?? ''));
+    // The result's <glb-viewer> drew its first frame (the event is composed, out of the shadow root).
+    this.addEventListener('mk-viewer-load', () => this.#perf.end('first-frame'));
   }
 
   override connectedCallback(): void {
@@ -223,6 +228,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
     if (changed.has('prompt') || changed.has('mode') || changed.has('quality') || changed.has('seed') || changed.has('removeBackground')) this.#key = undefined;
     if (changed.has('prompt')) this.#counterMilestone();
+    this.#timeChecks();
     const before = this.#status;
     this.#status = this.#derive();
     if (before !== this.#status) this.#phaseChanged(before);
@@ -251,11 +257,14 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   /** Cancels sending (costs nothing). A job already created goes on and stays in the list. */
   cancel(): void {
-    if (this.#jobs.creation.status === TaskStatus.PENDING) this.#jobs.cancel();
+    if (this.#jobs.creation.status !== TaskStatus.PENDING) return;
+    this.#perf.clear();
+    this.#jobs.cancel();
   }
 
   /** Back to the start: forgets photos, description and the job shown (which goes on, and stays in the list). */
   reset(): void {
+    this.#perf.clear();
     this.cancel();
     this.#jobs.clear();
     this.#result.clear();
@@ -330,7 +339,25 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     return this.#inputReady() ? 'ready' : 'idle';
   }
 
+  /** User Timing `validate`: from a photo added (or made smaller) until every photo is checked. */
+  #timeChecks(): void {
+    const validating = this.#photos.blocker() === 'checking';
+    if (validating && !this.#validating) this.#perf.start('validate');
+    if (!validating && this.#validating) this.#perf.end('validate');
+    this.#validating = validating;
+  }
+
   #phaseChanged(before: ModelGeneratorStatus): void {
+    // User Timing: upload (the photos or prompt request), queue, process, first-frame (README "Performance timings").
+    const now = this.#status;
+    if (now === 'creating' || now === 'resending') this.#perf.start('upload');
+    if (before === 'creating' || before === 'resending') this.#perf.end('upload');
+    if (now === 'queued') this.#perf.start('queue');
+    if (before === 'queued') this.#perf.end('queue');
+    if (now === 'processing') this.#perf.start('process');
+    // A job can go from queued straight to its end between two polls: then only queue is measured.
+    if (before === 'processing' || now === 'succeeded' || now === 'failed') this.#perf.end('process', { status: now });
+    if (now === 'succeeded') this.#perf.start('first-frame');
     const t = this.#t;
     const say: Partial<Record<ModelGeneratorStatus, string>> = { resending: t.term('mgResending'), queued: t.term('mgQueued'), processing: t.term('mgProcessing'), succeeded: t.term('mgSucceeded') };
     const text = say[this.#status];
@@ -427,6 +454,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   #adopt(id: string): void {
     const known = this._history.find((r) => r.id === id || r.handle === id);
+    this.#perf.clear();
     this.#result.clear();
     this._away = false;
     this._error = undefined;
@@ -515,6 +543,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   /** Back to the form with the same photos or description (the job shown goes on in the list). */
   #backToForm(): void {
+    this.#perf.clear();
     this.#jobs.clear();
     this.#result.clear();
     this._away = false;
