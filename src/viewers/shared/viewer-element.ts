@@ -13,6 +13,7 @@ import { ViewerErrorEvent } from '../../events/viewer-error.js';
 import { ViewerLoadEvent, type ViewerLoadDetail } from '../../events/viewer-load.js';
 import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/viewer-progress.js';
 import { MkElement } from '../../internal/mk-element.js';
+import { PhaseTimer } from '../../internal/perf.js';
 import { ViewerError } from './viewer-error.js';
 import { LocalizeController } from '../../internal/localize.js';
 import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
@@ -122,6 +123,8 @@ export abstract class ViewerElement extends MkElement {
   #releaseTimer: ReturnType<typeof setTimeout> | undefined;
   /** The bytes shown, kept while the context is given back so coming into view needs no download. */
   #kept: { src: string; bytes: Uint8Array } | undefined;
+  /** User Timing `mediakit:glb-viewer|splat-viewer:first-frame` (the library's tag, whatever a page registered): from starting to load a src to its first frame. */
+  #perf: PhaseTimer | undefined;
 
   /** Gives the renderer (and its WebGL context) back when the element has been out of view a moment. */
   protected releaseOffscreen = false;
@@ -163,6 +166,7 @@ export abstract class ViewerElement extends MkElement {
     setTimeout(() => {
       if (this.isConnected) return;
       this.#load?.abort();
+      this.#perf?.clear();
       this.#renderer?.dispose();
       this.#renderer = undefined;
       this.#loadedSrc = '';
@@ -196,6 +200,9 @@ export abstract class ViewerElement extends MkElement {
     if (src !== this.src) return; // replaced before it began
     this.#load?.abort(); // one load at a time: a new src cancels the old one
     const load = (this.#load = new AbortController());
+    // `kind` is a subclass field: set once the constructor is done, so read here, not at construction.
+    this.#perf ??= new PhaseTimer(this.kind === 'model' ? 'glb-viewer' : 'splat-viewer');
+    this.#perf.start('first-frame');
     this.status = 'loading';
     this.progress = undefined;
     this.errorMessage = '';
@@ -225,9 +232,11 @@ export abstract class ViewerElement extends MkElement {
       const { notice = '', ...detail } = result;
       this.notice = notice;
       this.status = 'loaded';
+      this.#perf.end('first-frame');
       this.dispatchEvent(new ViewerLoadEvent({ src, ...detail }));
     } catch (err) {
       if (load.signal.aborted) return;
+      this.#perf?.clear();
       const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', strings.cannotShow(err instanceof Error ? err.message : String(err)));
       this.status = 'error';
       this.errorMessage = e.message;
