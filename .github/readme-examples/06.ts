@@ -1,20 +1,15 @@
 // From README.md, extracted by scripts/readme.mjs: edit the README, not this file.
 export {};
-import { createProxy, toNodeHandler, RedisStore } from '@mediakit/elements/proxy';
+import { MediaClient, JobPoller, type CreditsChangedEvent } from '@mediakit/elements';
 
-export const proxy = createProxy({
-  upstream: 'https://api.example-media.com',     // or a fetch function (the sandbox, in-process)
-  keys: {                                         // one per capability you use; never leave the server
-    video: process.env.MEDIA_KEY_VIDEO,
-    headshot: process.env.MEDIA_KEY_HEADSHOT,
-    generate: process.env.MEDIA_KEY_GENERATE,
-    imageTools: process.env.MEDIA_KEY_IMAGE_TOOLS,
-  },
-  secret: process.env.MEDIAKIT_SECRET!,           // >= 32 bytes: openssl rand -hex 32
-  basePath: '/mediakit',
-  async authorize(request) {                      // your login check: who is this, what may they do?
-    const user = await sessions.userFrom(request.headers.get('cookie'));
-    if (!user) return null;                       // 401: the elements ask the user to sign in
-    return { subject: user.id, capabilities: ['generate', 'imageTools'], budget: user.plan.dailyCredits };
-  },
-});
+const client = MediaClient.for('/mediakit');        // the page's one client for this proxy
+// or: new MediaClient({ endpoint: '/mediakit', session: () => myBackend.mintedToken() })
+
+const cut = await client.imageTool({ image: file, size: 'preview' });   // { blob, credits_charged, credits_remaining }
+const batch = await client.headshots({ image: selfie, variants: [2] });
+client.credits.addEventListener('mk-credits-changed', (e) => badge.textContent = String((e as CreditsChangedEvent).detail.remaining));
+
+const jobs = JobPoller.for(client);
+await jobs.resume();                                 // on page load: finish what a reload interrupted
+const job = await jobs.create('video', file, { onProgress: (p) => bar.value = p.loaded / p.total, signal });
+const stop = jobs.watch(job.id, (record) => render(record));   // status, progress, output links
