@@ -8,7 +8,8 @@
 // /mk-short (sandbox /sandbox-short; test/client) has 2-second session tokens; /mk-jobs (sandbox
 // /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
-// ffmpeg (test/fixtures/media.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
+// ffmpeg (test/fixtures/media.ts), /__fixtures/splat?asset=NAME&to=ksplat|spz|spz-v3 converts a shared
+// splat asset with maintained tools (test/fixtures/splat-convert.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
 // reports a GLB's statistics by @gltf-transform/functions' inspect().
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -18,6 +19,7 @@ import { createDevStack } from './src/dev/index.ts';
 import { readFile } from 'node:fs/promises';
 import { inspectStats } from './test/fixtures/inspect.ts';
 import { makeVideo } from './test/fixtures/media.ts';
+import { convertSplat } from './test/fixtures/splat-convert.ts';
 
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
 const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undefined);
@@ -63,6 +65,11 @@ async function testRoutes(ctx, next) {
     for await (const c of ctx.req) chunks.push(c);
     const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': ctx.get('content-type') } }).formData();
     ctx.body = { parts: [...form].map(([name, v]) => (typeof v === 'string' ? { name, value: v } : { name, filename: v.name, type: v.type, size: v.size })) };
+    return;
+  }
+  if (ctx.path === '/__fixtures/splat' && assetName(ctx.query.asset) && ['ksplat', 'spz', 'spz-v3'].includes(ctx.query.to)) {
+    ctx.type = 'application/octet-stream';
+    ctx.body = Buffer.from(await convertSplat(ctx.query.asset, ctx.query.to));
     return;
   }
   if (ctx.path === '/__fixtures/video') {

@@ -1,6 +1,7 @@
-// The parts of @mkkellogg/gaussian-splats-3d (no bundled types) that splat-renderer.ts uses.
+// The parts of @mkkellogg/gaussian-splats-3d (no bundled types) that splat-renderer.ts uses (and
+// the test fixtures, which make .ksplat files with the library's own writer).
 declare module '@mkkellogg/gaussian-splats-3d' {
-  import type { Group } from 'three';
+  import type { Group, Quaternion, Vector3, Vector4 } from 'three';
 
   export const SceneFormat: { Splat: 0; KSplat: 1; Ply: 2; Spz: 3 };
   export const SceneRevealMode: { Default: 0; Gradual: 1; Instant: 2 };
@@ -36,4 +37,30 @@ declare module '@mkkellogg/gaussian-splats-3d' {
     removeSplatScene(index: number, showLoadingUI?: boolean): Promise<void>;
     dispose(): Promise<void>;
   }
+
+  /** A .ksplat file's contents: its bytes are the file (header 4096 bytes, 1024 per section header). */
+  export class SplatBuffer {
+    constructor(bufferData: ArrayBuffer, secLoadedCountsToMax?: boolean);
+    static HeaderSizeBytes: number;
+    static SectionHeaderSizeBytes: number;
+    readonly bufferData: ArrayBuffer;
+    readonly compressionLevel: number;
+    getSplatCount(): number;
+    getSplatCenter(index: number, out: Vector3): void;
+    getSplatScaleAndRotation(index: number, outScale: Vector3, outRotation: Quaternion): void;
+    /** RGBA, each 0..255. */
+    getSplatColor(index: number, out: Vector4): void;
+  }
+
+  export class UncompressedSplatArray {
+    splatCount: number;
+  }
+
+  export const PlyParser: {
+    parseToUncompressedSplatArray(plyBuffer: ArrayBuffer, outSphericalHarmonicsDegree?: number): UncompressedSplatArray;
+  };
+
+  export const SplatBufferGenerator: {
+    getStandardGenerator(alphaRemovalThreshold?: number, compressionLevel?: number): { generateFromUncompressedSplatArray(splats: UncompressedSplatArray): SplatBuffer };
+  };
 }

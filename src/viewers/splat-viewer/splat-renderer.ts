@@ -4,15 +4,17 @@
  * show. The library's DropInViewer sits in our own scene with our own camera and controls (its
  * Viewer adds window key listeners and body-level UI). Files are judged and prepared by
  * splat-formats.ts and handed over as a blob URL with an explicit format (the library judges
- * formats by URL extension). Shared memory and GPU sort only when the page is cross-origin
- * isolated: without isolation the library's default hangs forever (shared/notes/ENVIRONMENT.md).
+ * formats by URL extension). A .ksplat goes to the library as it is; an .spz is decoded by
+ * splat-spz.ts, imported only when one arrives (its WebAssembly decoder is not in this chunk).
+ * Shared memory and GPU sort only when the page is cross-origin isolated: without isolation the
+ * library's default hangs forever (shared/notes/ENVIRONMENT.md).
  */
-import { Box3, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
-import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode } from '@mkkellogg/gaussian-splats-3d';
+import { Box3, Group, PerspectiveCamera, Quaternion, Scene, Vector3, Vector4, WebGLRenderer } from 'three';
+import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode, SplatBuffer } from '@mkkellogg/gaussian-splats-3d';
 import { strings, type ViewerRenderer, type ViewerUp } from '../shared/viewer-element.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { FrameScheduler, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
-import { prepareSplats } from './splat-formats.js';
+import { prepareSplats, robustBounds, type KSplatFile, type PreparedSplats, type SplatFile } from './splat-formats.js';
 
 /** A scene that has not shown within this time is reported rather than left spinning. */
 const LOAD_TIMEOUT_MS = 60_000;
@@ -20,6 +22,10 @@ const LOAD_TIMEOUT_MS = 60_000;
 const FIT_QUANTILE = 0.98;
 /** Frames keep coming this long after a change, while the sort worker catches up. */
 const SETTLE_MS = 600;
+
+/** What the library is given: PLY or .splat bytes, or a .ksplat with its centres sampled here. */
+type Scene3 = (PreparedSplats & { centres?: undefined }) | (KSplatFile & Pick<PreparedSplats, 'min' | 'max'> & { centres: Float32Array; buffer: SplatBuffer });
+let spzModule: Promise<typeof import('./splat-spz.js')> | undefined;
 
 export interface SplatRendererOptions {
   /** The most splats drawn; a larger scene is thinned evenly to this many. Read at each load. */
@@ -104,11 +110,12 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
 
   return {
     async load(raw, signal, onProgress) {
-      const whole = prepareSplats(raw);
+      const whole = await readScene(prepareSplats(raw));
+      if (signal.aborted) throw signal.reason;
       const budget = Math.max(1, Math.floor(options.budget?.() ?? Infinity));
       // Over the budget: every k-th splat, so the whole scene still shows, thinner, instead of
       // a tab that runs out of memory (sorting and textures grow with the count).
-      const prepared = whole.count > budget ? { ...whole, ...thin(whole.bytes, whole.format, whole.count, budget) } : whole;
+      const prepared: Scene3 = whole.count <= budget ? whole : whole.format === 'ksplat' ? { ...whole, format: 'splat', centres: undefined, bytes: ksplatRecords(whole.buffer, whole.count, budget), count: budget } : { ...whole, ...thin(whole.bytes, whole.format, whole.count, budget) };
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
       await clear();
       const isolated = globalThis.crossOriginIsolated === true;
@@ -130,14 +137,14 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
       // first, and a later move would leave the first frames empty until the next sort lands.
       fileBounds = new Box3(new Vector3(...prepared.min), new Vector3(...prepared.max));
-      filePoints = samplePositions(prepared.bytes, prepared.format);
+      filePoints = prepared.centres ?? samplePositions(prepared.bytes, prepared.format);
       touched = false;
       fit();
       const url = URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
         const adding = viewer.addSplatScene(url, {
-          format: prepared.format === 'ply' ? SceneFormat.Ply : SceneFormat.Splat,
+          format: { ply: SceneFormat.Ply, splat: SceneFormat.Splat, ksplat: SceneFormat.KSplat }[prepared.format],
           showLoadingUI: false,
           progressiveLoad: false,
           splatAlphaRemovalThreshold: 1,
@@ -208,6 +215,59 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       renderer.forceContextLoss();
     },
   };
+}
+
+/** A .ksplat (read by the library's SplatBuffer, for its centres) or an .spz (decoded to .splat records) made ready; others as they are. */
+async function readScene(file: SplatFile): Promise<Scene3> {
+  if (file.format === 'spz') {
+    const decoder = await (spzModule ??= import('./splat-spz.js')).catch((err: unknown) => {
+      spzModule = undefined;
+      throw new ViewerError('network', `The .spz decoder could not be downloaded (${err instanceof Error ? err.message : String(err)}); check the connection and try again.`);
+    });
+    return decoder.decodeSpz(file);
+  }
+  if (file.format !== 'ksplat') return file;
+  // SplatBuffer reads from offset 0 of its own ArrayBuffer (a zip entry is a view into a larger one).
+  const bytes = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : file.bytes.slice();
+  let buffer: SplatBuffer;
+  try {
+    buffer = new SplatBuffer(bytes.buffer as ArrayBuffer);
+  } catch (err) {
+    throw new ViewerError('corrupt_file', strings.sceneUnreadable(err instanceof Error ? err.message : String(err)));
+  }
+  const step = Math.max(1, Math.ceil(file.count / 20_000));
+  const centres: number[] = [];
+  const v = new Vector3();
+  for (let i = 0; i < file.count; i += step) {
+    buffer.getSplatCenter(i, v);
+    if (Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z)) centres.push(v.x, v.y, v.z);
+  }
+  const bounds = robustBounds(centres.length / 3, (i, out) => {
+    out[0] = centres[i * 3]!;
+    out[1] = centres[i * 3 + 1]!;
+    out[2] = centres[i * 3 + 2]!;
+  });
+  return { ...file, bytes, buffer, centres: new Float32Array(centres), ...bounds };
+}
+
+/** `budget` splats taken evenly from a .ksplat, as .splat records. */
+function ksplatRecords(buffer: SplatBuffer, count: number, budget: number): Uint8Array {
+  const out = new Uint8Array(budget * 32);
+  const view = new DataView(out.buffer);
+  const [centre, scale, rotation, colour] = [new Vector3(), new Vector3(), new Quaternion(), new Vector4()];
+  const byte = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
+  for (let i = 0; i < budget; i++) {
+    const from = Math.floor((i * count) / budget);
+    buffer.getSplatCenter(from, centre);
+    buffer.getSplatScaleAndRotation(from, scale, rotation);
+    buffer.getSplatColor(from, colour);
+    const o = i * 32;
+    [centre.x, centre.y, centre.z, scale.x, scale.y, scale.z].forEach((f, k) => view.setFloat32(o + k * 4, f, true));
+    out.set([colour.x, colour.y, colour.z, colour.w].map(byte), o + 24);
+    rotation.normalize();
+    out.set([rotation.w, rotation.x, rotation.y, rotation.z].map((q) => byte(q * 128 + 128)), o + 28);
+  }
+  return out;
 }
 
 /** Up to 20 000 splat centres of what the library is given (a standard PLY or .splat records). */
