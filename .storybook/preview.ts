@@ -1,7 +1,13 @@
 import { html } from 'lit';
-import type { Preview } from '@storybook/web-components-vite';
+import { setCustomElementsManifest, type Preview } from '@storybook/web-components-vite';
+import manifest from '../custom-elements.json';
+
+// Autodocs: attributes, properties, events, slots, parts, CSS properties and states of every
+// element come from custom-elements.json (generated from the JSDoc), never written twice.
+setCustomElementsManifest(manifest);
 
 const preview: Preview = {
+  tags: ['autodocs'],
   parameters: { controls: { expanded: true } },
   // The elements follow the closest [lang]: the toolbar sets it around every story.
   globalTypes: {

@@ -119,11 +119,11 @@ export const German: Story = { args: { lang: 'de' }, render: (args) => drive(arg
 /** Dark theme on a phone-width column. */
 export const DarkPhone: Story = { args: { theme: 'dark', width: '390px' }, render: (args) => html`<div style="background:#0d1117;color:#e6edf3;padding:16px">${drive(args, async (el) => el.selectFile(await sampleVideo()))}</div>` };
 
-/** Theming through the public custom properties. */
+/** Theming: the public custom properties and a `::part()` rule, with the sample video chosen. */
 export const Themed: Story = {
-  render: (args) => {
-    const el = drive(args);
-    el.style.cssText += ';--mk-accent:#0f766e;--mk-radius:4px;--mk-surface-2:#f0fdfa;--mk-border:#99f6e4';
-    return el;
-  },
+  render: (args) => html`<style>
+      .themed video-to-3d-uploader { --mk-accent: #0f766e; --mk-radius: 4px; --mk-surface-2: #f0fdfa; --mk-border: #99f6e4; }
+      .themed video-to-3d-uploader::part(confirm-button) { text-transform: uppercase; letter-spacing: 0.04em; }
+    </style>
+    <div class="themed">${drive(args, async (el) => el.selectFile(await sampleVideo()))}</div>`,
 };

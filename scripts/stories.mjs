@@ -1,0 +1,106 @@
+// Opens every story of the built Storybook (storybook-static) in Chromium, behind the same dev
+// stacks `npm run storybook` mounts (the proxy at /mediakit in front of the sandbox, and the
+// 5-credit stack at /mediakit-poor), and fails on a console error, an uncaught exception, or an axe
+// violation of serious or critical impact in the rendered story. Run after `npm run build-storybook`:
+//   node --import tsx scripts/stories.mjs [filter]
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, ensureChromium } from './chromium.mjs';
+import { createDevStack } from '../src/dev/index.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const staticDir = join(root, 'storybook-static');
+const filter = process.argv[2] ?? '';
+const SETTLE_MS = Number(process.env['STORY_SETTLE_MS'] ?? 2500);
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.mp4': 'video/mp4', '.woff2': 'font/woff2', '.glb': 'model/gltf-binary', '.ply': 'application/octet-stream', '.splat': 'application/octet-stream' };
+
+if (!existsSync(join(staticDir, 'index.json'))) {
+  console.error('stories: no storybook-static (run npm run build-storybook first)');
+  process.exit(1);
+}
+
+// The proxies' own routes: their error answers are what the error stories show (and /nowhere, the
+// endpoint with no proxy behind it that credit-badge's Error story is about).
+const API = /^\/(mediakit|mediakit-poor|nowhere)\//;
+const stacks = [createDevStack(), createDevStack({ basePath: '/mediakit-poor', sandboxPath: '/sandbox-poor', budget: 5 })];
+const server = createServer((req, res) => {
+  const chain = [...stacks.map((s) => s.middleware)];
+  const next = () => {
+    const m = chain.shift();
+    if (m) return m(req, res, next);
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    // The build copies its static folders (demo media, the shared assets) into storybook-static.
+    const file = normalize(join(staticDir, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(staticDir) || !existsSync(file)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  };
+  next();
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}`;
+
+const index = JSON.parse(readFileSync(join(staticDir, 'index.json'), 'utf8'));
+// Every story, and every docs page (autodocs from the manifest, the quick start).
+const stories = Object.values(index.entries).filter((e) => (e.type === 'story' || e.type === 'docs') && e.id.includes(filter));
+const axe = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+const failures = [];
+const started = Date.now();
+
+async function check(story) {
+  const page = await context.newPage();
+  const problems = [];
+  // Chromium logs every non-2xx response as a console error. A story about an API error (402,
+  // 429, a refused video) shows the proxy's answer on purpose; any other failed request (a missing
+  // module, image or asset) is a defect.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource:')) problems.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    const { pathname } = new URL(r.url());
+    if (r.status() >= 400 && !API.test(pathname)) problems.push(`HTTP ${r.status()}: ${pathname}`);
+  });
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  const docs = story.type === 'docs';
+  const root = docs ? '#storybook-docs' : '#storybook-root';
+  await page.goto(`${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}`);
+  await page.waitForSelector(`${root} > *`, { timeout: 15_000 }).catch(() => problems.push('the story rendered nothing'));
+  await page.waitForTimeout(SETTLE_MS);
+  await page.addScriptTag({ content: axe });
+  // On a docs page, Storybook's own controls table (its radio and toggle inputs) and the scrolling
+  // frame it puts around each story are not ours: the elements inside are checked in full on
+  // their story pages.
+  const violations = await page.evaluate(async ({ root, docs }) => {
+    const context = docs ? { include: [root], exclude: ['.docblock-argstable'] } : root;
+    const options = { resultTypes: ['violations'], ...(docs ? { rules: { 'scrollable-region-focusable': { enabled: false } } } : {}) };
+    const r = await globalThis.axe.run(context, options);
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => {
+      const n = v.nodes[0];
+      return `${v.id} (${v.impact}): ${v.nodes.length} node(s), ${n?.target.join(' ')}\n         ${n?.html.slice(0, 160)}\n         ${n?.failureSummary?.split('\n')[1]?.trim() ?? ''}`;
+    });
+  }, { root, docs });
+  problems.push(...violations.map((v) => `axe: ${v}`));
+  await page.close();
+  return problems;
+}
+
+// Two at a time: the stories run real jobs against the sandbox.
+const queue = [...stories];
+await Promise.all(
+  [0, 1].map(async () => {
+    for (let story = queue.shift(); story; story = queue.shift()) {
+      const problems = await check(story);
+      console.log(`${problems.length ? 'FAIL' : 'ok  '} ${story.id}${problems.length ? '\n       ' + problems.join('\n       ') : ''}`);
+      if (problems.length) failures.push(story.id);
+    }
+  }),
+);
+await browser.close();
+server.closeAllConnections?.();
+server.close();
+console.log(`\nstories: ${stories.length - failures.length} of ${stories.length} clean (no console error, no uncaught exception, axe 0 serious or critical) in ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(failures.length ? 1 : 0);
