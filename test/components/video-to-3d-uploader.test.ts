@@ -119,6 +119,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
   it('cancels an upload at no cost and keeps the file', async () => {
     const el = await mount();
     const before = await charges();
+    performance.clearMeasures('mediakit:video-to-3d-uploader:upload');
     await choose(el, padded(await video(), 300 * 1024 * 1024));
     void el.start();
     await until(() => el.status === 'uploading' && (el.job === undefined), 5_000, 'the upload');
@@ -128,6 +129,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
     await el.updateComplete;
     expect(cut(el).textContent).to.contain('Nothing was charged');
     expect(await charges()).to.equal(before);
+    expect(performance.getEntriesByName('mediakit:video-to-3d-uploader:upload'), 'a cancelled upload is not measured').to.have.length(0);
   });
 
   it('says the job failed and that the 20 credits were refunded', async () => {

@@ -233,6 +233,8 @@ export class VideoTo3dUploader extends ProductElement {
 
   /** Cancels the upload in progress (costs nothing). A job already created goes on. */
   cancel(): void {
+    // A cancelled phase is not a timing: the site's monitoring never sees it.
+    this.#perf.clear();
     this.#checkAbort?.abort();
     if (this.#jobs.creation.status === TaskStatus.PENDING) this.#jobs.cancel();
   }
