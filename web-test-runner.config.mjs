@@ -9,7 +9,8 @@
 // /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
 // ffmpeg (test/fixtures/media.ts), /__fixtures/splat?asset=NAME&to=ksplat|spz|spz-v3 converts a shared
-// splat asset with maintained tools (test/fixtures/splat-convert.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
+// splat asset with maintained tools (test/fixtures/splat-convert.ts), /__fixtures/draco?asset=NAME
+// Draco-compresses a shared GLB with Google's encoder (test/fixtures/draco.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
 // reports a GLB's statistics by @gltf-transform/functions' inspect().
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -20,6 +21,7 @@ import { readFile } from 'node:fs/promises';
 import { inspectStats } from './test/fixtures/inspect.ts';
 import { makeVideo } from './test/fixtures/media.ts';
 import { convertSplat } from './test/fixtures/splat-convert.ts';
+import { dracoGlb } from './test/fixtures/draco.ts';
 
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
 const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undefined);
@@ -70,6 +72,11 @@ async function testRoutes(ctx, next) {
   if (ctx.path === '/__fixtures/splat' && assetName(ctx.query.asset) && ['ksplat', 'spz', 'spz-v3'].includes(ctx.query.to)) {
     ctx.type = 'application/octet-stream';
     ctx.body = Buffer.from(await convertSplat(ctx.query.asset, ctx.query.to));
+    return;
+  }
+  if (ctx.path === '/__fixtures/draco' && assetName(ctx.query.asset)) {
+    ctx.type = 'application/octet-stream';
+    ctx.body = Buffer.from(await dracoGlb(new Uint8Array(await readFile(ASSETS + ctx.query.asset)), ctx.query.asset));
     return;
   }
   if (ctx.path === '/__fixtures/video') {

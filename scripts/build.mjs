@@ -2,10 +2,11 @@
 //   dist/   tsc's ES modules and .d.ts, one per source file (bundlers tree-shake them; no source
 //           maps: see tsconfig.build.json), API-REFERENCE.md, custom-elements.json with dist paths.
 //   cdn/    one ES module that defines every tag (cdn/mediakit-elements.js) with lit, the client
-//           and the elements inside, and three.js and the splat library in lazy chunks beside it.
+//           and the elements inside, and three.js and the splat library in lazy chunks beside it;
+//           three's Draco and KTX2 decoders in cdn/decoders (fetched only for such a model).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -104,7 +105,7 @@ async function buildCdn() {
     root,
     logLevel: 'warn',
     publicDir: false,
-    plugins: [noDefaultDecoderUrls()],
+    plugins: [cdnDecoderUrls()],
     build: {
       outDir: 'cdn',
       emptyOutDir: true,
@@ -123,20 +124,33 @@ async function buildCdn() {
       },
     },
   });
+  copyCdnDecoders();
 }
 
 /**
- * three's DRACOLoader and KTX2Loader name default decoder URLs with `new URL('…', import.meta.url)`,
- * which makes a bundler copy 1.9 MB of decoders that <glb-viewer> never loads (it uses
- * `draco-path`/`ktx2-path`, or refuses such files with a message). The CDN build drops those defaults.
+ * three's DRACOLoader and KTX2Loader name their default decoders with `new URL('../libs/…',
+ * import.meta.url)`. In a site's own build the bundler copies them beside its chunks, and
+ * <glb-viewer> fetches them only for a Draco or KTX2 file. Vite's library mode would inline them
+ * (1.9 MB as base64 in the loaders' chunks), so the CDN build points them at `cdn/decoders/`
+ * (the WebAssembly decoders, copied there after the build; the asm.js fallback for browsers without
+ * WebAssembly is left out), relative to the chunk, in a form the bundler does not follow.
  */
-function noDefaultDecoderUrls() {
+function cdnDecoderUrls() {
   return {
-    name: 'mediakit-no-default-decoder-urls',
+    name: 'mediakit-cdn-decoder-urls',
     enforce: 'pre',
     transform(code, id) {
       if (!/three\/examples\/jsm\/loaders\/(DRACOLoader|KTX2Loader)\.js$/.test(id)) return null;
-      return { code: code.replace(/new URL\(\s*'[^']+',\s*import\.meta\.url\s*\)\.toString\(\)/g, "''"), map: null };
+      const out = code.replace(/new URL\(\s*'\.\.\/libs\/([^']+)',\s*import\.meta\.url\s*\)/g, (_, file) => `new URL(String('../decoders/${file}'), import.meta.url)`);
+      return { code: out, map: null };
     },
   };
+}
+
+function copyCdnDecoders() {
+  const libs = join(root, 'node_modules/three/examples/jsm/libs');
+  for (const file of ['draco/draco_wasm_wrapper.js', 'draco/draco_decoder.wasm', 'basis/basis_transcoder.js', 'basis/basis_transcoder.wasm']) {
+    mkdirSync(dirname(join(root, 'cdn/decoders', file)), { recursive: true });
+    copyFileSync(join(libs, file), join(root, 'cdn/decoders', file));
+  }
 }

@@ -4,7 +4,7 @@ import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { SplatViewer as SplatViewerElement } from '../elements/splat-viewer.js';
 
-/** <splat-viewer> for React: Shows a Gaussian-splat scene (a 3DGS .ply, a compressed .ply, a .splat, or a zip holding one), on any page. */
+/** <splat-viewer> for React: Shows a Gaussian-splat scene (a 3DGS .ply, a compressed .ply, a .splat, a .ksplat, an .spz, or a zip holding a .ply or .splat), on any page. */
 export const SplatViewer = createComponent({
   tagName: 'splat-viewer',
   elementClass: SplatViewerElement,

@@ -36,9 +36,9 @@ import { Orbit, frame, keyboardOrbit, samplePoints, uprightRotation } from '../s
 import { readGlbStats, splitGlb } from './glb-stats.js';
 
 export interface GlbRendererOptions {
-  /** Folder of the Draco decoder files (draco_decoder.js/.wasm); Draco files fail without it. */
+  /** Folder of the Draco decoder files (draco_wasm_wrapper.js, draco_decoder.wasm); unset: three's own, beside the bundle. */
   dracoPath?: string;
-  /** Folder of the Basis transcoder (basis_transcoder.js/.wasm); KTX2 textures fail without it. */
+  /** Folder of the Basis transcoder (basis_transcoder.js/.wasm); unset: three's own, beside the bundle. */
   ktx2Path?: string;
 }
 
@@ -311,21 +311,35 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
       const { MeshoptDecoder } = await import('three/examples/jsm/libs/meshopt_decoder.module.js');
       loader.setMeshoptDecoder(MeshoptDecoder);
     }
+    // Draco and KTX2: three's own decoders, which the site's bundler copies beside its chunks
+    // (new URL(…, import.meta.url) in three's loaders) and the browser fetches only here, when a
+    // file uses the extension; draco-path / ktx2-path point at another folder.
+    const workers: { dispose(): unknown }[] = [];
     if (used.has('KHR_draco_mesh_compression')) {
-      if (!options.dracoPath) throw new ViewerError('unsupported_format', strings.draco);
       const { DRACOLoader } = await import('three/examples/jsm/loaders/DRACOLoader.js');
-      loader.setDRACOLoader(new DRACOLoader().setDecoderPath(options.dracoPath));
+      const draco = new DRACOLoader();
+      if (options.dracoPath) draco.setDecoderPath(options.dracoPath);
+      loader.setDRACOLoader(draco);
+      workers.push(draco);
     }
     if (used.has('KHR_texture_basisu')) {
-      if (!options.ktx2Path) throw new ViewerError('unsupported_format', strings.ktx2);
       const { KTX2Loader } = await import('three/examples/jsm/loaders/KTX2Loader.js');
-      loader.setKTX2Loader(new KTX2Loader().setTranscoderPath(options.ktx2Path).detectSupport(stage.renderer));
+      const ktx2 = new KTX2Loader().detectSupport(stage.renderer);
+      if (options.ktx2Path) ktx2.setTranscoderPath(options.ktx2Path);
+      loader.setKTX2Loader(ktx2);
+      workers.push(ktx2);
     }
     try {
       const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
       return await loader.parseAsync(buffer, '');
     } catch (err) {
-      throw new ViewerError('corrupt_file', strings.modelUnreadable(err instanceof Error ? err.message : String(err)));
+      const message = err instanceof Error ? err.message : String(err);
+      // A decoder that could not be fetched or started is not a broken file.
+      if (workers.length && /decoder|transcoder|fetch|wasm|worker/i.test(message)) throw new ViewerError('unsupported_format', strings.decoderMissing(message));
+      throw new ViewerError('corrupt_file', strings.modelUnreadable(message));
+    } finally {
+      // The decoders' workers end with the parse (each file starts its own).
+      for (const w of workers) w.dispose();
     }
   }
 

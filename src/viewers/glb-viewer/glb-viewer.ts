@@ -39,10 +39,10 @@ let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
 export class GlbViewer extends ViewerElement {
   static override styles = viewerStyles;
 
-  /** Folder with the Draco decoder (draco_decoder.js and .wasm), served by your site. Unset: Draco files are refused with a message. */
+  /** Folder with the Draco decoder (draco_wasm_wrapper.js, draco_decoder.wasm) to use instead of three's own, which your bundler copies beside the viewer and which is fetched only for a Draco-compressed file. */
   @property({ attribute: 'draco-path' }) dracoPath = '';
 
-  /** Folder with the Basis transcoder (basis_transcoder.js and .wasm) for KTX2 textures. Unset: such files are refused with a message. */
+  /** Folder with the Basis transcoder (basis_transcoder.js and .wasm) for KTX2 textures, to use instead of three's own (copied by your bundler, fetched only for a file with KTX2 textures). */
   @property({ attribute: 'ktx2-path' }) ktx2Path = '';
 
   /** Statistics of the model shown, from the file itself (undefined until loaded). */

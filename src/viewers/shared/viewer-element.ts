@@ -41,8 +41,8 @@ export const strings = {
   webglModel: (why: string) => `WebGL is not available in this browser, so the 3D model cannot be shown (${why}).`,
   webglScene: (why: string) => `WebGL is not available in this browser, so the scene cannot be shown (${why}).`,
   contextLost: 'The graphics processor was reset; the view comes back when the browser restores it.',
-  draco: 'This model is Draco-compressed; set draco-path on <glb-viewer> to a folder with the Draco decoder.',
-  ktx2: 'This model uses KTX2 textures; set ktx2-path on <glb-viewer> to a folder with the Basis transcoder.',
+  decoderMissing: (why: string) =>
+    `This model needs a decoder (Draco or KTX2) that could not be loaded (${why}). Serve three's decoder files with your site, or set draco-path / ktx2-path on <glb-viewer> to a folder that has them.`,
   modelUnreadable: (why: string) => `The model could not be read: ${why}`,
   modelEmpty: 'The model has no visible geometry.',
   gltf1: 'This is a glTF 1.0 binary; only glTF 2.0 (GLB) files are supported. Convert it with a current exporter.',

@@ -5,7 +5,7 @@ import { viewerStyles } from '../shared/viewer.styles.js';
 let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
 
 /**
- * @summary Shows a Gaussian-splat scene (a 3DGS .ply, a compressed .ply, a .splat, or a zip holding one), on any page.
+ * @summary Shows a Gaussian-splat scene (a 3DGS .ply, a compressed .ply, a .splat, a .ksplat, an .spz, or a zip holding a .ply or .splat), on any page.
  * @tag splat-viewer
  *
  * @slot poster - Shown until the first frame.
