@@ -4,7 +4,7 @@
 // violation of serious or critical impact in the rendered story. Run after `npm run build-storybook`:
 //   node --import tsx scripts/stories.mjs [filter]
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -15,6 +15,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const staticDir = join(root, 'storybook-static');
 const filter = process.argv[2] ?? '';
 const SETTLE_MS = Number(process.env['STORY_SETTLE_MS'] ?? 2500);
+// STORY_SHOTS=<folder>: a full-page PNG of each story and docs page, to look at.
+const SHOTS = process.env['STORY_SHOTS'];
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.mp4': 'video/mp4', '.woff2': 'font/woff2', '.glb': 'model/gltf-binary', '.ply': 'application/octet-stream', '.splat': 'application/octet-stream' };
 
 if (!existsSync(join(staticDir, 'index.json'))) {
@@ -84,6 +87,7 @@ async function check(story) {
     });
   }, { root, docs });
   problems.push(...violations.map((v) => `axe: ${v}`));
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${story.id}.png`), fullPage: true });
   await page.close();
   return problems;
 }
