@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../src/components/bg-tool/define.js';
 import type { BgTool } from '../../src/components/bg-tool/bg-tool.js';
+import { MediaClient } from '../../src/client/media-client.js';
 import type { ImageReadyEvent } from '../../src/events/image-ready.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
@@ -238,6 +239,25 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await done(el);
     expect(el.status).to.equal('succeeded');
     expect(await spent()).to.equal(before + 1);
+  });
+
+  it('with the budget spent: says so before, disables the button, and a scripted run() gets the 402 with a top-up and no charge', async () => {
+    // The /mk-poor stack gives this browser's session 5 credits: spend them through the page's own client first.
+    const client = new MediaClient({ endpoint: '/mk-poor' });
+    for (let i = 0; i < 5; i++) await client.imageTool({ image: await image(64, 64) });
+    const before = await charges('mk-poor', 'imageTool');
+    const el = await fixture<BgTool>(html`<bg-tool endpoint="/mk-poor" top-up-href="/buy"></bg-tool>`);
+    await ready(el);
+    await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
+    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 1 credit').and.contain('0 credits left');
+    expect(q<HTMLButtonElement>(el, '[part~="run-button"]')!.disabled).to.equal(true);
+    await el.run(); // a script calling it anyway
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
+    expect(panel.dataset['reason']).to.equal('insufficient_credits');
+    expect(q<HTMLAnchorElement>(el, '[part~="error"] a[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
+    expect(q(el, '[part~="run-button"]'), 'the image and its options stay for when there are credits').to.not.equal(undefined);
+    expect(q(el, '[part~="drop-zone"]'), 'not sent back to choosing a file').to.equal(undefined);
+    expect(await charges('mk-poor', 'imageTool')).to.equal(before);
   });
 
   it('says nothing was charged when the service fails', async () => {
