@@ -3,13 +3,10 @@ import { property, state } from 'lit/decorators.js';
 import { TaskStatus } from '@lit/task';
 import { COSTS, LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
 import { MediaClient, type ModelJobInput } from '../../client/media-client.js';
-import { validateModelRequest } from '../../client/validate-input.js';
 import { JobController } from '../../jobs/job-controller.js';
-import { JobPoller } from '../../jobs/job-poller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
 import { FormAssociated } from '../../internal/form-associated.js';
 import { MkElement } from '../../internal/mk-element.js';
-import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -20,10 +17,15 @@ import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
 import { renderJobView } from './job-view.js';
-import { renderCard, renderPrompt, renderQuality } from './parts.js';
+import { renderFormView } from './form-view.js';
+import { renderHistory } from './parts.js';
+import { ModelHistoryController } from './history.js';
 import { ModelResultController } from './model-result.js';
+import { ModelRunController } from './run.js';
 import { PhotoListController } from './photo-list.js';
+import { inputOf, promptReady, requestFor } from './request.js';
 import { modelGeneratorStrings, type ModelGeneratorStrings } from './strings.js';
+import { ModelTimingsController } from './timings.js';
 import { TurntableController } from './turntable.js';
 
 void sharedStrings;
@@ -33,7 +35,7 @@ export type ModelGeneratorStatus = 'idle' | 'ready' | 'creating' | 'resending' |
 export type ModelGeneratorMode = 'photos' | 'prompt';
 const PHASES: readonly ModelGeneratorStatus[] = ['idle', 'ready', 'creating', 'resending', 'queued', 'processing', 'succeeded', 'failed'];
 type Strings = ModelGeneratorStrings & SharedStrings;
-const { maxImages, maxPromptChars } = LIMITS.model;
+const { maxPromptChars } = LIMITS.model;
 
 /**
  * @summary From 1-6 photos or a short description to a 3D model (GLB): checks the input before spending, follows the job across reloads, shows the model turning with its statistics and turntable video, and makes it again by seed.
@@ -140,8 +142,6 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   @state() private _error: unknown;
   @state() private _notice = '';
-  @state() private _history: JobRecord[] = [];
-  @state() private _waitUntil = 0;
   @state() private _away = false;
 
   readonly #t = new LocalizeController<Strings>(this);
@@ -154,9 +154,39 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   readonly #photos = new PhotoListController(this, {
     t: this.#t,
     announce: this.#announce,
-    onChange: () => (this.#key = undefined),
+    onChange: () => this.#run.forgetKey(),
     onError: (err) => (this._error = err),
   });
+  readonly #run = new ModelRunController(this, {
+    jobs: this.#jobs,
+    photos: this.#photos,
+    result: this.#result,
+    running: () => this.#status === 'queued' || this.#status === 'processing',
+    onSend: () => {
+      this.#awayCtl.askPermission();
+      this._error = undefined;
+      this._notice = '';
+      this.#announce.resetProgress();
+      this.#result.clear();
+      this._away = false;
+    },
+    onFail: (err, cancelled) => {
+      if (cancelled) this._notice = this.#t.term('mgCancelled');
+      else this._error = err;
+    },
+  });
+  readonly #history = new ModelHistoryController(this, {
+    client: () => this.#client(),
+    result: this.#result,
+    onRestored: (records) => {
+      if (this.jobId) this.#adopt(this.jobId);
+      else if (!this.#jobs.record && !this.#run.busy) {
+        const unfinished = records.find((r) => !isTerminal(r.status));
+        if (unfinished) this.#jobs.adopt(unfinished.id, { resumed: true });
+      }
+    },
+  });
+  readonly #timings = new ModelTimingsController(this, { status: () => this.#status, validating: () => this.#photos.blocker() === 'checking' });
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
     multiple: true,
@@ -166,15 +196,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   });
 
   #status: ModelGeneratorStatus = 'idle';
-  #key: string | undefined;
-  #starting = false;
   #ownClient: MediaClient | undefined;
-  #restored = false;
-  #lastInput: ModelJobInput | undefined;
   #counterBucket = '';
-  #ticker: ReturnType<typeof setInterval> | undefined;
-  readonly #perf = new PhaseTimer('model-generator');
-  #validating = false;
 
   /** Where the element is: `idle`, `ready`, `creating`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
   get status(): ModelGeneratorStatus {
@@ -203,40 +226,19 @@ export class ModelGenerator extends FormAssociated(MkElement) {
       this.#awayCtl.finished(this.#t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
     });
     this.addEventListener('mk-job-failed', (e) => this.#awayCtl.finished(this.#t.term('mgNotifyFailedTitle'), e.detail.error?.message ?? ''));
-    // The result's <glb-viewer> drew its first frame (the event is composed, out of the shadow root).
-    this.addEventListener('mk-viewer-load', () => this.#perf.end('first-frame'));
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#ticker = setInterval(() => {
-      if (this.#status === 'queued' || this.#status === 'processing' || this._waitUntil > Date.now()) this.requestUpdate();
-    }, 1000);
-    if (!this.#restored) {
-      this.#restored = true;
-      void this.#restore();
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearInterval(this.#ticker);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
-    if (changed.has('prompt') || changed.has('mode') || changed.has('quality') || changed.has('seed') || changed.has('removeBackground')) this.#key = undefined;
+    if (changed.has('prompt') || changed.has('mode') || changed.has('quality') || changed.has('seed') || changed.has('removeBackground')) this.#run.forgetKey();
     if (changed.has('prompt')) this.#counterMilestone();
-    this.#timeChecks();
     const before = this.#status;
     this.#status = this.#derive();
     if (before !== this.#status) this.#phaseChanged(before);
     const record = this.#jobs.record;
     if (record) {
-      const i = this._history.findIndex((r) => r.id === record.id);
-      if (i >= 0 && this._history[i] !== record) this._history = this._history.map((r) => (r.id === record.id ? record : r));
-      else if (i < 0 && record.status !== 'creating') this._history = [record, ...this._history];
+      this.#history.track(record);
       if (record.status === 'succeeded' && !this.#result.has(record)) void this.#result.load(record, this.#client(), () => this.#jobs.refresh());
     }
   }
@@ -250,28 +252,28 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   /** Starts the job with the current input (what the generate button does). Refusals show before anything is sent; a second call while one runs does nothing. */
   async start(): Promise<void> {
-    if (this.#starting || this.#busy() || this.isDisabled || this.#showingJob()) return;
+    if (this.#run.busy || this.isDisabled || this.#showingJob()) return;
     const input = this.#input();
-    if (input) await this.#run(input);
+    if (input) await this.#run.run(input);
   }
 
   /** Cancels sending (costs nothing). A job already created goes on and stays in the list. */
   cancel(): void {
     if (this.#jobs.creation.status !== TaskStatus.PENDING) return;
-    this.#perf.clear();
+    this.#timings.clear();
     this.#jobs.cancel();
   }
 
   /** Back to the start: forgets photos, description and the job shown (which goes on, and stays in the list). */
   reset(): void {
-    this.#perf.clear();
+    this.#timings.clear();
     this.cancel();
     this.#jobs.clear();
     this.#result.clear();
     this.#photos.clear();
     this.prompt = '';
-    this.#key = undefined;
-    this.#lastInput = undefined;
+    this.#run.forgetKey();
+    this.#run.lastInput = undefined;
     this._error = undefined;
     this._notice = '';
     this.syncForm();
@@ -279,12 +281,9 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   /** Makes the last model again: with its seed (the same model), or with `{ variation: true }` a new seed. */
   async again(options: { variation?: boolean } = {}): Promise<void> {
-    const last = this.#lastInput ?? this.#inputOf(this.#jobs.record);
-    const seed = (this.#jobs.record?.job as ModelJob | undefined)?.seed;
-    if (!last || this.#starting || this.#busy()) return;
-    const { seed: _old, ...rest } = last;
-    this.#key = undefined;
-    await this.#run(options.variation || seed === undefined ? rest : { ...rest, seed });
+    if (this.#run.busy) return;
+    const input = this.#run.againInput(options.variation === true);
+    if (input) await this.#run.run(input);
   }
 
   // ---------------------------------------------------------------- form association
@@ -314,50 +313,20 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     return new URL(url, this.#client().endpoint + '/').href;
   }
 
-  #busy(): boolean {
-    return this.#starting || this.#jobs.creation.status === TaskStatus.PENDING;
-  }
-
   /** A job (running or finished) is on screen instead of the form. */
   #showingJob(): boolean {
-    return this.#busy() || this.#jobs.record !== undefined;
-  }
-
-  #promptLength(): number {
-    return [...this.prompt.trim()].length;
-  }
-
-  #inputReady(): boolean {
-    if (this.mode === 'prompt') return this.#promptLength() >= LIMITS.model.minPromptChars && this.#promptLength() <= maxPromptChars;
-    return this.#photos.ready;
+    return this.#run.busy || this.#jobs.record !== undefined;
   }
 
   #derive(): ModelGeneratorStatus {
-    if (this.#busy()) return 'creating';
+    if (this.#run.busy) return 'creating';
     const record = this.#jobs.record;
     if (record) return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
-    return this.#inputReady() ? 'ready' : 'idle';
-  }
-
-  /** User Timing `validate`: from a photo added (or made smaller) until every photo is checked. */
-  #timeChecks(): void {
-    const validating = this.#photos.blocker() === 'checking';
-    if (validating && !this.#validating) this.#perf.start('validate');
-    if (!validating && this.#validating) this.#perf.end('validate');
-    this.#validating = validating;
+    const ready = this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready;
+    return ready ? 'ready' : 'idle';
   }
 
   #phaseChanged(before: ModelGeneratorStatus): void {
-    // User Timing: upload (the photos or prompt request), queue, process, first-frame (README "Performance timings").
-    const now = this.#status;
-    if (now === 'creating' || now === 'resending') this.#perf.start('upload');
-    if (before === 'creating' || before === 'resending') this.#perf.end('upload');
-    if (now === 'queued') this.#perf.start('queue');
-    if (before === 'queued') this.#perf.end('queue');
-    if (now === 'processing') this.#perf.start('process');
-    // A job can go from queued straight to its end between two polls: then only queue is measured.
-    if (before === 'processing' || now === 'succeeded' || now === 'failed') this.#perf.end('process', { status: now });
-    if (now === 'succeeded') this.#perf.start('first-frame');
     const t = this.#t;
     const say: Partial<Record<ModelGeneratorStatus, string>> = { resending: t.term('mgResending'), queued: t.term('mgQueued'), processing: t.term('mgProcessing'), succeeded: t.term('mgSucceeded') };
     const text = say[this.#status];
@@ -372,61 +341,11 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   /** The request for the current input, or undefined after showing why it cannot be sent. */
   #input(): ModelJobInput | undefined {
     this._error = undefined;
-    const seed = this.seed !== undefined && Number.isFinite(this.seed) ? { seed: this.seed } : {};
     try {
-      if (this.mode === 'prompt') {
-        const input: ModelJobInput = { mode: 'text', prompt: this.prompt.trim(), quality: this.quality, ...seed };
-        validateModelRequest(input);
-        return input;
-      }
-      validateModelRequest({ mode: 'image', quality: this.quality, imageCount: this.#photos.photos.length, ...seed });
-      const blocker = this.#photos.blocker();
-      if (blocker === 'checking') return undefined;
-      if (blocker) throw blocker;
-      return { mode: 'image', images: this.images, quality: this.quality, ...(this.removeBackground ? { remove_background: true } : {}), ...seed };
+      return requestFor({ mode: this.mode, prompt: this.prompt, quality: this.quality, seed: this.seed, removeBackground: this.removeBackground, photos: this.#photos });
     } catch (err) {
       this._error = err;
       return undefined;
-    }
-  }
-
-  /** What a finished job was asked, when it can be asked again without the original files (prompt mode). */
-  #inputOf(record: JobRecord | undefined): ModelJobInput | undefined {
-    const s = record?.summary;
-    if (!s || s['mode'] !== 'text' || typeof s['prompt'] !== 'string') return undefined;
-    return { mode: 'text', prompt: s['prompt'], quality: (s['quality'] as ModelQuality) ?? 'standard' };
-  }
-
-  async #run(input: ModelJobInput): Promise<void> {
-    this.#starting = true;
-    this.requestUpdate();
-    this.#awayCtl.askPermission();
-    this._error = undefined;
-    this._notice = '';
-    this.#announce.resetProgress();
-    this.#result.clear();
-    this._away = false;
-    // One key per input: a second click or a retry after a lost answer replays the job instead of charging again.
-    const key = (this.#key ??= crypto.randomUUID());
-    const views = this.#photos.photos.map((p) => p.view).join(',');
-    const summary = {
-      mode: input.mode,
-      quality: input.quality ?? 'standard',
-      ...(input.prompt ? { prompt: input.prompt } : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
-    };
-    const first = input.mode === 'image' ? this.#photos.photos[0]?.source : undefined;
-    try {
-      const record = await this.#jobs.start(input, { idempotencyKey: key, summary, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) });
-      this.#key = undefined;
-      this.#lastInput = input;
-      void this.#result.keepThumb(record, first);
-    } catch (err) {
-      if (isAbort(err)) this._notice = this.#t.term('mgCancelled');
-      else this._error = err;
-    } finally {
-      this.#starting = false;
-      this._waitUntil = 0;
-      this.requestUpdate();
     }
   }
 
@@ -437,28 +356,13 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     this.#counterBucket = bucket;
   }
 
-  async #restore(): Promise<void> {
-    try {
-      const records = (await JobPoller.for(this.#client()).resume()).filter((r) => r.kind === 'model');
-      this._history = records;
-      if (this.jobId) this.#adopt(this.jobId);
-      else if (!this.#jobs.record && !this.#busy()) {
-        const unfinished = records.find((r) => !isTerminal(r.status));
-        if (unfinished) this.#jobs.adopt(unfinished.id, { resumed: true });
-      }
-      await this.#result.readThumbs(records.slice(0, 8));
-    } catch (err) {
-      console.warn('[mediakit] could not read the job list', err);
-    }
-  }
-
   #adopt(id: string): void {
-    const known = this._history.find((r) => r.id === id || r.handle === id);
-    this.#perf.clear();
+    const known = this.#history.find(id);
+    this.#timings.clear();
     this.#result.clear();
     this._away = false;
     this._error = undefined;
-    this.#lastInput = undefined;
+    this.#run.lastInput = undefined;
     this.#jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
   }
 
@@ -481,44 +385,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   }
 
   #renderForm() {
-    const t = this.#t;
-    const tab = (m: ModelGeneratorMode, label: string) =>
-      html`<button type="button" role="tab" id=${`tab-${m}`} aria-controls=${`panel-${m}`} aria-selected=${this.mode === m ? 'true' : 'false'} tabindex=${this.mode === m ? 0 : -1}
-        @click=${() => (this.mode = m)} @keydown=${this.#onTabKey}>${label}</button>`;
-    const short = (this.#credits.remaining ?? Infinity) < COSTS.modelJob;
-    return html`<div class="tabs" role="tablist" part="tabs" aria-label=${t.term('mgModes')}>${tab('photos', t.term('mgModePhotos'))}${tab('prompt', t.term('mgModePrompt'))}</div>
-      <div role="tabpanel" id=${`panel-${this.mode}`} aria-labelledby=${`tab-${this.mode}`} class="panel">
-        ${this.mode === 'photos' ? this.#renderPhotos() : renderPrompt(this.#t, this.prompt, (value) => (this.prompt = value))}
-      </div>
-      ${renderQuality(t, this.quality, this.mode === 'prompt' ? 'text' : 'image', this.isDisabled, (q) => (this.quality = q))}
-      ${this.seed !== undefined ? html`<p class="muted" part="seed">${t.term('mgSeedPinned', { seed: this.seed })}</p>` : nothing}
-      <div class="actions">
-        <button type="button" part="generate-button" class="primary" ?disabled=${this.isDisabled || short || this.#status !== 'ready'} @click=${() => void this.start()}>
-          ${t.term('mgGenerate', { cost: COSTS.modelJob })}
-        </button>
-      </div>`;
-  }
-
-  #onTabKey = (e: KeyboardEvent) => {
-    const order: ModelGeneratorMode[] = ['photos', 'prompt'];
-    const i = order.indexOf(this.mode);
-    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: order.length - 1 }[e.key];
-    if (next === undefined) return;
-    e.preventDefault();
-    this.mode = order[(next + order.length) % order.length]!;
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${this.mode}`)?.focus());
-  };
-
-  #renderPhotos() {
-    const t = this.#t;
-    return html`${this.#photos.renderIntake(this.#intake)}
-      ${this.#photos.render()}
-      <label class="toggle"><input type="checkbox" .checked=${this.removeBackground} @change=${(e: Event) => (this.removeBackground = (e.target as HTMLInputElement).checked)} aria-describedby="rb-hint" />
-        <span>${t.term('mgRemoveBackground')} <span class="muted" id="rb-hint">${t.term('mgRemoveBackgroundHint')}</span></span></label>
-      <div class="advice" part="advice">
-        <h3>${t.term('mgAdviceTitle')}</h3>
-        <ul><li>${t.term('mgAdvice1')}</li><li>${t.term('mgAdvice2')}</li><li>${t.term('mgAdvice3')}</li></ul>
-      </div>`;
+    const c = { t: this.#t, disabled: this.isDisabled, ready: this.#status === 'ready', credits: this.#credits.remaining, photos: this.#photos, intake: this.#intake };
+    return renderFormView(this, c);
   }
 
   #renderJob() {
@@ -530,10 +398,10 @@ export class ModelGenerator extends FormAssociated(MkElement) {
       result: this.#result,
       turntable: this.#turntable.ref,
       announce: this.#announce,
-      waitSeconds: this._waitUntil > Date.now() ? Math.ceil((this._waitUntil - Date.now()) / 1000) : 0,
+      waitSeconds: this.#run.waitSeconds,
       away: this._away,
-      prompt: String(r?.summary['prompt'] ?? this.#lastInput?.prompt ?? ''),
-      canAgain: this.#lastInput !== undefined || this.#inputOf(r) !== undefined,
+      prompt: String(r?.summary['prompt'] ?? this.#run.lastInput?.prompt ?? ''),
+      canAgain: this.#run.lastInput !== undefined || inputOf(r) !== undefined,
       absolute: (url) => this.#absolute(url),
       onCancel: () => this.cancel(),
       onAgain: (variation) => void this.again({ variation }),
@@ -543,7 +411,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   /** Back to the form with the same photos or description (the job shown goes on in the list). */
   #backToForm(): void {
-    this.#perf.clear();
+    this.#timings.clear();
     this.#jobs.clear();
     this.#result.clear();
     this._away = false;
@@ -553,18 +421,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   }
 
   #renderHistory() {
-    const current = this.#jobs.record?.id;
-    const list = this._history.filter((r) => r.id !== current && r.status !== 'creating').slice(0, 8);
-    if (!list.length) return nothing;
-    return html`<details class="history" part="history" ?open=${!this.#showingJob()}>
-      <summary>${this.#t.term('mgRecent')}</summary>
-      <ul>${list.map((r) => renderCard(this.#t, r, this.#result.thumbs[r.id], () => this.#adopt(r.id)))}</ul>
-    </details>`;
+    return renderHistory(this.#t, this.#history.recent(this.#jobs.record?.id), this.#result.thumbs, !this.#showingJob(), (r) => this.#adopt(r.id));
   }
-}
-
-function isAbort(err: unknown): boolean {
-  return err instanceof DOMException && err.name === 'AbortError';
 }
 
 declare global {

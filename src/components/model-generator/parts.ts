@@ -1,6 +1,6 @@
 /**
  * Pieces of <model-generator>'s template that need no element state: the quality choice, the
- * description field, the statistics table, the history cards and the progress bar.
+ * description field, the statistics table, the history list and its cards, and the progress bar.
  */
 import { html, nothing } from 'lit';
 import { styleProps } from '../../internal/style-props.js';
@@ -71,6 +71,15 @@ export function renderCard(t: T, r: JobRecord, thumb: string | undefined, onShow
     </span>
     <button type="button" class="secondary" aria-label=${t.term('mgShowLabel', { what })} @click=${onShow}>${t.term('mgShow')}</button>
   </li>`;
+}
+
+/** The recent models (`part="history"`), open while the form is shown; nothing when there are none. */
+export function renderHistory(t: T, list: readonly JobRecord[], thumbs: Readonly<Record<string, string>>, open: boolean, onShow: (r: JobRecord) => void) {
+  if (!list.length) return nothing;
+  return html`<details class="history" part="history" ?open=${open}>
+    <summary>${t.term('mgRecent')}</summary>
+    <ul>${list.map((r) => renderCard(t, r, thumbs[r.id], () => onShow(r)))}</ul>
+  </details>`;
 }
 
 export function bar(fraction: number | undefined, valueText: string, label: string) {

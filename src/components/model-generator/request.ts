@@ -1,0 +1,58 @@
+/**
+ * What <model-generator> sends for its input, and what it keeps about a job to show it later:
+ * the request (checked before anything is spent), the summary stored with the job record, and
+ * the request a finished job can be made again from.
+ */
+import { LIMITS, type ModelQuality } from '../../api/index.js';
+import type { ModelJobInput } from '../../client/media-client.js';
+import { validateModelRequest } from '../../client/validate-input.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import type { PhotoListController } from './photo-list.js';
+
+export interface FormInput {
+  mode: 'photos' | 'prompt';
+  prompt: string;
+  quality: ModelQuality;
+  seed: number | undefined;
+  removeBackground: boolean;
+  photos: PhotoListController;
+}
+
+/** A description of 3-300 characters (counted as the API counts them: code points, trimmed). */
+export function promptReady(prompt: string): boolean {
+  const length = [...prompt.trim()].length;
+  return length >= LIMITS.model.minPromptChars && length <= LIMITS.model.maxPromptChars;
+}
+
+/** The request for the input; undefined while a photo is still being checked. Throws why it cannot be sent. */
+export function requestFor(f: FormInput): ModelJobInput | undefined {
+  const seed = f.seed !== undefined && Number.isFinite(f.seed) ? { seed: f.seed } : {};
+  if (f.mode === 'prompt') {
+    const input: ModelJobInput = { mode: 'text', prompt: f.prompt.trim(), quality: f.quality, ...seed };
+    validateModelRequest(input);
+    return input;
+  }
+  const photos = f.photos.photos;
+  validateModelRequest({ mode: 'image', quality: f.quality, imageCount: photos.length, ...seed });
+  const blocker = f.photos.blocker();
+  if (blocker === 'checking') return undefined;
+  if (blocker) throw blocker;
+  return { mode: 'image', images: photos.map((p) => p.source), quality: f.quality, ...(f.removeBackground ? { remove_background: true } : {}), ...seed };
+}
+
+/** The summary kept with the job record (the history card and a reload show it; never the files). */
+export function summaryOf(input: ModelJobInput, photos: PhotoListController): JobRecord['summary'] {
+  const views = photos.photos.map((p) => p.view).join(',');
+  return {
+    mode: input.mode,
+    quality: input.quality ?? 'standard',
+    ...(input.prompt ? { prompt: input.prompt } : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
+  };
+}
+
+/** What a finished job was asked, when it can be asked again without the original files (prompt mode). */
+export function inputOf(record: JobRecord | undefined): ModelJobInput | undefined {
+  const s = record?.summary;
+  if (!s || s['mode'] !== 'text' || typeof s['prompt'] !== 'string') return undefined;
+  return { mode: 'text', prompt: s['prompt'], quality: (s['quality'] as ModelQuality) ?? 'standard' };
+}
