@@ -9,7 +9,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/splat-viewer/define.js';
 import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
 import { coverage } from '../fixtures/pixels.js';
-import { mountViewer, settle } from '../fixtures/viewers.js';
+import { expectSplatRendered, mountViewer, settle } from '../fixtures/viewers.js';
 import { blobUrl } from '../fixtures/splats.js';
 
 const converted = (asset: string, to: 'ksplat' | 'spz' | 'spz-v3') => `/__fixtures/splat?asset=${asset}&to=${to}`;
@@ -17,16 +17,6 @@ const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).a
 /** Requests for the SPZ decoder's module (@adobe/spz) so far. */
 const spzDecoderRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('@adobe/spz')).length;
 
-async function expectRendered(src: string, splats: number): Promise<SplatViewer> {
-  const { el, event } = await mountViewer<SplatViewer>('splat-viewer', src);
-  expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
-  expect((event as ViewerLoadEvent).detail.splats).to.equal(splats);
-  const shot = await coverage(await el.screenshot());
-  expect(shot.filled, 'share of the frame drawn').to.be.greaterThan(0.02);
-  expect(shot.centerX).to.be.closeTo(0.5, 0.15);
-  expect(shot.centerY).to.be.closeTo(0.5, 0.15);
-  return el;
-}
 
 /** Mean absolute difference of two same-sized screenshots, over RGBA, as a share of 255. */
 async function difference(a: Blob, b: Blob): Promise<number> {
@@ -61,29 +51,29 @@ describe('<splat-viewer> .ksplat and .spz', function () {
   it('renders a .ksplat made from pc-test.ply by the splat library\'s own writer, without loading the SPZ decoder', async () => {
     const bytes = await bytesOf(converted('pc-test.ply', 'ksplat'));
     expect([bytes[0], bytes[1]], 'a SplatBuffer v0.1 header').to.deep.equal([0, 1]);
-    await expectRendered(converted('pc-test.ply', 'ksplat'), 64);
+    await expectSplatRendered(converted('pc-test.ply', 'ksplat'), 64);
     expect(spzDecoderRequests(), 'SPZ decoder requests before any SPZ').to.equal(0);
   });
 
   it('renders an SPZ v4 made from pc-test.ply by splat-transform, loading the decoder for it', async () => {
     const bytes = await bytesOf(converted('pc-test.ply', 'spz'));
     expect(new TextDecoder().decode(bytes.subarray(0, 4)) + bytes[4], 'raw NGSP, version 4').to.equal('NGSP4');
-    await expectRendered(converted('pc-test.ply', 'spz'), 64);
+    await expectSplatRendered(converted('pc-test.ply', 'spz'), 64);
     expect(spzDecoderRequests(), 'SPZ decoder requests').to.be.greaterThan(0);
   });
 
   it('renders a gzip-wrapped SPZ v3 made from pc-test.ply by Niantic\'s spz', async () => {
     const bytes = await bytesOf(converted('pc-test.ply', 'spz-v3'));
     expect([bytes[0], bytes[1]], 'gzip').to.deep.equal([0x1f, 0x8b]);
-    await expectRendered(converted('pc-test.ply', 'spz-v3'), 64);
+    await expectSplatRendered(converted('pc-test.ply', 'spz-v3'), 64);
   });
 
   it('renders the real guitar scene (90 854 splats) as SPZ v4', async () => {
-    await expectRendered(converted('guitar.compressed.ply', 'spz'), 90854);
+    await expectSplatRendered(converted('guitar.compressed.ply', 'spz'), 90854);
   });
 
   it('draws the same picture from pc-test.ply as from its .ksplat and its SPZ in the spec\'s axes', async () => {
-    const shot = async (src: string) => (await expectRendered(src, 64)).screenshot();
+    const shot = async (src: string) => (await expectSplatRendered(src, 64)).screenshot();
     const ply = await shot('/__assets/pc-test.ply');
     const ksplat = await difference(ply, await shot(converted('pc-test.ply', 'ksplat')));
     const spz = await difference(ply, await shot(converted('pc-test.ply', 'spz-v3')));

@@ -7,21 +7,11 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/splat-viewer/define.js';
 import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
 import { coverage } from '../fixtures/pixels.js';
-import { mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
+import { expectSplatRendered, mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
 import { ballPly, ballZip, blobUrl } from '../fixtures/splats.js';
 
 const viewer = (src: string) => mountViewer<SplatViewer>('splat-viewer', src);
 
-async function expectRendered(src: string, splats: number): Promise<SplatViewer> {
-  const { el, event } = await viewer(src);
-  expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
-  expect((event as ViewerLoadEvent).detail.splats).to.equal(splats);
-  const shot = await coverage(await el.screenshot());
-  expect(shot.filled, 'share of the frame drawn').to.be.greaterThan(0.02);
-  expect(shot.centerX).to.be.closeTo(0.5, 0.15);
-  expect(shot.centerY).to.be.closeTo(0.5, 0.15);
-  return el;
-}
 
 describe('<splat-viewer>', function () {
   this.timeout(120_000);
@@ -41,7 +31,7 @@ describe('<splat-viewer>', function () {
   });
 
   it('renders the same PLY from a zip archive', async () => {
-    await expectRendered(blobUrl(ballZip(3000)), 3000);
+    await expectSplatRendered(blobUrl(ballZip(3000)), 3000);
   });
 
   it('renders a PLY whose header has CRLF line endings', async () => {
@@ -52,12 +42,12 @@ describe('<splat-viewer>', function () {
     const bytes = new Uint8Array(crlf.byteLength + ply.byteLength - end);
     bytes.set(crlf);
     bytes.set(ply.subarray(end), crlf.byteLength);
-    await expectRendered(blobUrl(bytes), 2000);
+    await expectSplatRendered(blobUrl(bytes), 2000);
   });
 
   it('renders the real compressed PLYs (pc-test.ply, and guitar.compressed.ply without an sh element)', async () => {
-    await expectRendered('/__assets/pc-test.ply', 64);
-    await expectRendered('/__assets/guitar.compressed.ply', 90854);
+    await expectSplatRendered('/__assets/pc-test.ply', 64);
+    await expectSplatRendered('/__assets/guitar.compressed.ply', 90854);
   });
 
   it('renders an antimatter15 .splat', async () => {
