@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../src/components/model-generator/define.js';
 import type { ModelGenerator } from '../../src/components/model-generator/model-generator.js';
 import type { ModelJob } from '../../src/api/index.js';
@@ -387,6 +387,75 @@ describe('<model-generator>: reloads and history', function () {
     await until(() => q(el, 'glb-viewer'), 10_000, 'its viewer');
     expect(cut(el).textContent).to.contain('Shown from this device');
     await until(() => qa(el, '[part~="history-card"] img').length === 1, 5_000, 'the photo job’s card thumbnail');
+  });
+});
+
+describe('<model-generator>: reordering photos by dragging', function () {
+  this.timeout(60_000);
+  const names = (el: ModelGenerator) => el.images.map((f) => (f as File).name);
+  const thumb = (el: ModelGenerator, name: string) => qa(el, '[part~="photo"]').find((li) => li.textContent!.includes(name))!.querySelector('img')!;
+  const centre = (e: Element) => {
+    const r = e.getBoundingClientRect();
+    return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2), top: Math.round(r.top) };
+  };
+  async function three(el: ModelGenerator): Promise<void> {
+    el.images = [await file(640, 640, 'a.png'), await file(640, 640, 'b.png'), await file(640, 640, 'c.png')];
+    await checked(el);
+  }
+
+  it('drags photo 2 above photo 1 with the mouse: a drop line shows where, the order changes, it is announced and focus stays with it', async () => {
+    const el = await mount();
+    await three(el);
+    qa(el, '[part~="photo"]')[1]!.scrollIntoView({ block: 'center' });
+    const from = centre(thumb(el, 'b.png'));
+    const target = centre(q(el, '[part~="photo"]')!);
+    await sendMouse({ type: 'move', position: [from.x, from.y] });
+    await sendMouse({ type: 'down' });
+    await sendMouse({ type: 'move', position: [from.x, from.y - 20] });
+    await sendMouse({ type: 'move', position: [from.x, target.top + 8] });
+    await el.updateComplete;
+    const first = qa(el, '[part~="photo"]')[0]!;
+    expect(first.classList.contains('drop-before'), 'a drop line before photo 1').to.equal(true);
+    const line = getComputedStyle(first, '::before');
+    expect(line.content).to.not.equal('none');
+    expect(parseFloat(line.height)).to.be.greaterThan(2);
+    expect(names(el), 'nothing moves before the drop').to.deep.equal(['a.png', 'b.png', 'c.png']);
+    await sendMouse({ type: 'up' });
+    await el.updateComplete;
+    expect(names(el)).to.deep.equal(['b.png', 'a.png', 'c.png']);
+    expect(qa<HTMLImageElement>(el, '[part~="photo"] img').map((i) => i.alt)).to.deep.equal(['Photo 1: b.png', 'Photo 2: a.png', 'Photo 3: c.png']);
+    expect(qa(el, '.drop-before, .drop-after, .dragged')).to.have.length(0);
+    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('Photo 2 is now photo 1.'), 2_000, 'the announcement');
+    await until(() => cut(el).activeElement?.closest('[part~="photo"]')?.textContent?.includes('b.png'), 2_000, 'focus on the moved photo');
+    expect(cut(el).activeElement!.matches('[part~="move-later"]'), 'the button that still works at the top').to.equal(true);
+  });
+
+  it('drags by touch too (German), and a cancelled drag changes nothing', async () => {
+    const wrap = await fixture(html`<div lang="de"><model-generator endpoint=${endpoint} quality="fast"></model-generator></div>`);
+    const el = wrap.querySelector('model-generator')!;
+    await three(el);
+    const touch = (target: Element, type: string, y: number, pointerId = 7) =>
+      target.dispatchEvent(new PointerEvent(type, { pointerId, pointerType: 'touch', isPrimary: true, clientX: centre(target).x, clientY: y, bubbles: true, composed: true, cancelable: true }));
+    // Photo 3 onto the lower half of photo 1: it lands second.
+    let c = thumb(el, 'c.png');
+    touch(c, 'pointerdown', centre(c).y);
+    touch(c, 'pointermove', centre(c).y - 10);
+    touch(c, 'pointermove', centre(qa(el, '[part~="photo"]')[0]!).y + 10);
+    await el.updateComplete;
+    expect(qa(el, '[part~="photo"]')[1]!.classList.contains('drop-before'), 'the line between photos 1 and 2').to.equal(true);
+    touch(c, 'pointerup', centre(qa(el, '[part~="photo"]')[0]!).y + 10);
+    await el.updateComplete;
+    expect(names(el)).to.deep.equal(['a.png', 'c.png', 'b.png']);
+    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('Foto 3 ist jetzt Foto 2.'), 5_000, 'the German announcement');
+    // A drag the browser takes back (a scroll, a second finger) leaves the order alone.
+    c = thumb(el, 'b.png');
+    touch(c, 'pointerdown', centre(c).y, 8);
+    touch(c, 'pointermove', centre(qa(el, '[part~="photo"]')[0]!).y, 8);
+    touch(c, 'pointercancel', centre(qa(el, '[part~="photo"]')[0]!).y, 8);
+    await el.updateComplete;
+    expect(names(el)).to.deep.equal(['a.png', 'c.png', 'b.png']);
+    expect(qa(el, '.drop-before, .drop-after, .dragged')).to.have.length(0);
+    expect(q(el, '.photo.dragged')).to.equal(undefined);
   });
 });
 

@@ -58,6 +58,7 @@ export const modelGeneratorStyles = css`
     gap: var(--_space);
   }
   .photo {
+    position: relative;
     display: grid;
     grid-template-columns: 72px minmax(0, 1fr) auto;
     gap: calc(var(--_space) * 1.5);
@@ -69,6 +70,42 @@ export const modelGeneratorStyles = css`
   }
   .photo[data-state='oversized'] {
     border-color: #d4a72c;
+  }
+  /* Dragging a thumbnail to reorder: the photo stays in its place, marked as the one moving, and
+     a line in the accent colour shows where it lands (nothing animates). */
+  .photo-thumb {
+    cursor: grab;
+    touch-action: none;
+    user-select: none;
+    -webkit-user-select: none;
+  }
+  .photos.sorting,
+  .photos.sorting .photo-thumb {
+    cursor: grabbing;
+  }
+  .photo.dragged {
+    border-style: dashed;
+    border-color: var(--_accent);
+    background: var(--_surface-2);
+  }
+  .photo.dragged > * {
+    opacity: 0.55;
+  }
+  .photo.drop-before::before,
+  .photo.drop-after::after {
+    content: '';
+    position: absolute;
+    inset-inline: -6px;
+    block-size: 4px;
+    border-radius: 2px;
+    background: var(--_accent);
+    pointer-events: none;
+  }
+  .photo.drop-before::before {
+    inset-block-start: calc(var(--_space) / -2 - 3px);
+  }
+  .photo.drop-after::after {
+    inset-block-end: calc(var(--_space) / -2 - 3px);
   }
   .photo img {
     inline-size: 72px;

@@ -1,6 +1,7 @@
 /**
- * `PhotoListController`: the photos of <model-generator>'s photo mode, their checks, order, view
- * labels, removal and downscale, and their part of the template. The host hears about every
+ * `PhotoListController`: the photos of <model-generator>'s photo mode, their checks, order (the
+ * move buttons, or dragging a thumbnail with a mouse, pen or finger), view labels, removal and
+ * downscale, and their part of the template. The host hears about every
  * change (its Idempotency-Key belongs to one input) and about refusals (its error panel).
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
@@ -24,9 +25,20 @@ export interface PhotoListOptions {
   onError(error: unknown): void;
 }
 
+/** A thumbnail being dragged: where it was, where it would land, and how far the pointer went. */
+interface Drag {
+  key: string;
+  from: number;
+  to: number;
+  pointerId: number;
+  startY: number;
+  moved: boolean;
+}
+
 export class PhotoListController implements ReactiveController {
   readonly host: ReactiveControllerHost & HTMLElement;
   #photos: Photo[] = [];
+  #drag: Drag | undefined;
   readonly #o: PhotoListOptions;
 
   constructor(host: ReactiveControllerHost & HTMLElement, options: PhotoListOptions) {
@@ -46,7 +58,9 @@ export class PhotoListController implements ReactiveController {
 
   hostConnected(): void {}
 
-  hostDisconnected(): void {}
+  hostDisconnected(): void {
+    this.#endDrag();
+  }
 
   /** Adds photos (all or none: more than six in all is refused) and checks each. */
   add(files: (File | string)[], announce = true): void {
@@ -98,18 +112,75 @@ export class PhotoListController implements ReactiveController {
     if (typeof photo.source !== 'string') URL.revokeObjectURL(photo.thumb);
   }
 
-  #move(index: number, by: number): void {
-    const to = index + by;
-    if (to < 0 || to >= this.#photos.length) return;
+  #move(index: number, to: number): void {
+    if (to < 0 || to >= this.#photos.length || to === index) return;
     const key = this.#photos[index]!.key;
     this.#set(move(this.#photos, index, to));
     this.#o.announce.say(this.#o.t.term('mgMoved', { n: index + 1, to: to + 1 }));
-    // Focus stays on the photo that moved: the same button, or the other one at either end.
+    // Focus stays on the photo that moved: the button in the direction it went, or the other one at either end.
+    const earlier = to < index;
     void this.host.updateComplete.then(() => {
       const item = this.host.shadowRoot?.querySelector(`[data-key="${key}"]`);
-      const same = item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-earlier"]' : '[part~="move-later"]');
-      (same && !same.disabled ? same : item?.querySelector<HTMLButtonElement>(by < 0 ? '[part~="move-later"]' : '[part~="move-earlier"]'))?.focus();
+      const same = item?.querySelector<HTMLButtonElement>(earlier ? '[part~="move-earlier"]' : '[part~="move-later"]');
+      (same && !same.disabled ? same : item?.querySelector<HTMLButtonElement>(earlier ? '[part~="move-later"]' : '[part~="move-earlier"]'))?.focus();
     });
+  }
+
+  // Dragging: pointer events on the thumbnail (mouse, pen and touch alike; the thumbnail has
+  // touch-action: none so a finger drags instead of scrolling). HTML5 drag and drop would reach
+  // the element's file drop zone and does not fire for touch in most browsers.
+
+  #onPointerDown = (e: PointerEvent) => {
+    const thumb = (e.target as Element).closest?.('.photo-thumb');
+    const item = thumb?.closest<HTMLElement>('[part~="photo"]');
+    if (!thumb || !item || !e.isPrimary || e.button !== 0 || this.#drag) return;
+    const from = this.#photos.findIndex((p) => p.key === item.dataset['key']);
+    if (from < 0 || this.#photos.length < 2) return;
+    e.preventDefault(); // no text selection, no native image drag
+    try {
+      thumb.setPointerCapture(e.pointerId);
+    } catch {
+      // A pointer the browser does not know (a synthetic event): its events reach the thumbnail anyway.
+    }
+    this.#drag = { key: item.dataset['key']!, from, to: from, pointerId: e.pointerId, startY: e.clientY, moved: false };
+    this.host.ownerDocument.addEventListener('keydown', this.#onKey);
+  };
+
+  #onPointerMove = (e: PointerEvent) => {
+    const d = this.#drag;
+    if (!d || e.pointerId !== d.pointerId) return;
+    if (!d.moved && Math.abs(e.clientY - d.startY) < 4) return;
+    const list = e.currentTarget as HTMLElement;
+    const items = [...list.querySelectorAll<HTMLElement>(':scope > [part~="photo"]')];
+    // The photo lands after every other photo whose middle the pointer has passed.
+    const to = items.filter((el, i) => i !== d.from && e.clientY > el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2).length;
+    if (to !== d.to || !d.moved) this.host.requestUpdate();
+    d.moved = true;
+    d.to = to;
+  };
+
+  #onPointerUp = (e: PointerEvent) => {
+    const d = this.#drag;
+    if (!d || e.pointerId !== d.pointerId) return;
+    this.#endDrag();
+    if (d.moved) this.#move(d.from, d.to);
+  };
+
+  #onPointerCancel = (e: PointerEvent) => {
+    if (this.#drag && e.pointerId === this.#drag.pointerId) this.#endDrag();
+  };
+
+  #onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !this.#drag) return;
+    e.preventDefault();
+    this.#endDrag();
+  };
+
+  #endDrag(): void {
+    if (!this.#drag) return;
+    this.#drag = undefined;
+    this.host.ownerDocument.removeEventListener('keydown', this.#onKey);
+    this.host.requestUpdate();
   }
 
   #remove(index: number): void {
@@ -161,7 +232,10 @@ export class PhotoListController implements ReactiveController {
   render() {
     if (!this.#photos.length) return nothing;
     const label = this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages });
-    return html`<ol part="photos" class="photos" aria-label=${label}>${this.#photos.map((p, i) => this.#renderPhoto(p, i))}</ol>`;
+    return html`<ol part="photos" class="photos ${this.#drag?.moved ? 'sorting' : ''}" aria-label=${label}
+      @pointerdown=${this.#onPointerDown} @pointermove=${this.#onPointerMove} @pointerup=${this.#onPointerUp} @pointercancel=${this.#onPointerCancel} @lostpointercapture=${this.#onPointerCancel}>
+      ${this.#photos.map((p, i) => this.#renderPhoto(p, i))}
+    </ol>`;
   }
 
   #renderPhoto(p: Photo, i: number) {
@@ -169,8 +243,11 @@ export class PhotoListController implements ReactiveController {
     const n = i + 1;
     const viewLabel = { '': 'mgViewNone', front: 'mgViewFront', back: 'mgViewBack', left: 'mgViewLeft', right: 'mgViewRight', top: 'mgViewTop' } as const;
     const small = p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
-    return html`<li part="photo" class="photo" data-key=${p.key} data-state=${p.state}>
-      <img src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} />
+    const d = this.#drag?.moved ? this.#drag : undefined;
+    // The drop line: before the photo the dragged one would land in front of, or after the one it would follow.
+    const drop = d && d.to !== d.from && i === d.to ? (d.to < d.from ? 'drop-before' : 'drop-after') : '';
+    return html`<li part="photo" class="photo ${d?.key === p.key ? 'dragged' : ''} ${drop}" data-key=${p.key} data-state=${p.state}>
+      <img class="photo-thumb" src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} draggable="false" />
       <div class="photo-body">
         <span class="photo-name">${p.name}</span>
         ${p.state === 'checking' || p.state === 'downscaling'
@@ -188,8 +265,8 @@ export class PhotoListController implements ReactiveController {
         </label>
       </div>
       <div class="photo-actions">
-        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${i === 0} @click=${() => this.#move(i, -1)}>↑</button>
-        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${i === this.#photos.length - 1} @click=${() => this.#move(i, 1)}>↓</button>
+        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${i === 0} @click=${() => this.#move(i, i - 1)}>↑</button>
+        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${i === this.#photos.length - 1} @click=${() => this.#move(i, i + 1)}>↓</button>
         <button type="button" part="remove-photo" class="secondary icon" aria-label=${t.term('mgRemove', { n })} @click=${() => this.#remove(i)}>✕</button>
       </div>
     </li>`;
