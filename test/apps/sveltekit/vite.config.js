@@ -1,0 +1,4 @@
+import { defineConfig } from 'vite';
+import { sveltekit } from '@sveltejs/kit/vite';
+
+export default defineConfig({ plugins: [sveltekit()] });
