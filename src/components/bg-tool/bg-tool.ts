@@ -1,10 +1,8 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { styleProps } from '../../internal/style-props.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
-import { validateImage, validateImageUrl } from '../../client/validate-input.js';
+import { validateImageUrl } from '../../client/validate-input.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
-import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -14,8 +12,11 @@ import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { bgToolStyles } from './bg-tool.styles.js';
-import { CompareController, shape } from './compare.js';
+import { CompareController } from './compare.js';
+import { BgImage } from './image.js';
 import { hex6, renderOptions } from './options-view.js';
+import { renderBefore, renderResult } from './result-view.js';
+import { BgRunController } from './run.js';
 import { bgStrings, type BgStrings } from './strings.js';
 
 void sharedStrings;
@@ -93,15 +94,6 @@ export class BgTool extends ProductElement {
   /** Overrides of single strings, in any language: `{ bgTitle: 'Product photo' }`. */
   declare strings: Partial<Strings> | undefined;
 
-  @state() private _source: File | string | undefined;
-  @state() private _beforeUrl: string | undefined;
-  @state() private _checking = false;
-  /** Width / height of the original, once known. */
-  @state() private _ratio: number | undefined;
-  @state() private _result: BgToolResult | undefined;
-  @state() private _error: unknown;
-  @state() private _busy = false;
-  @state() private _waitUntil = 0;
   @state() private _urlText = '';
   @state() private _urlInvalid = false;
   @state() private _notice = '';
@@ -112,18 +104,23 @@ export class BgTool extends ProductElement {
   readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #compare = new CompareController(this);
+  /** The original and its check (why it was refused; a request's failure is the run controller's). */
+  readonly #image = new BgImage(this);
+  readonly #request = new BgRunController(this, {
+    client: () => this.mediaClient(),
+    onResult: (result) => this.#resultIn(result),
+  });
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
-    onFiles: ([file]) => void this.#take(file!),
-    enabled: () => !this.isDisabled && !this._busy,
+    onFiles: ([file]) => {
+      this.#clear();
+      void this.#image.check(file!);
+    },
+    enabled: () => !this.isDisabled && !this.#request.busy,
     pageWide: () => this.pasteGlobal,
   });
 
   #status: BgToolStatus = 'idle';
-  #key: string | undefined;
-  #abort: AbortController | undefined;
-  #ticker: ReturnType<typeof setInterval> | undefined;
-  readonly #perf = new PhaseTimer('bg-tool');
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
   get status(): BgToolStatus {
@@ -132,8 +129,8 @@ export class BgTool extends ProductElement {
 
   /** The last result (blob, dimensions, format, what it charged), or undefined. */
   get result(): Omit<BgToolResult, 'url'> | undefined {
-    if (!this._result) return undefined;
-    const { url: _url, ...rest } = this._result;
+    if (!this.#request.result) return undefined;
+    const { url: _url, ...rest } = this.#request.result;
     return rest;
   }
 
@@ -142,19 +139,9 @@ export class BgTool extends ProductElement {
     return this.formValue();
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#ticker = setInterval(() => this._waitUntil > Date.now() && this.requestUpdate(), 1000);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearInterval(this.#ticker);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Other options are another request: a new key, so it is never mistaken for a replay.
-    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#key = undefined;
+    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#request.forgetKey();
     if (changed.has('bgColor') && this.bgColor !== 'none' && LIMITS.imageTools.bgColorPattern.test(this.bgColor)) this._colour = hex6(this.bgColor);
     const before = this.#status;
     this.#status = this.#derive();
@@ -183,51 +170,23 @@ export class BgTool extends ProductElement {
     }
     this.#clear();
     this._urlInvalid = false;
-    this._source = url.trim();
-    this._beforeUrl = url.trim();
+    this.#image.useUrl(url.trim());
   }
 
   /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. */
   async run(): Promise<void> {
-    if (!this._source || this._checking || this._busy || this.isDisabled) return;
-    this._busy = true;
-    this._error = undefined;
+    const { source, checking } = this.#image;
+    if (!source || checking || this.#request.busy || this.isDisabled) return;
     this._notice = '';
-    const key = (this.#key ??= crypto.randomUUID());
-    const abort = (this.#abort = new AbortController());
-    const format = this.format;
-    // User Timing `process`: the request to the answer shown (README "Performance timings").
-    this.#perf.start('process');
-    try {
-      const bg = this.bgColor === 'none' ? undefined : this.bgColor;
-      const out = await this.mediaClient().imageTool(
-        { image: this._source, size: this.size, format, crop: this.crop, ...(bg ? { bg_color: bg } : {}) },
-        { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => (this._waitUntil = Date.now() + seconds * 1000) },
-      );
-      const bitmap = await createImageBitmap(out.blob);
-      const { width, height } = bitmap;
-      bitmap.close();
-      if (this._result) URL.revokeObjectURL(this._result.url);
-      // What was charged comes from the answer (X-Credits-Charged), never from the price table.
-      this._result = { blob: out.blob, url: URL.createObjectURL(out.blob), width, height, format, charged: out.credits_charged, remaining: out.credits_remaining };
-      this.#key = undefined;
-      this.syncForm();
-      this.dispatchEvent(new ImageReadyEvent({ blob: out.blob, width, height, format, charged: out.credits_charged, remaining: out.credits_remaining }));
-      this.#announce.say(this.#t.term('bgDoneSay', { width, height, format: format.toUpperCase(), bytes: out.blob.size }));
-    } catch (err) {
-      if (!abort.signal.aborted) this._error = err;
-    } finally {
-      if (!abort.signal.aborted) this.#perf.end('process', { status: this._error ? 'failed' : 'succeeded' });
-      this._busy = false;
-      this._waitUntil = 0;
-    }
+    await this.#request.run({ image: source, size: this.size, format: this.format, crop: this.crop, bgColor: this.bgColor });
   }
 
   /** Copies the result to the clipboard as PNG (where the browser allows it). */
   async copy(): Promise<boolean> {
-    if (!this._result) return false;
+    const result = this.#request.result;
+    if (!result) return false;
     try {
-      const png = this._result.format === 'png' ? this._result.blob : await toPng(this._result.blob);
+      const png = result.format === 'png' ? result.blob : await toPng(result.blob);
       await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
       this._notice = this.#t.term('bgCopied');
       this.#announce.say(this._notice);
@@ -241,8 +200,8 @@ export class BgTool extends ProductElement {
 
   /** Back to the start: forgets the image and the result. */
   reset(): void {
-    this.#perf.clear();
-    this.#abort?.abort();
+    this.#request.cancel();
+    this.#image.cancel();
     this.#clear();
     this._urlText = '';
     this._urlInvalid = false;
@@ -252,9 +211,10 @@ export class BgTool extends ProductElement {
   // ---------------------------------------------------------------- form association
 
   protected formValue(): File | null {
-    const r = this._result;
+    const r = this.#request.result;
     if (!r) return null;
-    const base = this._source instanceof File ? this._source.name.replace(/\.[^.]+$/, '') : 'image';
+    const source = this.#image.source;
+    const base = source instanceof File ? source.name.replace(/\.[^.]+$/, '') : 'image';
     return new File([r.blob], `${base}-no-background.${r.format === 'jpg' ? 'jpg' : 'png'}`, { type: r.blob.type || (r.format === 'jpg' ? 'image/jpeg' : 'image/png') });
   }
 
@@ -269,10 +229,11 @@ export class BgTool extends ProductElement {
   // ---------------------------------------------------------------- internals
 
   #derive(): BgToolStatus {
-    if (this._busy) return 'working';
-    if (this._error && this._source) return 'failed';
-    if (this._result) return 'succeeded';
-    if (this._source && !this._checking) return 'ready';
+    if (this.#request.busy) return 'working';
+    const { source, checking, error } = this.#image;
+    if ((error || this.#request.error) && source) return 'failed';
+    if (this.#request.result) return 'succeeded';
+    if (source && !checking) return 'ready';
     return 'idle';
   }
 
@@ -289,41 +250,16 @@ export class BgTool extends ProductElement {
     }
   }
 
-  async #take(file: File): Promise<void> {
-    this.#abort?.abort();
-    this.#clear();
-    const abort = (this.#abort = new AbortController());
-    this._checking = true;
-    this._source = file;
-    this.#perf.start('validate');
-    try {
-      const checked = await validateImage(file, 'image_file');
-      if (abort.signal.aborted) return;
-      this._ratio = checked.width / checked.height;
-      this._beforeUrl = URL.createObjectURL(file);
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      this._source = undefined;
-      this._error = err;
-    } finally {
-      if (!abort.signal.aborted) {
-        this._checking = false;
-        this.#perf.end('validate');
-      }
-    }
+  #resultIn({ blob, width, height, format, charged, remaining }: BgToolResult): void {
+    this.syncForm();
+    this.dispatchEvent(new ImageReadyEvent({ blob, width, height, format, charged, remaining }));
+    this.#announce.say(this.#t.term('bgDoneSay', { width, height, format: format.toUpperCase(), bytes: blob.size }));
   }
 
   #clear(): void {
-    if (this._beforeUrl?.startsWith('blob:')) URL.revokeObjectURL(this._beforeUrl);
-    if (this._result) URL.revokeObjectURL(this._result.url);
-    this._beforeUrl = undefined;
-    this._ratio = undefined;
-    this._result = undefined;
-    this._source = undefined;
-    this._error = undefined;
+    this.#image.clear();
+    this.#request.clear();
     this._notice = '';
-    this._checking = false;
-    this.#key = undefined;
   }
 
   #setColour(colour: string): void {
@@ -335,18 +271,22 @@ export class BgTool extends ProductElement {
 
   protected override render() {
     const t = this.#t;
+    const { source, checking } = this.#image;
+    const result = this.#request.result;
+    const error = this.#image.error ?? this.#request.error;
+    const wait = this.#request.waitSeconds;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('bgTitle')}</h2>
-        ${this._source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
+        ${source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
-      ${this._source ? nothing : this.#renderIntake()}
-      ${this._checking ? html`<p>${t.term('bgChecking')}</p>` : nothing}
-      ${this._result ? this.#renderResult() : this._source && !this._checking ? this.#renderBefore() : nothing}
-      ${this._source && !this._checking ? this.#renderOptions() : nothing}
-      ${this._waitUntil > Date.now() ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: Math.ceil((this._waitUntil - Date.now()) / 1000) })}</p>` : nothing}
-      ${this._error
-        ? renderErrorPanel(t, this._error, { onChoose: () => this.#intake.open(), onRetry: this._source ? () => void this.run() : undefined, onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined })
+      ${source ? nothing : this.#renderIntake()}
+      ${checking ? html`<p>${t.term('bgChecking')}</p>` : nothing}
+      ${result ? this.#renderResult() : source && !checking ? renderBefore(t, this.#image, () => this.reset()) : nothing}
+      ${source && !checking ? this.#renderOptions() : nothing}
+      ${wait ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: wait })}</p>` : nothing}
+      ${error
+        ? renderErrorPanel(t, error, { onChoose: () => this.#intake.open(), onRetry: source ? () => void this.run() : undefined, onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined })
         : nothing}
       ${this.#announce.render()}
     </section>`;
@@ -373,21 +313,10 @@ export class BgTool extends ProductElement {
       </div>`;
   }
 
-  #renderBefore() {
-    const t = this.#t;
-    return html`<div class="before-only">
-      <div class="picture" style=${styleProps(shape(this._ratio))}>
-        <img src=${this._beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')}
-          @load=${(e: Event) => (this._ratio ??= (e.target as HTMLImageElement).naturalWidth / (e.target as HTMLImageElement).naturalHeight || undefined)} />
-      </div>
-      <p class="muted file-name">${this._source instanceof File ? this._source.name : t.term('bgFromUrl')} ·
-        <button type="button" class="link" @click=${() => this.reset()}>${t.term('bgNewImage')}</button></p>
-    </div>`;
-  }
-
   #renderOptions() {
     const t = this.#t;
-    const working = this._busy;
+    const working = this.#request.busy;
+    const again = !!this.#request.result;
     const short = (this.#credits.remaining ?? Infinity) < COSTS.imageTool;
     return html`${renderOptions({
         t,
@@ -404,42 +333,26 @@ export class BgTool extends ProductElement {
         onCrop: (crop) => (this.crop = crop),
       })}
       <div class="actions">
-        <button type="button" part="run-button" class="primary" aria-describedby=${this._result ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.run()}>
-          ${this._result ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
+        <button type="button" part="run-button" class="primary" aria-describedby=${again ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.run()}>
+          ${again ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
         </button>
         ${working ? html`<div class="meter indeterminate" role="progressbar" aria-label=${t.term('bgWorking')}><div></div></div>` : nothing}
       </div>
-      ${this._result ? html`<p class="muted" id="again-note">${t.term('bgRunAgainNote')}</p>` : nothing}`;
+      ${again ? html`<p class="muted" id="again-note">${t.term('bgRunAgainNote')}</p>` : nothing}`;
   }
 
   #renderResult() {
-    const t = this.#t;
-    const r = this._result!;
-    const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
-    return html`<div class="result">
-      <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
-      ${this.#compare.render(this._beforeUrl ?? '', r.url, {
-        slider: t.term('bgSlider'),
-        value: (percent) => t.term('bgSliderValue', { percent }),
-        hint: t.term('bgSliderHint'),
-        before: t.term('bgBefore'),
-        after: t.term('bgAfter'),
-        beforeAlt: t.term('bgBeforeAlt'),
-        afterAlt: t.term('bgAfterAlt'),
-      }, this._ratio ?? r.width / r.height)}
-      <dl class="facts" part="facts">
-        <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
-        <div><dt>${t.term('bgFactDims')}</dt><dd>${r.width}×${r.height}</dd></div>
-        <div><dt>${t.term('bgFactFormat')}</dt><dd>${r.format.toUpperCase()}</dd></div>
-        <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
-      </dl>
-      <div class="actions">
-        <a part="download-button" class="button primary" href=${r.url} download=${this.formValue()?.name ?? 'image.png'}>${t.term('bgDownload')}</a>
-        ${canCopy ? html`<button type="button" part="copy-button" class="secondary" @click=${() => void this.copy()}>${t.term('bgCopy')}</button>` : nothing}
-        <button type="button" class="link" ?disabled=${this._busy} @click=${() => this.reset()}>${t.term('bgNewImage')}</button>
-      </div>
-      ${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}
-    </div>`;
+    return renderResult({
+      t: this.#t,
+      result: this.#request.result!,
+      image: this.#image,
+      compare: this.#compare,
+      fileName: this.formValue()?.name ?? 'image.png',
+      busy: this.#request.busy,
+      notice: this._notice,
+      onCopy: () => void this.copy(),
+      onNew: () => this.reset(),
+    });
   }
 }
 

@@ -2,7 +2,9 @@
  * One headshot batch of <headshot-studio>: the request for the chosen slots, the per-slot state
  * (making, succeeded, failed), the retry of one slot (`variants: [n]`), and what each answer
  * charged, read from the answer (never from the price table). One Idempotency-Key per batch and per
- * slot retry, kept until it got an answer, so a lost answer tried again is never charged twice.
+ * slot retry, kept until it got an answer, so a lost answer tried again is never charged twice. A
+ * 429 wait that the client sits out is counted down once a second. The batch's files are named
+ * here, and zipped here for "download all".
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { HeadshotStyle, HeadshotVariant, VariantSlot } from '../../api/index.js';
@@ -35,6 +37,7 @@ export class HeadshotBatch implements ReactiveController {
   #batchKey: string | undefined;
   readonly #retryKeys = new Map<VariantSlot, string>();
   readonly #aborts = new Set<AbortController>();
+  #ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(host: ReactiveControllerHost, options: { client: () => MediaClient; onAnswer: (answer: BatchAnswer) => void }) {
     this.host = host;
@@ -43,7 +46,18 @@ export class HeadshotBatch implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void {}
+  hostConnected(): void {
+    this.#ticker = setInterval(() => this.waitUntil > Date.now() && this.host.requestUpdate(), 1000);
+  }
+
+  hostDisconnected(): void {
+    clearInterval(this.#ticker);
+  }
+
+  /** Seconds left of a 429 wait (0: none). */
+  get waitSeconds(): number {
+    return this.waitUntil > Date.now() ? Math.ceil((this.waitUntil - Date.now()) / 1000) : 0;
+  }
 
   /** A request is out, or a slot is still being made. */
   get working(): boolean {
@@ -52,6 +66,22 @@ export class HeadshotBatch implements ReactiveController {
 
   get headshots(): HeadshotSlot[] {
     return this.results.map(({ slot, status, blob, width, height, error }) => ({ slot, status, blob, width, height, error }) as HeadshotSlot);
+  }
+
+  /** The file name of one slot's headshot. */
+  fileName(slot: VariantSlot): string {
+    return `headshot-${this.style}-${slot + 1}.png`;
+  }
+
+  /** Every succeeded headshot as one zip of PNGs (made in the browser). */
+  async zip(): Promise<Blob> {
+    const files: Record<string, Uint8Array> = {};
+    for (const r of this.results) {
+      if (r.status === 'succeeded' && r.blob) files[this.fileName(r.slot)] = new Uint8Array(await r.blob.arrayBuffer());
+    }
+    // fflate loads only when someone asks for the zip. PNGs are compressed already: stored (level 0), not deflated again.
+    const { zipSync } = await import('fflate');
+    return new Blob([zipSync(files, { level: 0 }) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
   }
 
   /** The style or the slots changed: the next batch is a different request. */

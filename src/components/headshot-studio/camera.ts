@@ -1,10 +1,15 @@
 /**
  * The live camera of <headshot-studio>: opened only on a user gesture (getUserMedia), closed when
- * the photo is taken, the user closes it, or the element leaves the page. Where there is no
- * preview (no mediaDevices, an insecure page) the element falls back to the phone camera through
+ * the photo is taken, the user closes it, or the element leaves the page. It draws the preview
+ * with its framing guide and the capture and cancel buttons. Where there is no preview (no
+ * mediaDevices, an insecure page) the element falls back to the phone camera through
  * `<input capture>`.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { createRef, ref } from 'lit/directives/ref.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { HeadshotStrings } from './strings.js';
 
 export type CameraState = 'off' | 'starting' | 'on' | 'denied';
 
@@ -13,6 +18,8 @@ export class CameraController implements ReactiveController {
   state: CameraState = 'off';
   stream: MediaStream | undefined;
   #opening = 0;
+  readonly #video = createRef<HTMLVideoElement>();
+  readonly #fallback = createRef<HTMLInputElement>();
 
   constructor(host: ReactiveControllerHost) {
     this.host = host;
@@ -26,6 +33,16 @@ export class CameraController implements ReactiveController {
 
   hostDisconnected(): void {
     this.stop();
+  }
+
+  hostUpdated(): void {
+    const video = this.#video.value;
+    if (video && video.srcObject !== (this.stream ?? null)) video.srcObject = this.stream ?? null;
+  }
+
+  /** The preview is open or opening. */
+  get open(): boolean {
+    return this.state === 'on' || this.state === 'starting';
   }
 
   /** Opens the front camera (call from a click). Resolves once the preview runs or was refused. */
@@ -57,6 +74,20 @@ export class CameraController implements ReactiveController {
     }
   }
 
+  /** Opens the phone camera picker instead (where no live preview is possible). */
+  pick(): void {
+    this.#fallback.value?.click();
+  }
+
+  /** Takes the current frame and closes the camera; undefined when no preview runs. */
+  async take(): Promise<File | undefined> {
+    const video = this.#video.value;
+    if (!video || this.state !== 'on') return undefined;
+    const file = await this.capture(video);
+    this.stop();
+    return file;
+  }
+
   /** The current frame as a JPEG file, as the camera sees it (the preview is mirrored, the photo is not). */
   async capture(video: HTMLVideoElement): Promise<File> {
     const w = video.videoWidth;
@@ -66,5 +97,31 @@ export class CameraController implements ReactiveController {
     canvas.getContext('2d')!.drawImage(video, 0, 0, w, h);
     const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
     return new File([blob], `selfie-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.jpg`, { type: 'image/jpeg' });
+  }
+
+  /** The preview with its framing guide (head and shoulders), and the capture and cancel buttons. */
+  render(t: LocalizeController<HeadshotStrings & SharedStrings>, onCapture: () => void) {
+    return html`<div class="camera" part="camera">
+      <div class="frame">
+        <video ${ref(this.#video)} autoplay playsinline muted aria-label=${t.term('hsCameraLabel')}></video>
+        <svg class="guide" viewBox="0 0 300 400" preserveAspectRatio="xMidYMid slice" aria-hidden="true">
+          <path class="shade" fill-rule="evenodd" d="M0 0H300V400H0Z M150 52c-46 0-74 36-74 86 0 52 32 96 74 96s74-44 74-96c0-50-28-86-74-86Z" />
+          <ellipse cx="150" cy="140" rx="74" ry="92" />
+          <path d="M40 400c6-80 50-118 110-126 60 8 104 46 110 126" />
+        </svg>
+        ${this.state === 'starting' ? html`<p class="camera-wait">${t.term('hsCameraStarting')}</p>` : nothing}
+      </div>
+      <p class="muted">${t.term('hsCameraGuide')}</p>
+      <div class="actions">
+        <button type="button" part="capture-button" class="primary" ?disabled=${this.state !== 'on'} @click=${onCapture}>${t.term('hsCapture')}</button>
+        <button type="button" class="secondary" @click=${() => this.stop()}>${t.term('hsCameraCancel')}</button>
+      </div>
+    </div>`;
+  }
+
+  /** The hidden `<input capture>` of the fallback; `onFiles` gets what it took. */
+  renderFallback(onFiles: (files: File[]) => void) {
+    return html`<input ${ref(this.#fallback)} type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="user"
+      @change=${(e: Event) => onFiles([...((e.target as HTMLInputElement).files ?? [])])} />`;
   }
 }

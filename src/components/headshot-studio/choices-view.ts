@@ -1,12 +1,14 @@
 /**
- * The choices of <headshot-studio> before spending: hints about the photo (never blocking), the
- * four styles with the API's descriptions, and which slots to make. Rendering only.
+ * The choices of <headshot-studio> before spending: the checked photo, hints about it (never
+ * blocking), the four styles with the API's descriptions, which slots to make, and the generate
+ * button with its price. Rendering only.
  */
 import { html, nothing } from 'lit';
 import { LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { PhotoAdvice } from './photo-checks.js';
+import type { HeadshotPhoto } from './photo.js';
 import type { HeadshotStrings } from './strings.js';
 
 export interface ChoicesView {
@@ -18,6 +20,39 @@ export interface ChoicesView {
   slotName(slot: VariantSlot): string;
   onStyle(style: HeadshotStyle): void;
   onSlot(slot: VariantSlot, on: boolean): void;
+}
+
+export interface ReadyView extends Omit<ChoicesView, 'advice' | 'dims'> {
+  photo: HeadshotPhoto;
+  /** The price of the chosen slots. */
+  cost: number;
+  /** The generate button is off (disabled, no slot, too few credits). */
+  disabled: boolean;
+  onNewPhoto(): void;
+  onGenerate(): void;
+}
+
+/** A checked photo: its thumbnail and facts, the choices, and the generate button. */
+export function renderReady(v: ReadyView) {
+  const { t, photo, slots } = v;
+  const { file, dims } = photo;
+  return html`<div class="ready">
+    <div class="photo-row">
+      <img part="photo" src=${photo.url ?? nothing} alt=${t.term('hsPhotoAlt')} />
+      <div class="photo-facts">
+        <p class="file-name">${file?.name}</p>
+        ${dims ? html`<p class="muted nums">${dims.width}×${dims.height} · ${t.f.bytes(file?.size ?? 0)}</p>` : nothing}
+        <button type="button" class="link" @click=${v.onNewPhoto}>${t.term('hsNewPhoto')}</button>
+      </div>
+    </div>
+    ${renderChoices({ ...v, advice: photo.advice, dims })}
+    <div class="actions">
+      <button type="button" part="generate-button" class="primary" aria-describedby="price-note" data-validity-anchor
+        ?disabled=${v.disabled} @click=${v.onGenerate}>
+        ${t.term('hsGenerate', { count: slots.length, cost: v.cost })}
+      </button>
+    </div>
+  </div>`;
 }
 
 export function renderChoices(v: ChoicesView) {

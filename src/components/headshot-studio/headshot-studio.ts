@@ -1,8 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { createRef, ref } from 'lit/directives/ref.js';
 import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
-import { validateImage } from '../../client/validate-input.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
 import { PhaseTimer } from '../../internal/perf.js';
@@ -16,9 +14,9 @@ import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
-import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
-import { renderChoices } from './choices-view.js';
+import { renderReady } from './choices-view.js';
 import { HeadshotBatch } from './batch.js';
+import { HeadshotPhoto } from './photo.js';
 import { renderResults } from './results-view.js';
 import { headshotStrings, type HeadshotStrings } from './strings.js';
 
@@ -96,35 +94,29 @@ export class HeadshotStudio extends ProductElement {
   /** Overrides of single strings, in any language: `{ hsTitle: 'Your profile photo' }`. */
   declare strings: Partial<Strings> | undefined;
 
-  @state() private _file: File | undefined;
-  @state() private _photoUrl: string | undefined;
-  @state() private _checking = false;
-  @state() private _advice: PhotoAdvice[] = [];
-  @state() private _dims: { width: number; height: number } | undefined;
-  /** Why the photo was refused (a batch's failure is the batch controller's). */
-  @state() private _error: unknown;
   @state() private _chosen: VariantSlot | undefined;
 
   readonly #t = new LocalizeController<Strings>(this);
   readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #camera = new CameraController(this);
+  /** The selfie and its checks (why it was refused; a batch's failure is the batch controller's). */
+  readonly #photo = new HeadshotPhoto(this);
   readonly #batch = new HeadshotBatch(this, {
     client: () => this.mediaClient(),
     onAnswer: (a) => this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots })),
   });
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
-    onFiles: ([file]) => void this.#check(file!),
+    onFiles: ([file]) => {
+      this.reset();
+      void this.#photo.check(file!);
+    },
     enabled: () => !this.isDisabled && !this.#batch.working,
     pageWide: () => this.pasteGlobal,
   });
-  readonly #video = createRef<HTMLVideoElement>();
-  readonly #fallback = createRef<HTMLInputElement>();
 
   #status: HeadshotStatus = 'idle';
-  #abort: AbortController | undefined;
-  #ticker: ReturnType<typeof setInterval> | undefined;
   readonly #perf = new PhaseTimer('headshot-studio');
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `partial`, `failed`. */
@@ -142,16 +134,6 @@ export class HeadshotStudio extends ProductElement {
     return this.formValue();
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#ticker = setInterval(() => this.#batch.waitUntil > Date.now() && this.requestUpdate(), 1000);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearInterval(this.#ticker);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('headshotStyle') || changed.has('variants')) this.#batch.forgetKey();
     const before = this.#status;
@@ -162,9 +144,7 @@ export class HeadshotStudio extends ProductElement {
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     this.setPhase(PHASES, this.#status);
-    this.setState('camera', this.#camera.state === 'on' || this.#camera.state === 'starting');
-    const video = this.#video.value;
-    if (video && video.srcObject !== (this.#camera.stream ?? null)) video.srcObject = this.#camera.stream ?? null;
+    this.setState('camera', this.#camera.open);
   }
 
   // ---------------------------------------------------------------- public methods
@@ -176,10 +156,7 @@ export class HeadshotStudio extends ProductElement {
 
   /** Opens the live camera (call from a user gesture); where there is none, the phone camera picker. */
   async openCamera(): Promise<void> {
-    if (!CameraController.supported) {
-      this.#fallback.value?.click();
-      return;
-    }
+    if (!CameraController.supported) return this.#camera.pick();
     await this.#camera.start();
     await this.updateComplete;
     (this.renderRoot.querySelector(this.#camera.state === 'on' ? '[part~="capture-button"]' : '[part~="camera-button"]') as HTMLElement | null)?.focus();
@@ -187,10 +164,8 @@ export class HeadshotStudio extends ProductElement {
 
   /** Takes the photo from the live camera and checks it. */
   async capture(): Promise<void> {
-    const video = this.#video.value;
-    if (!video || this.#camera.state !== 'on') return;
-    const file = await this.#camera.capture(video);
-    this.#camera.stop();
+    const file = await this.#camera.take();
+    if (!file) return;
     this.#announce.say(this.#t.term('hsCaptured'));
     this.#intake.offer([file], 'camera');
   }
@@ -198,17 +173,18 @@ export class HeadshotStudio extends ProductElement {
   /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. */
   async generate(): Promise<void> {
     const slots = this.#slots();
-    if (!this._file || this._checking || this.#batch.working || this.isDisabled || !slots.length) return;
-    this._error = undefined;
+    const file = this.#photo.file;
+    if (!file || this.#photo.checking || this.#batch.working || this.isDisabled || !slots.length) return;
     this._chosen = undefined;
-    const made = this.#batch.make(this._file, this.headshotStyle, slots);
+    const made = this.#batch.make(file, this.headshotStyle, slots);
     this.syncForm();
     await made;
   }
 
   /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. */
   async retry(slot: VariantSlot): Promise<void> {
-    if (!this._file || this.isDisabled || !(await this.#batch.retry(this._file, slot))) return;
+    const file = this.#photo.file;
+    if (!file || this.isDisabled || !(await this.#batch.retry(file, slot))) return;
     await this.updateComplete;
     (this.renderRoot.querySelector(`[data-slot="${slot}"] h4`) as HTMLElement | null)?.focus();
   }
@@ -226,13 +202,7 @@ export class HeadshotStudio extends ProductElement {
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
   async toZip(): Promise<Blob> {
-    const files: Record<string, Uint8Array> = {};
-    for (const r of this.#batch.results) {
-      if (r.status === 'succeeded' && r.blob) files[this.#fileName(r.slot)] = new Uint8Array(await r.blob.arrayBuffer());
-    }
-    // fflate loads only when someone asks for the zip. PNGs are compressed already: stored (level 0), not deflated again.
-    const { zipSync } = await import('fflate');
-    return new Blob([zipSync(files, { level: 0 }) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+    return this.#batch.zip();
   }
 
   /** Downloads every succeeded headshot as one zip. */
@@ -248,16 +218,9 @@ export class HeadshotStudio extends ProductElement {
   /** Back to the start: forgets the photo, the results and the choice. */
   reset(): void {
     this.#perf.clear();
-    this.#abort?.abort();
     this.#camera.stop();
     this.#batch.clear();
-    if (this._photoUrl) URL.revokeObjectURL(this._photoUrl);
-    this._photoUrl = undefined;
-    this._file = undefined;
-    this._dims = undefined;
-    this._advice = [];
-    this._checking = false;
-    this._error = undefined;
+    this.#photo.clear();
     this._chosen = undefined;
     this.syncForm();
   }
@@ -266,7 +229,7 @@ export class HeadshotStudio extends ProductElement {
 
   protected formValue(): File | null {
     const entry = this.#batch.results.find((r) => r.slot === this._chosen && r.status === 'succeeded');
-    return entry?.blob ? new File([entry.blob], this.#fileName(entry.slot), { type: 'image/png' }) : null;
+    return entry?.blob ? new File([entry.blob], this.#batch.fileName(entry.slot), { type: 'image/png' }) : null;
   }
 
   protected requiredMessage(): string {
@@ -287,10 +250,6 @@ export class HeadshotStudio extends ProductElement {
     return this.#t.term(`hsSlot${slot}`);
   }
 
-  #fileName(slot: VariantSlot): string {
-    return `headshot-${this.#batch.style}-${slot + 1}.png`;
-  }
-
   #derive(): HeadshotStatus {
     const results = this.#batch.results;
     if (this.#batch.working) return 'working';
@@ -298,8 +257,9 @@ export class HeadshotStudio extends ProductElement {
       const ok = results.filter((r) => r.status === 'succeeded').length;
       return ok === results.length ? 'succeeded' : ok > 0 ? 'partial' : 'failed';
     }
-    if ((this._error || this.#batch.error) && this._file) return 'failed';
-    if (this._file && !this._checking) return 'ready';
+    const { file, checking, error } = this.#photo;
+    if ((error || this.#batch.error) && file) return 'failed';
+    if (file && !checking) return 'ready';
     return 'idle';
   }
 
@@ -325,59 +285,32 @@ export class HeadshotStudio extends ProductElement {
     }
   }
 
-  async #check(file: File): Promise<void> {
-    this.#abort?.abort();
-    this.#camera.stop();
-    this.reset();
-    this._file = file;
-    this._checking = true;
-    this.#perf.start('validate');
-    const abort = (this.#abort = new AbortController());
-    try {
-      // Blocking: format by bytes, 12 MB, a decode. Advisory: light, size, sharpness.
-      const checked = await validateImage(file, 'image_file');
-      const report = await checkPhoto(file);
-      if (abort.signal.aborted) return;
-      this._dims = { width: checked.width, height: checked.height };
-      this._advice = report.advice;
-      this._photoUrl = URL.createObjectURL(file);
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      this._file = undefined;
-      this._error = err;
-    } finally {
-      if (!abort.signal.aborted) {
-        this._checking = false;
-        this.#perf.end('validate');
-      }
-    }
-  }
-
   // ---------------------------------------------------------------- rendering
 
   protected override render() {
     const t = this.#t;
     const s = this.#status;
     const b = this.#batch;
-    const error = this._error ?? b.error;
+    const photo = this.#photo;
+    const error = photo.error ?? b.error;
     const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !b.results.length);
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('hsTitle')}</h2>
         ${choosing ? renderCost(t, headshotCharge(this.#slots().length), this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
-      ${this._file ? nothing : this.#renderIntake()}
-      ${this._checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p><div class="meter indeterminate" role="progressbar" aria-label=${t.term('hsChecking')}><div></div></div></div>` : nothing}
-      ${this._file && !this._checking && choosing ? this.#renderReady() : nothing}
+      ${photo.file ? nothing : this.#renderIntake()}
+      ${photo.checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p><div class="meter indeterminate" role="progressbar" aria-label=${t.term('hsChecking')}><div></div></div></div>` : nothing}
+      ${photo.file && !photo.checking && choosing ? this.#renderReady() : nothing}
       ${error
         ? renderErrorPanel(t, error, {
             onChoose: () => this.#intake.open(),
-            onRetry: this._file ? () => void (b.errorSlot === undefined ? this.generate() : this.retry(b.errorSlot)) : undefined,
+            onRetry: photo.file ? () => void (b.errorSlot === undefined ? this.generate() : this.retry(b.errorSlot)) : undefined,
             onRestart: () => this.reset(),
             topUpHref: this.topUpHref || undefined,
           })
         : nothing}
-      ${b.waitUntil > Date.now() ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: Math.ceil((b.waitUntil - Date.now()) / 1000) })}</p>` : nothing}
+      ${b.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: b.waitSeconds })}</p>` : nothing}
       ${b.results.length ? this.#renderResults() : nothing}
       ${this.#announce.render()}
     </section>`;
@@ -385,70 +318,36 @@ export class HeadshotStudio extends ProductElement {
 
   #renderIntake() {
     const t = this.#t;
-    const cam = this.#camera.state;
-    if (cam === 'on' || cam === 'starting') {
-      return html`<div class="camera" part="camera">
-        <div class="frame">
-          <video ${ref(this.#video)} autoplay playsinline muted aria-label=${t.term('hsCameraLabel')}></video>
-          <svg class="guide" viewBox="0 0 300 400" preserveAspectRatio="xMidYMid slice" aria-hidden="true">
-            <path class="shade" fill-rule="evenodd" d="M0 0H300V400H0Z M150 52c-46 0-74 36-74 86 0 52 32 96 74 96s74-44 74-96c0-50-28-86-74-86Z" />
-            <ellipse cx="150" cy="140" rx="74" ry="92" />
-            <path d="M40 400c6-80 50-118 110-126 60 8 104 46 110 126" />
-          </svg>
-          ${cam === 'starting' ? html`<p class="camera-wait">${t.term('hsCameraStarting')}</p>` : nothing}
-        </div>
-        <p class="muted">${t.term('hsCameraGuide')}</p>
-        <div class="actions">
-          <button type="button" part="capture-button" class="primary" ?disabled=${cam !== 'on'} @click=${() => void this.capture()}>${t.term('hsCapture')}</button>
-          <button type="button" class="secondary" @click=${() => this.#camera.stop()}>${t.term('hsCameraCancel')}</button>
-        </div>
-      </div>`;
-    }
+    if (this.#camera.open) return this.#camera.render(t, () => void this.capture());
     return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}">
       <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="9" r="4" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4.5 20c1.2-3.6 4-5.5 7.5-5.5s6.3 1.9 7.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
       <div class="actions center">
         ${this.#intake.render(t.term('hsChoose'), { describedBy: 'limits' })}
         <button type="button" part="camera-button" class="secondary" ?disabled=${this.isDisabled} @click=${() => void this.openCamera()}>${t.term('hsCamera')}</button>
-        <input ${ref(this.#fallback)} type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="user"
-          @change=${(e: Event) => this.#intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />
+        ${this.#camera.renderFallback((files) => this.#intake.offer(files, 'camera'))}
       </div>
       <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
       <p class="muted" id="limits">${t.term('hsLimits')}</p>
-      ${cam === 'denied' ? html`<p class="notice" role="status">${t.term('hsCameraDenied')}</p>` : nothing}
+      ${this.#camera.state === 'denied' ? html`<p class="notice" role="status">${t.term('hsCameraDenied')}</p>` : nothing}
     </div>`;
   }
 
   #renderReady() {
-    const t = this.#t;
     const slots = this.#slots();
     const cost = headshotCharge(slots.length);
-    const short = (this.#credits.remaining ?? Infinity) < cost;
-    return html`<div class="ready">
-      <div class="photo-row">
-        <img part="photo" src=${this._photoUrl ?? nothing} alt=${t.term('hsPhotoAlt')} />
-        <div class="photo-facts">
-          <p class="file-name">${this._file?.name}</p>
-          ${this._dims ? html`<p class="muted nums">${this._dims.width}×${this._dims.height} · ${t.f.bytes(this._file?.size ?? 0)}</p>` : nothing}
-          <button type="button" class="link" @click=${() => this.reset()}>${t.term('hsNewPhoto')}</button>
-        </div>
-      </div>
-      ${renderChoices({
-        t,
-        advice: this._advice,
-        dims: this._dims,
-        style: this.headshotStyle,
-        slots,
-        slotName: (slot) => this.#slotName(slot),
-        onStyle: (style) => (this.headshotStyle = style),
-        onSlot: (slot, on) => this.#toggleSlot(slot, on),
-      })}
-      <div class="actions">
-        <button type="button" part="generate-button" class="primary" aria-describedby="price-note" data-validity-anchor
-          ?disabled=${this.isDisabled || !slots.length || short} @click=${() => void this.generate()}>
-          ${t.term('hsGenerate', { count: slots.length, cost })}
-        </button>
-      </div>
-    </div>`;
+    return renderReady({
+      t: this.#t,
+      photo: this.#photo,
+      style: this.headshotStyle,
+      slots,
+      cost,
+      disabled: this.isDisabled || !slots.length || (this.#credits.remaining ?? Infinity) < cost,
+      slotName: (slot) => this.#slotName(slot),
+      onStyle: (style) => (this.headshotStyle = style),
+      onSlot: (slot, on) => this.#toggleSlot(slot, on),
+      onNewPhoto: () => this.reset(),
+      onGenerate: () => void this.generate(),
+    });
   }
 
   #renderResults() {
@@ -462,7 +361,7 @@ export class HeadshotStudio extends ProductElement {
       chargedTotal: this.#batch.chargedTotal,
       retryAllowed: !this.isDisabled && (this.#credits.remaining ?? Infinity) >= headshotCharge(1),
       slotName: (slot) => this.#slotName(slot),
-      fileName: (slot) => this.#fileName(slot),
+      fileName: (slot) => this.#batch.fileName(slot),
       onChoose: (slot) => this.choose(slot),
       onRetry: (slot) => void this.retry(slot),
       onDownloadAll: () => void this.downloadAll(),
@@ -479,7 +378,6 @@ export class HeadshotStudio extends ProductElement {
   #again(): void {
     this.#batch.clearResults();
     this._chosen = undefined;
-    this._error = undefined;
     this.syncForm();
     void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="generate-button"]') as HTMLElement | null)?.focus());
   }

@@ -1,0 +1,69 @@
+/**
+ * <bg-tool>'s picture: the original alone while there is no result, then the before/after
+ * comparison with the result's facts (size, dimensions, format, what the answer charged) and its
+ * actions (download, copy where the browser allows, a new image). Rendering only; the element
+ * owns the state.
+ */
+import { html, nothing } from 'lit';
+import { styleProps } from '../../internal/style-props.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { BgToolResult } from './bg-tool.js';
+import { shape, type CompareController } from './compare.js';
+import type { BgImage } from './image.js';
+import type { BgStrings } from './strings.js';
+
+type Localize = LocalizeController<BgStrings & SharedStrings>;
+
+export function renderBefore(t: Localize, image: BgImage, onNew: () => void) {
+  return html`<div class="before-only">
+    <div class="picture" style=${styleProps(shape(image.ratio))}>
+      <img src=${image.beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')} @load=${(e: Event) => image.loaded(e.target as HTMLImageElement)} />
+    </div>
+    <p class="muted file-name">${image.source instanceof File ? image.source.name : t.term('bgFromUrl')} ·
+      <button type="button" class="link" @click=${onNew}>${t.term('bgNewImage')}</button></p>
+  </div>`;
+}
+
+export interface ResultView {
+  t: Localize;
+  result: BgToolResult;
+  image: BgImage;
+  compare: CompareController;
+  /** The download's file name (the form value's). */
+  fileName: string;
+  busy: boolean;
+  /** What the last copy said. */
+  notice: string;
+  onCopy(): void;
+  onNew(): void;
+}
+
+export function renderResult(v: ResultView) {
+  const { t, result: r } = v;
+  const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
+  return html`<div class="result">
+    <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
+    ${v.compare.render(v.image.beforeUrl ?? '', r.url, {
+      slider: t.term('bgSlider'),
+      value: (percent) => t.term('bgSliderValue', { percent }),
+      hint: t.term('bgSliderHint'),
+      before: t.term('bgBefore'),
+      after: t.term('bgAfter'),
+      beforeAlt: t.term('bgBeforeAlt'),
+      afterAlt: t.term('bgAfterAlt'),
+    }, v.image.ratio ?? r.width / r.height)}
+    <dl class="facts" part="facts">
+      <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
+      <div><dt>${t.term('bgFactDims')}</dt><dd>${r.width}×${r.height}</dd></div>
+      <div><dt>${t.term('bgFactFormat')}</dt><dd>${r.format.toUpperCase()}</dd></div>
+      <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
+    </dl>
+    <div class="actions">
+      <a part="download-button" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>
+      ${canCopy ? html`<button type="button" part="copy-button" class="secondary" @click=${v.onCopy}>${t.term('bgCopy')}</button>` : nothing}
+      <button type="button" class="link" ?disabled=${v.busy} @click=${v.onNew}>${t.term('bgNewImage')}</button>
+    </div>
+    ${v.notice ? html`<p class="notice">${v.notice}</p>` : nothing}
+  </div>`;
+}
