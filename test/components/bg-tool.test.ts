@@ -87,6 +87,21 @@ describe('<bg-tool>: input', () => {
   });
 });
 
+describe('<bg-tool>: changing the input', () => {
+  it('an address chosen while a file is still being checked wins: the late check never replaces it', async () => {
+    performance.clearMeasures('mediakit:bg-tool:validate');
+    const el = await mount();
+    el.selectFile(await image(3000, 3000)); // its check (decode) is still running on the next line
+    el.selectUrl('https://images.example/shoe.jpg');
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 2_000)); // well past the file's check
+    await el.updateComplete;
+    expect(q<HTMLImageElement>(el, 'img')?.getAttribute('src'), 'the before picture').to.equal('https://images.example/shoe.jpg');
+    expect(el.status).to.equal('ready');
+    expect(performance.getEntriesByName('mediakit:bg-tool:validate').length, 'the abandoned check is not a timing').to.equal(0);
+  });
+});
+
 describe('<bg-tool>: options and outputs, checked by pixels', function () {
   this.timeout(90_000);
 

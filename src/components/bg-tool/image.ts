@@ -51,8 +51,9 @@ export class BgImage {
     }
   }
 
-  /** Takes an address (checked already, after `clear()`). */
+  /** Takes an address (checked already, after `clear()`); a file check still running is abandoned. */
   useUrl(url: string): void {
+    this.cancel();
     this.source = url;
     this.beforeUrl = url;
     this.host.requestUpdate();
