@@ -1,8 +1,9 @@
 /**
  * `JobController`: how an element creates or adopts a job and renders it. It keeps `record` (the
- * job as last seen) and `upload` (bytes sent) current, requests a host update on every change,
- * and dispatches mk-upload-progress and mk-job-* events from the host. Creation runs as a
- * @lit/task Task, so `creation.status` and `creation.render()` describe the upload step.
+ * job as last seen) and `upload` (bytes sent, also while a job adopted after a reload is sent
+ * again) current, requests a host update on every change, and dispatches mk-upload-progress and
+ * mk-job-* events from the host. Creation runs as a @lit/task Task, so `creation.status` and
+ * `creation.render()` describe the upload step.
  *
  * Leaving the page stops the watching and aborts an upload in progress (checked a microtask
  * later, so moving the element in the DOM changes nothing); coming back watches the job again.
@@ -39,7 +40,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
   readonly host: Host;
   /** The job as last seen, or undefined before one is created or adopted. */
   record: JobRecord | undefined;
-  /** Progress of the upload in flight. */
+  /** Progress of the upload in flight: this controller's own, or the resend of the job it shows. Undefined when none is. */
   upload: UploadProgress | undefined;
   /** The upload step: pending while validating and sending, error when refused. */
   readonly creation: Task<[K extends 'video' ? Blob : ModelJobInput, string | undefined], JobRecord>;
@@ -60,11 +61,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
       task: async ([request, key], { signal }) => {
         this.upload = undefined;
         const poller = this.#pollerNow();
-        const onProgress = (p: UploadProgress) => {
-          this.upload = p;
-          this.host.dispatchEvent(new UploadProgressEvent(p));
-          this.host.requestUpdate();
-        };
+        const onProgress = (p: UploadProgress) => this.#uploaded(p);
         const extra = this.#startExtras;
         const options = { signal, onProgress, ...(key ? { idempotencyKey: key } : {}), ...extra };
         const record =
@@ -100,6 +97,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
   adopt(id: string, options: { resumed?: boolean } = {}): void {
     this.#unwatch();
     this.record = undefined;
+    this.upload = undefined;
     this.#lastStatus = undefined;
     this.#awayPending = options.resumed === true;
     this.#watch(id);
@@ -110,6 +108,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     this.creation.abort();
     this.#unwatch();
     this.record = undefined;
+    this.upload = undefined;
     this.#lastStatus = undefined;
     this.#awayPending = false;
     this.host.requestUpdate();
@@ -153,7 +152,20 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
 
   #watch(id: string): void {
     this.#unwatch();
-    this.#stopWatching = this.#pollerNow().watch(id, (r) => this.#show(r));
+    const poller = this.#pollerNow();
+    const stopRecords = poller.watch(id, (r) => this.#show(r));
+    // A job still being created (sent again after a reload) reports its bytes apart from its record.
+    const stopBytes = poller.onUploadProgress(id, (p) => this.#uploaded(p));
+    this.#stopWatching = () => {
+      stopRecords();
+      stopBytes();
+    };
+  }
+
+  #uploaded(progress: UploadProgress | undefined): void {
+    this.upload = progress;
+    if (progress) this.host.dispatchEvent(new UploadProgressEvent(progress));
+    this.host.requestUpdate();
   }
 
   #unwatch(): void {

@@ -11,10 +11,13 @@
  *   charges nothing twice.
  * - A succeeded job that is still watched is polled again shortly before its download links
  *   expire, so the links in hand always work.
+ * - The bytes of a creating upload (a resend after a reload included) go to `onUploadProgress`
+ *   listeners in this tab only, from memory: never written to IndexedDB, never a `watch` change.
  */
 import { ApiError, type ModelJob, type VideoJob } from '../api/index.js';
 import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
 import { abortable, sleep } from '../client/async.js';
+import type { UploadProgress } from '../events/upload-progress.js';
 import { JobStore, isTerminal, type JobKind, type JobRecord } from './job-store.js';
 
 /** Requests bigger than this are written to IndexedDB beside the upload rather than before it. */
@@ -48,6 +51,8 @@ export interface JobPollerOptions {
 }
 
 export type JobListener = (record: JobRecord) => void;
+/** Bytes of a job's creating upload as they go out; `undefined` when that upload ended without creating the job. */
+export type UploadListener = (progress: UploadProgress | undefined) => void;
 
 interface Message {
   scope: string;
@@ -72,6 +77,9 @@ export class JobPoller {
   readonly #prefix: string;
   readonly #channel: BroadcastChannel;
   readonly #listeners = new Map<string, Set<JobListener>>();
+  readonly #uploadListeners = new Map<string, Set<UploadListener>>();
+  /** The latest report of each upload in flight in this tab, for a listener that comes late. */
+  readonly #uploads = new Map<string, UploadProgress>();
   readonly #loops = new Map<string, AbortController>();
   readonly #disposed = new AbortController();
 
@@ -109,14 +117,19 @@ export class JobPoller {
     return navigator.locks.request(`${this.#prefix}:create:${scope}:${key}`, () => this.#send(record, options));
   }
 
-  async #send(record: JobRecord, options: CreateOptions = {}): Promise<JobRecord> {
+  /** `kept`: the record and its request are in the store already (a resend), so nothing is written before sending. */
+  async #send(record: JobRecord, options: CreateOptions = {}, kept = false): Promise<JobRecord> {
     let uploaded = false;
+    let created = false;
     const call: CreateOptions = {
       ...options,
       idempotencyKey: record.idempotencyKey,
       beforeSend: async () => {
         const { request, ...light } = record;
-        if (request instanceof Blob && request.size > KEEP_BESIDE_BYTES) {
+        if (kept) {
+          // A resend: record and video are in the store. Writing them again would first drop the
+          // video (see below), so a reload in that window would lose it, for 500 MB written twice.
+        } else if (request instanceof Blob && request.size > KEEP_BESIDE_BYTES) {
           // A big video is written to IndexedDB beside the upload, not before it: storing 500 MB
           // first delayed the first uploaded byte by 2.7 s (npm run bench -- upload). Until it is
           // in, a reload cannot resend it (resume() then drops the record and says so).
@@ -131,17 +144,20 @@ export class JobPoller {
       },
       onProgress: (p) => {
         if (p.total > 0 && p.loaded >= p.total) uploaded = true;
+        this.#uploads.set(record.id, p);
+        this.#notifyUpload(record.id, p);
         options.onProgress?.(p);
       },
     };
     try {
-      const created =
+      const job =
         record.kind === 'video'
           ? (await this.client.createVideoJob(record.request as Blob, call)).data
           : (await this.client.createModelJob(record.request as ModelJobInput, call)).data;
+      created = true;
       const next = await this.#update(record.scope, record.id, (r) => {
         const { request: _sent, ...rest } = r;
-        return { ...rest, handle: created.job_id, status: created.status, progress: 'progress' in created && typeof created.progress === 'number' ? created.progress : 0, ...('output' in created ? { job: created as ModelJob } : {}), updatedAt: Date.now() };
+        return { ...rest, handle: job.job_id, status: job.status, progress: 'progress' in job && typeof job.progress === 'number' ? job.progress : 0, ...('output' in job ? { job: job as ModelJob } : {}), updatedAt: Date.now() };
       });
       return next ?? record;
     } catch (err) {
@@ -153,6 +169,9 @@ export class JobPoller {
         this.#notify({ ...record, status: 'failed', error: { code: err instanceof ApiError ? err.code : 'cancelled', message: err instanceof Error ? err.message : String(err) } });
       }
       throw err;
+    } finally {
+      // Its listeners now follow the record; a job still being created has no upload in flight.
+      if (this.#uploads.delete(record.id) && !created) this.#notifyUpload(record.id, undefined);
     }
   }
 
@@ -189,6 +208,25 @@ export class JobPoller {
         this.#loops.get(id)?.abort();
         this.#loops.delete(id);
       }
+    };
+  }
+
+  /**
+   * Calls `listener` with the bytes of the job's creating upload as they go out in this tab (also
+   * a resend after a reload), starting with the latest report when one is under way, and with
+   * `undefined` when that upload ends without creating the job (it stays `creating`, kept for the
+   * next visit). Other tabs get no bytes: the sending tab holds the job's creation lock. Returns
+   * the function that stops listening.
+   */
+  onUploadProgress(id: string, listener: UploadListener): () => void {
+    let set = this.#uploadListeners.get(id);
+    if (!set) this.#uploadListeners.set(id, (set = new Set()));
+    set.add(listener);
+    const now = this.#uploads.get(id);
+    if (now) listener(now);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#uploadListeners.get(id) === set) this.#uploadListeners.delete(id);
     };
   }
 
@@ -250,6 +288,7 @@ export class JobPoller {
     for (const c of this.#loops.values()) c.abort();
     this.#loops.clear();
     this.#listeners.clear();
+    this.#uploadListeners.clear();
     this.#channel.close();
   }
 
@@ -266,7 +305,7 @@ export class JobPoller {
       const current = await this.store.get(record.scope, record.id);
       if (!current || current.status !== 'creating') return;
       try {
-        await this.#send(current, { signal: signal ?? this.#disposed.signal });
+        await this.#send(current, { signal: signal ?? this.#disposed.signal }, true);
         this.#restartLoop(record.id);
       } catch {
         // Kept (and retried on the next load) or dropped by #send; listeners were told.
@@ -358,6 +397,16 @@ export class JobPoller {
         listener(record);
       } catch (err) {
         console.error('[mediakit] a job listener threw', err);
+      }
+    }
+  }
+
+  #notifyUpload(id: string, progress: UploadProgress | undefined): void {
+    for (const listener of this.#uploadListeners.get(id) ?? []) {
+      try {
+        listener(progress);
+      } catch (err) {
+        console.error('[mediakit] an upload listener threw', err);
       }
     }
   }

@@ -237,7 +237,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
 
 describe('<video-to-3d-uploader>: reloads and tabs', function () {
   this.timeout(120_000);
-  type Page = { polls: number; statuses: string[]; el: VideoTo3dUploader; list(): Promise<{ status: string; id: string; request?: unknown }[]> };
+  type Page = { polls: number; statuses: string[]; resend: { valuenow: number | null; text: string; handle: string | null }[]; el: VideoTo3dUploader; list(): Promise<{ status: string; id: string; request?: unknown }[]> };
   // A file of the frame's own realm (its element checks \`instanceof Blob\` against its own globals).
   const fileIn = (frame: HTMLIFrameElement, file: File) => new (frame.contentWindow as unknown as typeof globalThis).File([file], file.name, { type: file.type });
   const open = async () => {
@@ -249,7 +249,7 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
     return { frame, page };
   };
 
-  it('resumes an upload cut by a reload, without re-picking the file, charged once', async () => {
+  it('resumes an upload cut by a reload, without re-picking the file, showing its bytes as it goes, charged once', async () => {
     const before = await charges();
     const first = await open();
     first.page.el.selectFile(fileIn(first.frame, padded(await video(), 200 * 1024 * 1024)));
@@ -263,6 +263,16 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
     const second = await open();
     await until(() => second.page.statuses.includes('resending') || second.page.el.job?.handle, 20_000, 'the resend');
     expect(second.page.statuses).to.include('resending');
+    await until(() => second.page.el.job?.handle, 60_000, 'the resent job');
+    // While resending, before the job exists, the bar is determinate and grows, and the bytes line
+    // changes, as in the first upload; there is no cancel (see the element's #renderUploading).
+    const bars = second.page.resend.filter((b) => b.valuenow !== null);
+    expect(bars.length, `a determinate bar while resending (saw ${JSON.stringify(second.page.resend.slice(0, 3))})`).to.be.greaterThan(1);
+    expect(bars.every((b) => b.handle === null), 'all before the job was created').to.equal(true);
+    for (let i = 1; i < bars.length; i++) expect(bars[i]!.valuenow!).to.be.at.least(bars[i - 1]!.valuenow!);
+    expect(bars.at(-1)!.valuenow!).to.be.greaterThan(bars[0]!.valuenow!);
+    expect(new Set(bars.map((b) => b.text)).size, 'the bytes line changes').to.be.greaterThan(1);
+    expect(bars.at(-1)!.text, 'bytes sent of the total').to.match(/\d.* of \d/);
     await until(async () => {
       await advance('mk-video', 30_000);
       return second.page.el.status === 'succeeded';

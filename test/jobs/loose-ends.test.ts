@@ -5,7 +5,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement, html as litHtml } from 'lit';
 import { JobController, JobPoller, JobStore, MediaClient, type JobRecord } from '../../src/index.js';
-import { advance, until } from '../fixtures/browser.js';
+import type { UploadProgress } from '../../src/events/upload-progress.js';
+import { advance, padded, until, video } from '../fixtures/browser.js';
 
 // /mediakit, not /mk-jobs: job-poller.test.ts reads that stack's balance and must see only its own charges.
 const endpoint = '/mediakit';
@@ -117,5 +118,47 @@ describe('JobPoller: a listener hears each change once', () => {
     poller.dispose();
     expect(a.map(fingerprint), 'first listener').to.deep.equal([...new Set(a.map(fingerprint))]);
     expect(b, 'second listener').to.have.length(1);
+  });
+
+  it('a resend after a reload reports its bytes to onUploadProgress, not as records: watch hears only changes, the store is not written per event', async () => {
+    const id = crypto.randomUUID();
+    const client = new MediaClient({ endpoint });
+    let writes = 0;
+    class CountingStore extends JobStore {
+      override async put(r: JobRecord): Promise<void> {
+        writes++;
+        return super.put(r);
+      }
+      override async patch(scope: string, key: string, change: (r: JobRecord) => JobRecord): Promise<JobRecord | undefined> {
+        writes++;
+        return super.patch(scope, key, change);
+      }
+    }
+    const store = new CountingStore({ database: `test-once-${id}` });
+    // What a page cut mid-upload leaves: the record still creating, with its video kept.
+    const request = padded(await video(), 40 * 1024 * 1024);
+    const key = crypto.randomUUID();
+    const now = Date.now();
+    await store.put({ id: key, scope: await client.scope(), kind: 'video', idempotencyKey: key, summary: { name: 'big.mp4' }, createdAt: now, updatedAt: now, status: 'creating', progress: 0, request });
+    writes = 0;
+    const poller = new JobPoller(client, { store, cadence: { video: { firstMs: 60_000, maxMs: 60_000, factor: 1 } }, channel: `test-${id}` });
+    const heard: JobRecord[] = [];
+    const bytes: (UploadProgress | undefined)[] = [];
+    poller.watch(key, (r) => heard.push(r));
+    poller.onUploadProgress(key, (p) => bytes.push(p));
+    await poller.resume();
+    const created = await until(() => heard.find((r) => r.handle), 30_000, 'the job to be created');
+    poller.dispose();
+    const sent = bytes.filter((p): p is UploadProgress => p !== undefined);
+    expect(sent.length, 'progress reports').to.be.greaterThan(2);
+    expect(bytes, 'no "upload ended without a job"').to.have.length(sent.length);
+    for (let i = 1; i < sent.length; i++) expect(sent[i]!.loaded).to.be.at.least(sent[i - 1]!.loaded);
+    expect(sent.at(-1)!.loaded).to.equal(sent.at(-1)!.total);
+    expect(sent.at(-1)!.total).to.be.greaterThan(request.size);
+    // The records: creating (once), then the created job; never one per progress event.
+    expect(heard[0]!.status).to.equal('creating');
+    expect(heard.filter((r) => r.status === 'creating'), 'creating heard once').to.have.length(1);
+    expect(heard.indexOf(created), 'the created job right after').to.equal(1);
+    expect(writes, 'store writes during the resend').to.be.below(sent.length);
   });
 });

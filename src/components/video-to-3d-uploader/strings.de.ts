@@ -29,6 +29,8 @@ const de: UploaderStrings = {
   vtUploadMilestone: (p) => `Upload zu ${p.percent} % fertig`,
   vtCancelled: 'Upload abgebrochen. Es wurde nichts berechnet.',
   vtResending: 'Ihr Upload wurde unterbrochen. Das Video wird erneut gesendet – es wird nicht doppelt berechnet.',
+  vtResendingShort: 'Wird erneut gesendet',
+  vtResendValue: (p) => `Wird erneut gesendet: ${p.percent} %, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'Wartet auf einen freien Rechner',
   vtProcessing: 'Die 3D-Szene wird erstellt',
   vtProcessingValue: (p) => `Die 3D-Szene wird erstellt: ${p.percent} %`,

@@ -30,6 +30,8 @@ export const uploaderStrings = {
   vtUploadMilestone: (p: { percent: number }) => `Upload ${p.percent} % done`,
   vtCancelled: 'Upload cancelled. Nothing was charged.',
   vtResending: 'Your upload was interrupted. Sending the video again — you will not be charged twice.',
+  vtResendingShort: 'Sending again',
+  vtResendValue: (p: { percent: number; sent: string; left: string }) => `Sending again: ${p.percent} %, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'Waiting for a free worker',
   vtProcessing: 'Building the 3D scene',
   vtProcessingValue: (p: { percent: number }) => `Building the 3D scene: ${p.percent} %`,

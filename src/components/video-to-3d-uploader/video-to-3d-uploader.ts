@@ -38,7 +38,7 @@ type Strings = UploaderStrings & SharedStrings;
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
  * @event mk-file-select - A video was chosen, dropped or pasted; cancel it to veto the file.
- * @event mk-upload-progress - Bytes of the upload went out (`loaded`, `total`, `bytesPerSecond`, `secondsLeft`).
+ * @event mk-upload-progress - Bytes of the upload, or of its resend after a reload, went out (`loaded`, `total`, `bytesPerSecond`, `secondsLeft`).
  * @event mk-job-created - The job exists (also after adopting one).
  * @event mk-job-progress - The job moved (queued, processing, progress).
  * @event mk-job-succeeded - The scene is ready; `detail.job.output` has the download links, `detail.whileAway` says whether it finished while the page was closed.
@@ -48,7 +48,7 @@ type Strings = UploaderStrings & SharedStrings;
  * @csspart drop-zone - The area that takes a dropped video.
  * @csspart choose-button - The button that opens the file picker.
  * @csspart confirm-button - Upload and start.
- * @csspart cancel-button - Cancels the upload.
+ * @csspart cancel-button - Cancels the upload (not offered while resending).
  * @csspart thumbnail - The first frame of the chosen video.
  * @csspart progress - The progress bar.
  * @csspart cost - The cost line.
@@ -292,6 +292,8 @@ export class VideoTo3dUploader extends ProductElement {
     if (now === 'checking') this.#perf.start('validate');
     if (before === 'checking') this.#perf.end('validate');
     if (now === 'uploading' || now === 'resending') this.#perf.start('upload');
+    // A resend counts its quarters from zero again, as its bytes do.
+    if (now === 'resending') this.#announce.resetProgress();
     if (before === 'uploading' || before === 'resending') this.#perf.end('upload');
     if (now === 'queued') this.#perf.start('queue');
     if (before === 'queued') this.#perf.end('queue');
@@ -447,9 +449,9 @@ export class VideoTo3dUploader extends ProductElement {
       case 'ready':
         return this.#renderReady();
       case 'uploading':
-        return this.#renderUploading();
+        return this.#renderUploading(false);
       case 'resending':
-        return html`<div class="stage"><p>${this.#t.term('vtResending')}</p>${this.#bar(undefined, this.#t.term('vtResending'))}</div>`;
+        return this.#renderUploading(true);
       case 'queued':
       case 'processing':
         return this.#renderProcessing();
@@ -520,7 +522,13 @@ export class VideoTo3dUploader extends ProductElement {
     </div>`;
   }
 
-  #renderUploading() {
+  /**
+   * The upload, or its resend after a reload (the bytes come from the poller that sends it). A
+   * resend has no cancel button: its video is kept on this device and the job may already exist
+   * upstream (the first upload's answer was lost), so a cancel could neither promise "nothing
+   * charged" nor stop the next visit from sending it again.
+   */
+  #renderUploading(resend: boolean) {
     const t = this.#t;
     const u = this.#jobs.upload;
     const fraction = u && u.total > 0 ? u.loaded / u.total : 0;
@@ -529,12 +537,16 @@ export class VideoTo3dUploader extends ProductElement {
     const left = u?.secondsLeft !== undefined ? t.term('timeLeft', { seconds: u.secondsLeft }) : '';
     const sent = u ? t.term('sentOf', { loaded: u.loaded, total: u.total }) : '';
     const waiting = this._waitUntil > Date.now() ? Math.ceil((this._waitUntil - Date.now()) / 1000) : 0;
+    const name = resend ? String(this.#jobs.record?.summary['name'] ?? '') : (this._file?.name ?? '');
+    // Before the first bytes of a resend (or after one that failed and waits for the next visit), no amount is known.
+    const value = !u && resend ? t.term('vtResendingShort') : t.term(resend ? 'vtResendValue' : 'vtUploadValue', { percent, sent, left });
     return html`<div class="stage">
-      <p><strong>${t.term('vtUploading')}</strong> <span class="muted">${this._file?.name ?? ''}</span></p>
-      ${this.#bar(u ? fraction : undefined, t.term('vtUploadValue', { percent, sent, left }))}
-      <p class="muted nums">${sent}${u && u.bytesPerSecond > 0 ? html` · ${t.term('rate', { bytesPerSecond: u.bytesPerSecond })}` : nothing}${left ? html` · ${left}` : nothing}</p>
+      <p><strong>${t.term(resend ? 'vtResendingShort' : 'vtUploading')}</strong> <span class="muted">${name}</span></p>
+      ${this.#bar(u ? fraction : undefined, value)}
+      ${u ? html`<p class="muted nums">${sent}${u.bytesPerSecond > 0 ? html` · ${t.term('rate', { bytesPerSecond: u.bytesPerSecond })}` : nothing}${left ? html` · ${left}` : nothing}</p>` : nothing}
+      ${resend ? html`<p class="notice">${t.term('vtResending')}</p>` : nothing}
       ${waiting ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: waiting })}</p>` : nothing}
-      <div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${() => this.cancel()}>${t.term('cancel')}</button></div>
+      ${resend ? nothing : html`<div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${() => this.cancel()}>${t.term('cancel')}</button></div>`}
     </div>`;
   }
 
