@@ -6,49 +6,43 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import { validateImage } from '../../client/validate-input.js';
-import { PhaseTimer } from '../../internal/perf.js';
+import { InputCheck } from '../shared/input-check.js';
 
 export class BgImage {
   readonly host: ReactiveControllerHost;
   source: File | string | undefined;
   /** What the "before" picture shows: the file's object URL, or the address. */
   beforeUrl: string | undefined;
-  checking = false;
   /** Width / height of the original, once known. */
   ratio: number | undefined;
   /** Why the image was refused. */
   error: unknown;
-  readonly #perf = new PhaseTimer('bg-tool');
-  #abort: AbortController | undefined;
+  readonly #check: InputCheck;
 
   constructor(host: ReactiveControllerHost) {
     this.host = host;
+    this.#check = new InputCheck(host, 'bg-tool');
+  }
+
+  /** A file's check is running. */
+  get checking(): boolean {
+    return this.#check.checking;
   }
 
   /** Takes `file` (after `clear()`) and checks it; resolves when the check is done or abandoned. */
-  async check(file: File): Promise<void> {
-    this.#abort?.abort();
-    const abort = (this.#abort = new AbortController());
-    this.checking = true;
+  check(file: File): Promise<void> {
     this.source = file;
-    this.host.requestUpdate();
-    this.#perf.start('validate');
-    try {
-      const checked = await validateImage(file, 'image_file');
-      if (abort.signal.aborted) return;
-      this.ratio = checked.width / checked.height;
-      this.beforeUrl = URL.createObjectURL(file);
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      this.source = undefined;
-      this.error = err;
-    } finally {
-      if (!abort.signal.aborted) {
-        this.checking = false;
-        this.#perf.end('validate');
-        this.host.requestUpdate();
-      }
-    }
+    return this.#check.run(
+      () => validateImage(file, 'image_file'),
+      (checked) => {
+        this.ratio = checked.width / checked.height;
+        this.beforeUrl = URL.createObjectURL(file);
+      },
+      (err) => {
+        this.source = undefined;
+        this.error = err;
+      },
+    );
   }
 
   /** Takes an address (checked already, after `clear()`); a file check still running is abandoned. */
@@ -68,8 +62,7 @@ export class BgImage {
 
   /** Abandons a check that is running and drops an open `validate` phase. */
   cancel(): void {
-    this.#perf.clear();
-    this.#abort?.abort();
+    this.#check.cancel();
   }
 
   /** Forgets the image (`cancel()` abandons a check that is running). */
@@ -79,7 +72,7 @@ export class BgImage {
     this.ratio = undefined;
     this.source = undefined;
     this.error = undefined;
-    this.checking = false;
+    this.#check.cancel();
     this.host.requestUpdate();
   }
 }
