@@ -3,7 +3,9 @@
  * goes upstream (`remoteImages`: 'public' by default, 'deny', or the site's own check), and
  * forwards exactly the body it checked.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +79,31 @@ describe('remote image URLs through the proxy', () => {
       assert.equal(spy.calls.length, before, `${url}: nothing went upstream`);
     }
     assert.equal(secretHits, 0);
+  });
+
+  it('refuses a public-looking name that resolves to a private address, and forwards one that resolves to a public address', async () => {
+    // No DNS server here can be made to answer a private address for a public name, so the
+    // resolver itself answers (Node's dns.lookup, which the proxy calls); everything else is real.
+    const answers: Record<string, string> = { 'rebound.example-cdn.com': '10.0.0.5', 'photos.example-cdn.com': '93.184.216.34' };
+    const real = dns.lookup;
+    mock.method(dns, 'lookup', (host: string, options: unknown, callback: (err: Error | null, addresses: { address: string; family: number }[]) => void) =>
+      answers[host] ? callback(null, [{ address: answers[host]!, family: 4 }]) : (real as (...a: unknown[]) => void)(host, options, callback),
+    );
+    syncBuiltinESMExports();
+    try {
+      const t = await s.login('rebinder', 100);
+      const before = spy.calls.length;
+      const refused = await s.call('/mediakit/api/v1/headshot', jsonInit(t, { image_url: 'https://rebound.example-cdn.com/a.png' }));
+      assert.equal(refused.status, 400);
+      assert.match((await envelope(refused)).message, /^image_url /);
+      assert.equal(spy.calls.length, before, 'nothing went upstream');
+      const forwarded = await s.call('/mediakit/api/v1/headshot', jsonInit(t, { image_url: 'https://photos.example-cdn.com/a.png', variants: [0] }));
+      assert.equal(spy.calls.length, before + 1, 'a name resolving to a public address goes upstream');
+      assert.notEqual(forwarded.status, 200, 'the sandbox cannot reach it (no network here)');
+    } finally {
+      mock.restoreAll();
+      syncBuiltinESMExports();
+    }
   });
 
   it("'deny' refuses every image URL; a function allows the site's own list", async () => {
