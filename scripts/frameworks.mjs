@@ -64,7 +64,10 @@ ${elements.map((el) => `export { ${el.className} } from './${el.tag}.js';`).join
 // Type declarations for templates, from the same manifest: each tag's attribute-backed properties
 // and its mk-* events, for React 19's JSX (custom elements take `on<event name>` props there) and
 // Preact, Svelte 5 (svelteHTML) and Vue 3 (GlobalComponents). Opt in with `import type {} from '@mediakit/elements/types/<name>'`.
-const imports = elements.map((el) => `import type { ${el.className} } from '../elements/${el.tag}.js';`).join('\n');
+// The mk-* events' GlobalEventHandlersEventMap entries are declared in the event modules, which the
+// elements' declarations do not import: without the `export type {}` line (kept in the .d.ts, where an
+// `import type {}` is dropped) most handlers' events were silently `any` (vue-tsc showed it).
+const imports = [...elements.map((el) => `import type { ${el.className} } from '../elements/${el.tag}.js';`), "export type {} from '../events/index.js';"].join('\n');
 const props = (el) => `Partial<Pick<${el.className}, ${el.fields.map((f) => `'${f}'`).join(' | ') || 'never'}>>`;
 const events = (el) => el.events.map((e) => `'on${e}'?: (event: GlobalEventHandlersEventMap['${e}']) => void`).join('; ');
 mkdirSync(join(root, 'src/types'), { recursive: true });

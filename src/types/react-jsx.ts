@@ -9,6 +9,7 @@ import type { HeadshotStudio } from '../elements/headshot-studio.js';
 import type { ModelGenerator } from '../elements/model-generator.js';
 import type { SplatViewer } from '../elements/splat-viewer.js';
 import type { VideoTo3dUploader } from '../elements/video-to-3d-uploader.js';
+export type {} from '../events/index.js';
 
 type Base = React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement>;
 
