@@ -4,11 +4,12 @@
 //      library or their decoders in its output;
 //   2. every browser entry imports in Node without throwing (server rendering starts there);
 //   3. without the sandbox's optional peers, importing the sandbox says what to install;
-//   4. each example app under test/apps/<name> is built from the installed package, served behind
-//      the package's own dev stack (proxy + sandbox), and driven in Chromium: <video-to-3d-uploader>
-//      takes a video to its succeeded state.
+//   4. each example app under test/apps/<name> is built from the installed package (and, where its
+//      app.json has `typecheck`, checked with its framework's checker: vue-tsc, svelte-check),
+//      served behind the package's own dev stack (proxy + sandbox), and driven in Chromium:
+//      <video-to-3d-uploader> takes a video to its succeeded state.
 // The apps share one node_modules (one install). Usage: node scripts/apps.mjs [app names...]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -149,6 +150,7 @@ try {
         sh(bin, spec.build.slice(1), app, { NEXT_TELEMETRY_DISABLED: '1' });
       }
       const built = ((performance.now() - tb) / 1000).toFixed(1);
+      const typechecked = spec.typecheck ? await typecheck(app, spec.typecheck) : '';
       if (spec.serverRendered) {
         // Rendered on the server: the built HTML already holds the element's tag.
         const html = readFileSync(join(app, spec.out, 'index.html'), 'utf8');
@@ -158,7 +160,7 @@ try {
       const served = await serve(join(app, spec.out ?? 'dist'), { '/cdn/': join(installed, 'cdn') }, spec.csp);
       try {
         const result = await drive(served.url + (spec.page ?? '/'), spec);
-        return `built in ${built} s; ${result}`;
+        return `built in ${built} s; ${typechecked}${result}`;
       } finally {
         await served.close();
       }
@@ -181,8 +183,7 @@ if (!only.length || only.includes('quickstart')) {
     mkdirSync(app, { recursive: true });
     writeFileSync(join(app, 'vite.config.mjs'), block('js'));
     writeFileSync(join(app, 'index.html'), block('html'));
-    const { spawn } = await import('node:child_process');
-    const port = 5190 + Math.floor(Math.random() * 500);
+      const port = 5190 + Math.floor(Math.random() * 500);
     const vite = spawn(join(shared, 'node_modules/.bin/vite'), ['--port', String(port), '--strictPort'], { cwd: app, env: { ...process.env, MEDIAKIT_SANDBOX_SPEED: '600' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     vite.stdout.on('data', (c) => (out += c));
@@ -203,6 +204,33 @@ log(`${failures.length ? `FAILED: ${failures.join(', ')}` : 'all passed'} (${((p
 process.exit(failures.length ? 1 : 0);
 
 // ---- helpers -----------------------------------------------------------------------------------
+/**
+ * The app's types as its users' checker sees them (vue-tsc, svelte-check), from the installed
+ * package: `pass` must exit 0 on the app; `fail` runs on a fixture that misuses the tags and must
+ * exit non-zero with every message in `errors`, so a check that sees no types cannot pass.
+ */
+async function typecheck(app, { pass, fail, errors }) {
+  // Both at once (each is a few seconds of one core).
+  const run = ([cmd, ...args]) =>
+    new Promise((done) => {
+      const t = performance.now();
+      const child = spawn(join(shared, 'node_modules/.bin', cmd), args, { cwd: app });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      child.on('error', (error) => done({ status: null, error, out }));
+      child.on('close', (status) => done({ status, out, s: ((performance.now() - t) / 1000).toFixed(1) }));
+    });
+  const [ok, bad] = await Promise.all([run(pass), run(fail)]);
+  if (ok.status !== 0 || ok.error) throw new Error(`${pass.join(' ')} refused the app (exit ${ok.status}):\n${ok.out}${ok.error ?? ''}`);
+  if (bad.error) throw bad.error;
+  const missing = errors.filter((e) => !bad.out.includes(e));
+  if (bad.status === 0 || missing.length) {
+    throw new Error(`${fail.join(' ')} should have refused the fixture${bad.status === 0 ? ' (it exited 0)' : ''}${missing.length ? `; missing: ${missing.join(' | ')}` : ''}:\n${bad.out}`);
+  }
+  return `${pass[0]} passed the app (${ok.s} s) and refused the wrong fixture with its ${errors.length} expected errors (${bad.s} s, at the same time); `;
+}
+
 function makeVideo() {
   const file = join(work, 'walk.mp4');
   let bin = 'ffmpeg';
