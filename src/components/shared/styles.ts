@@ -57,8 +57,15 @@ export const base = css`
     box-sizing: border-box;
     max-inline-size: 100%;
   }
+  /* The dark surfaces need light text even on a host page that never styled its own for dark
+     mode (dark text inherited onto --_surface was unreadable). */
   :host([theme='dark']) {
     color: #e6edf3;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      color: #e6edf3;
+    }
   }
   :host([hidden]) {
     display: none;
