@@ -123,7 +123,8 @@ export const base = css`
     font: inherit;
     font-weight: 600;
     min-block-size: 44px;
-    padding: 0 calc(var(--_space) * 2);
+    /* Block padding only shows when a long label (German, a phone) wraps to two lines. */
+    padding: calc(var(--_space) * 0.75) calc(var(--_space) * 2);
     border-radius: calc(var(--_radius) - 4px);
     border: 1px solid transparent;
     cursor: pointer;
