@@ -344,12 +344,6 @@ export const modelGeneratorStyles = css`
     font-variant-numeric: tabular-nums;
     text-align: end;
   }
-  .result-title:focus {
-    outline: none;
-  }
-  .result-title:focus-visible {
-    outline: 3px solid var(--_focus);
-  }
   .refund {
     color: var(--_success);
     font-weight: 600;

@@ -167,6 +167,13 @@ export const base = css`
     outline: 3px solid var(--_focus);
     outline-offset: 2px;
   }
+  /* A result heading takes focus when a phase ends (so screen readers start there); it is not a
+     control, so it draws no ring. */
+  h2[tabindex='-1']:focus,
+  h3[tabindex='-1']:focus,
+  h4[tabindex='-1']:focus {
+    outline: none;
+  }
   input,
   select,
   textarea {

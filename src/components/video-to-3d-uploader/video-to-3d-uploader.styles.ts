@@ -122,10 +122,6 @@ export const uploaderStyles = css`
   .viewer-wait .meter {
     inline-size: min(320px, 100%);
   }
-  /* Focus lands on the heading when the scene is ready (so screen readers start there); it is not a control, so no ring. */
-  .result-title:focus {
-    outline: none;
-  }
   .refund {
     color: var(--_success);
     font-weight: 600;
