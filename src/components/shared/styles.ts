@@ -18,7 +18,7 @@ export const tokens = css`
     --_success: var(--mk-success, #1a7f37);
     --_radius: var(--mk-radius, 12px);
     --_space: var(--mk-space, 8px);
-    --_focus: var(--mk-focus-ring, #2f5bea);
+    --_focus: var(--mk-focus-ring, var(--mk-accent, #2f5bea));
     color-scheme: light;
   }
   @media (prefers-color-scheme: dark) {
@@ -31,7 +31,7 @@ export const tokens = css`
       --_muted: var(--mk-muted, #a3adba);
       --_danger: var(--mk-danger, #ff8a80);
       --_success: var(--mk-success, #6fd08c);
-      --_focus: var(--mk-focus-ring, #7c9cff);
+      --_focus: var(--mk-focus-ring, var(--mk-accent, #7c9cff));
       color-scheme: dark;
     }
   }
@@ -44,7 +44,7 @@ export const tokens = css`
     --_muted: var(--mk-muted, #a3adba);
     --_danger: var(--mk-danger, #ff8a80);
     --_success: var(--mk-success, #6fd08c);
-    --_focus: var(--mk-focus-ring, #7c9cff);
+    --_focus: var(--mk-focus-ring, var(--mk-accent, #7c9cff));
     color-scheme: dark;
   }
 `;
@@ -152,6 +152,9 @@ export const base = css`
     color: var(--_accent);
     padding: 0 var(--_space);
     text-decoration: underline;
+  }
+  a[part~='top-up'] {
+    color: var(--_accent);
   }
   button:disabled {
     opacity: 0.55;
