@@ -154,7 +154,13 @@ export const modelGeneratorStyles = css`
     padding: 0;
     font-size: 1.1em;
   }
-  @media (max-width: 560px) {
+  /* The narrow layouts follow the element's own width (container queries), not the viewport's: a
+     390 px column on a wide screen kept the desktop layout and ran past the card's edge. */
+  .photos,
+  .result {
+    container-type: inline-size;
+  }
+  @container (max-width: 520px) {
     .photo {
       grid-template-columns: 56px minmax(0, 1fr);
     }
@@ -272,7 +278,7 @@ export const modelGeneratorStyles = css`
     gap: calc(var(--_space) * 2);
     align-items: start;
   }
-  @media (max-width: 720px) {
+  @container (max-width: 600px) {
     .result-grid {
       grid-template-columns: minmax(0, 1fr);
     }

@@ -61,9 +61,14 @@ export const uploaderStyles = css`
     gap: calc(var(--_space) * 2);
     align-items: start;
   }
-  @media (max-width: 560px) {
+  /* By the element's own width, not the viewport's: in a 390 px column on a wide screen the
+     thumbnail beside the facts squeezed them past the card's edge. */
+  .ready {
+    container-type: inline-size;
+  }
+  @container (max-width: 520px) {
     .preview {
-      grid-template-columns: 1fr;
+      grid-template-columns: minmax(0, 1fr);
     }
   }
   img[part~='thumbnail'],
