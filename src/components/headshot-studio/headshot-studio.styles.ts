@@ -180,16 +180,20 @@ export const headshotStyles = css`
     }
     .slot .actions button,
     .slot .actions .button {
-      padding: 0 4px;
+      padding-inline: 4px;
       font-size: 0.875em;
     }
     .failed-box .muted {
       display: none;
     }
   }
+  /* Each cell's picture, name and buttons sit on the rows of the list (subgrid), so a name that
+     wraps to more lines than its neighbour's does not push that cell's buttons out of line. */
   .slot {
     display: grid;
-    gap: var(--_space);
+    grid-row: span 3;
+    grid-template-rows: subgrid;
+    row-gap: var(--_space);
     align-content: start;
     min-inline-size: 0;
   }
@@ -208,9 +212,6 @@ export const headshotStyles = css`
   .slot.failed .shot {
     aspect-ratio: auto;
     min-block-size: 160px;
-  }
-  .slot.failed {
-    grid-template-rows: 1fr auto auto;
   }
   .shot img {
     display: block;
@@ -263,7 +264,7 @@ export const headshotStyles = css`
   }
   .slot .actions button,
   .slot .actions .button {
-    padding: 0 var(--_space);
+    padding-inline: var(--_space);
     font-size: 0.9375em;
   }
 `;
