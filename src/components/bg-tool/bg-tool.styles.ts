@@ -51,6 +51,21 @@ export const bgToolStyles = css`
     object-fit: contain;
     user-select: none;
   }
+  .no-preview {
+    position: absolute;
+    inset: 0;
+    display: grid;
+    align-content: center;
+    justify-items: center;
+    gap: var(--_space);
+    padding: calc(var(--_space) * 2);
+    text-align: center;
+  }
+  .no-preview svg {
+    inline-size: 40px;
+    block-size: 40px;
+    color: var(--_muted);
+  }
   .before-only {
     display: grid;
     gap: var(--_space);

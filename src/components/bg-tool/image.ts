@@ -15,6 +15,8 @@ export class BgImage {
   beforeUrl: string | undefined;
   /** Width / height of the original, once known. */
   ratio: number | undefined;
+  /** The address this browser could not show (the service may still fetch it). */
+  unshown: string | undefined;
   /** Why the image was refused. */
   error: unknown;
   readonly #check: InputCheck;
@@ -57,6 +59,12 @@ export class BgImage {
   loaded(img: HTMLImageElement): void {
     if (this.ratio !== undefined) return;
     this.ratio = img.naturalWidth / img.naturalHeight || undefined;
+    this.host.requestUpdate();
+  }
+
+  /** The "before" picture did not load: say so instead of a broken-image icon. */
+  failedToShow(url: string): void {
+    this.unshown = url;
     this.host.requestUpdate();
   }
 

@@ -16,9 +16,17 @@ import type { BgStrings } from './strings.js';
 type Localize = LocalizeController<BgStrings & SharedStrings>;
 
 export function renderBefore(t: Localize, image: BgImage, onNew: () => void) {
+  const unshown = image.beforeUrl !== undefined && image.unshown === image.beforeUrl;
   return html`<div class="before-only">
     <div class="picture" style=${styleProps(shape(image.ratio))}>
-      <img src=${image.beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')} @load=${(e: Event) => image.loaded(e.target as HTMLImageElement)} />
+      <img src=${image.beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')} ?hidden=${unshown} @load=${(e: Event) => image.loaded(e.target as HTMLImageElement)}
+        @error=${() => image.beforeUrl && image.failedToShow(image.beforeUrl)} />
+      ${unshown
+        ? html`<div class="no-preview">
+            <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 5h16v14H4zM4 15l4.5-4.5 4 4 2.5-2.5L20 17M15.5 9.5h.01"/></svg>
+            <p class="muted">${t.term('bgNoPreview')}</p>
+          </div>`
+        : nothing}
     </div>
     <p class="muted file-name">${image.source instanceof File ? image.source.name : t.term('bgFromUrl')} ·
       <button type="button" class="link" @click=${onNew}>${t.term('bgNewImage')}</button></p>

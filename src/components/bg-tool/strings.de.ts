@@ -15,6 +15,7 @@ const de: BgStrings = {
   bgBeforeAlt: 'Originalbild',
   bgAfterAlt: 'Bild ohne Hintergrund',
   bgFromUrl: 'Bild von einer Adresse',
+  bgNoPreview: 'Keine Vorschau: Dieser Browser konnte die Adresse nicht laden.',
   bgOptions: 'Optionen',
   bgSize: 'Größe',
   bgSize_auto: 'Automatisch (bis 10 MP)',

@@ -15,6 +15,7 @@ export const bgStrings = {
   bgBeforeAlt: 'Original image',
   bgAfterAlt: 'Image without background',
   bgFromUrl: 'Image from an address',
+  bgNoPreview: 'No preview: this browser could not load the address.',
   bgOptions: 'Options',
   bgSize: 'Size',
   bgSize_auto: 'Automatic (up to 10 MP)',
