@@ -73,6 +73,7 @@ export const Working: Story = {
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
+      await fault('slow', { ms: 15_000 }); // the sandbox holds its answer back: time to look
       void el.run();
     }),
 };

@@ -14,7 +14,7 @@ export interface LedgerEntry {
   job_id?: string;
 }
 
-export type FaultKind = 'job_fail' | 'create_error' | 'variant_fail' | 'all_variants_fail' | 'rate_limit' | 'expire';
+export type FaultKind = 'job_fail' | 'create_error' | 'variant_fail' | 'all_variants_fail' | 'rate_limit' | 'expire' | 'slow';
 
 export interface Account {
   id: string;
@@ -29,6 +29,8 @@ export interface Account {
     all_variants_fail: number;
     rate_limit: number;
     variant_fail: { count: number; variants: number[] };
+    /** Headshot and image-tool answers held back by `ms` (real time): a working state to look at. */
+    slow: { count: number; ms: number };
   };
 }
 
@@ -52,7 +54,7 @@ export class AccountBook {
       held: 0,
       keys,
       ledger: [],
-      faults: { job_fail: 0, create_error: 0, all_variants_fail: 0, rate_limit: 0, variant_fail: { count: 0, variants: [] } },
+      faults: { job_fail: 0, create_error: 0, all_variants_fail: 0, rate_limit: 0, variant_fail: { count: 0, variants: [] }, slow: { count: 0, ms: 0 } },
     };
     this.#accounts.set(id, account);
     for (const cap of CAPABILITIES) this.#keys.set(keys[cap], { account, capability: cap, key: keys[cap] });
@@ -97,6 +99,14 @@ export class AccountBook {
     if (account.faults[kind] <= 0) return false;
     account.faults[kind]--;
     return true;
+  }
+
+  /** Milliseconds the next answer is held back (a pending `slow` fault), or 0. */
+  takeSlowFault(account: Account): number {
+    const f = account.faults.slow;
+    if (f.count <= 0) return 0;
+    f.count--;
+    return f.ms;
   }
 
   takeVariantFault(account: Account): number[] {

@@ -217,7 +217,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   function applyFault(body: Record<string, unknown>): Record<string, unknown> {
     const account: Account = (typeof body['account_id'] === 'string' && accounts.get(body['account_id'])) || fail('invalid_request', 'account_id must name a sandbox account.');
-    const kinds: FaultKind[] = ['job_fail', 'create_error', 'variant_fail', 'all_variants_fail', 'rate_limit', 'expire'];
+    const kinds: FaultKind[] = ['job_fail', 'create_error', 'variant_fail', 'all_variants_fail', 'rate_limit', 'expire', 'slow'];
     const kind = body['kind'] as FaultKind;
     if (!kinds.includes(kind)) fail('invalid_request', `kind must be one of ${kinds.join(', ')}.`);
     const countRaw = body['count'] ?? 1;
@@ -230,6 +230,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       account.faults.variant_fail = { count: countRaw, variants: variants as number[] };
       return { kind, pending: countRaw, variants };
+    }
+    if (kind === 'slow') {
+      const ms = body['ms'];
+      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0 || ms > 120_000) fail('invalid_request', 'slow needs ms: how long to hold back each answer, 0 to 120000 milliseconds.');
+      account.faults.slow = { count: countRaw, ms };
+      return { kind, pending: countRaw, ms };
     }
     account.faults[kind] = countRaw;
     return { kind, pending: countRaw };

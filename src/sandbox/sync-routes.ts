@@ -18,6 +18,9 @@ interface SyncOptions {
   imageUrls?: { allowLoopback?: boolean; maxRedirects?: number };
 }
 
+/** Waits `ms` of real time (the `slow` fault): the answer is late, as a busy provider's would be. */
+const held = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : undefined);
+
 export class SyncRoutes {
   constructor(
     private readonly accounts: AccountBook,
@@ -31,6 +34,7 @@ export class SyncRoutes {
     const account = auth.account;
     const price = headshotCharge(params.variants.length);
     return this.#withHold(account, price, async () => {
+      await held(this.accounts.takeSlowFault(account));
       if (this.accounts.takeFault(account, 'create_error') || this.accounts.takeFault(account, 'all_variants_fail')) allFailed();
       const failing = this.accounts.takeVariantFault(account);
       const cut = await prepareSelfie(image);
@@ -54,6 +58,7 @@ export class SyncRoutes {
     const image = await this.#loadImage(oneImageSource(body));
     const account = auth.account;
     return this.#withHold(account, COSTS.imageTool, async () => {
+      await held(this.accounts.takeSlowFault(account));
       if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider failed to process the image. Nothing was charged; try again.');
       let out;
       try {

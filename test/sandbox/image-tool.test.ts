@@ -115,6 +115,19 @@ describe('image tools: background removal', () => {
     }
   });
 
+  it("the slow fault holds back the next answer by its ms, once, and still charges it; a bad ms is refused", async () => {
+    const { id, keys } = await h.account(5);
+    await h.fault(id, 'slow', { ms: 700 });
+    let t0 = performance.now();
+    assert.equal((await call(keys.imageTools, form({}))).status, 200);
+    assert.ok(performance.now() - t0 >= 700, 'held back');
+    assert.equal((await call(keys.imageTools, form({}))).status, 200);
+    assert.equal((await h.ledger(id)).entries.filter((e) => e.type === 'charge').length, 2);
+    const bad = await fetch(`${h.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: id, kind: 'slow', ms: -1 }) });
+    assert.equal(bad.status, 400);
+    assert.match((await envelope(bad)).message, /slow needs ms/);
+  });
+
   it('402 with a zero balance; provider failure is 500 and free', async () => {
     const empty = await h.account(0);
     assert.equal((await call(empty.keys.imageTools, form({}))).status, 402);
