@@ -25,6 +25,8 @@ if (!existsSync(join(staticDir, 'index.json'))) {
   process.exit(1);
 }
 
+// Story names that are element states (the element's `status` or a custom state).
+const STATES = ['idle', 'ready', 'working', 'processing', 'succeeded', 'failed', 'partial', 'loading', 'loaded', 'error', 'offline', 'low'];
 // The proxies' own routes: their error answers are what the error stories show (and /nowhere, the
 // endpoint with no proxy behind it that credit-badge's Error story is about).
 const API = /^\/(mediakit|mediakit-poor|nowhere)\//;
@@ -50,11 +52,13 @@ const index = JSON.parse(readFileSync(join(staticDir, 'index.json'), 'utf8'));
 const stories = Object.values(index.entries).filter((e) => (e.type === 'story' || e.type === 'docs') && e.id.includes(filter));
 const axe = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
 const failures = [];
 const started = Date.now();
 
 async function check(story) {
+  // A fresh browser context per story: its own session, IndexedDB and job list, so a job one
+  // story started never shows up in another (two run at a time).
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   const page = await context.newPage();
   const problems = [];
   // Chromium logs every non-2xx response as a console error. A story about an API error (402,
@@ -72,6 +76,19 @@ async function check(story) {
   const root = docs ? '#storybook-docs' : '#storybook-root';
   await page.goto(`${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}`);
   await page.waitForSelector(`${root} > *`, { timeout: 15_000 }).catch(() => problems.push('the story rendered nothing'));
+  // A story named after a state (Succeeded, Failed, Processing, Ready, Loaded, Offline, ...) is
+  // checked in that state: an element in it must reach it (its `status`, or `:state()`).
+  const state = docs ? undefined : STATES.find((s) => story.id.endsWith(`--${s}`));
+  if (state) {
+    await page
+      .waitForFunction(
+        ({ root, state }) =>
+          [...document.querySelectorAll(`${root} *`)].some((el) => el.localName.includes('-') && (el.status === state || el.matches(`:state(${state})`))),
+        { root, state },
+        { timeout: 60_000, polling: 200 },
+      )
+      .catch(() => problems.push(`the story never reached its state "${state}"`));
+  }
   await page.waitForTimeout(SETTLE_MS);
   await page.addScriptTag({ content: axe });
   // On a docs page, Storybook's own controls table (its radio and toggle inputs) and the scrolling
@@ -88,7 +105,7 @@ async function check(story) {
   }, { root, docs });
   problems.push(...violations.map((v) => `axe: ${v}`));
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${story.id}.png`), fullPage: true });
-  await page.close();
+  await context.close();
   return problems;
 }
 
