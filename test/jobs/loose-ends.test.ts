@@ -150,7 +150,9 @@ describe('JobPoller: a listener hears each change once', () => {
     const created = await until(() => heard.find((r) => r.handle), 30_000, 'the job to be created');
     poller.dispose();
     const sent = bytes.filter((p): p is UploadProgress => p !== undefined);
-    expect(sent.length, 'progress reports').to.be.greaterThan(2);
+    // How many progress events a 40 MB upload gives depends on the machine (two at least: the
+    // first bytes and the end); the store is written a fixed few times whatever that number is.
+    expect(sent.length, 'progress reports').to.be.at.least(2);
     expect(bytes, 'no "upload ended without a job"').to.have.length(sent.length);
     for (let i = 1; i < sent.length; i++) expect(sent[i]!.loaded).to.be.at.least(sent[i - 1]!.loaded);
     expect(sent.at(-1)!.loaded).to.equal(sent.at(-1)!.total);
@@ -159,6 +161,6 @@ describe('JobPoller: a listener hears each change once', () => {
     expect(heard[0]!.status).to.equal('creating');
     expect(heard.filter((r) => r.status === 'creating'), 'creating heard once').to.have.length(1);
     expect(heard.indexOf(created), 'the created job right after').to.equal(1);
-    expect(writes, 'store writes during the resend').to.be.below(sent.length);
+    expect(writes, 'store writes during the resend (never one per progress event)').to.be.at.most(2);
   });
 });
