@@ -283,23 +283,8 @@ export const modelGeneratorStyles = css`
       grid-template-columns: minmax(0, 1fr);
     }
   }
-  glb-viewer,
-  .viewer-wait {
+  glb-viewer {
     display: block;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) - 4px);
-    block-size: var(--mk-viewer-height);
-    background: var(--_surface-2);
-  }
-  .viewer-wait {
-    display: grid;
-    align-content: center;
-    justify-items: center;
-    gap: var(--_space);
-    padding: calc(var(--_space) * 3);
-  }
-  .viewer-wait .meter {
-    inline-size: min(320px, 100%);
   }
   .turntable {
     margin: 0;

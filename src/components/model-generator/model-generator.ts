@@ -14,7 +14,7 @@ import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
-import { elementStyles } from '../shared/styles.js';
+import { elementStyles, viewerFrame } from '../shared/styles.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
 import { renderJobView } from './job-view.js';
 import { renderFormView } from './form-view.js';
@@ -96,7 +96,7 @@ const { maxPromptChars } = LIMITS.model;
  * @cssstate failed - The job failed (refunded).
  */
 export class ModelGenerator extends FormAssociated(MkElement) {
-  static override styles = [elementStyles, modelGeneratorStyles];
+  static override styles = [elementStyles, viewerFrame, modelGeneratorStyles];
 
   /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
   @property() endpoint = '/mediakit';

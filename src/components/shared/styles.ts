@@ -312,4 +312,26 @@ export const base = css`
   }
 `;
 
+/** The frame of a result viewer inside an element, and the box that stands in for it while its code loads. */
+export const viewerFrame = css`
+  glb-viewer,
+  splat-viewer,
+  .viewer-wait {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    block-size: var(--mk-viewer-height);
+    background: var(--_surface-2);
+  }
+  .viewer-wait {
+    display: grid;
+    align-content: center;
+    justify-items: center;
+    gap: var(--_space);
+    padding: calc(var(--_space) * 3);
+  }
+  .viewer-wait .meter {
+    inline-size: min(320px, 100%);
+  }
+`;
+
 export const elementStyles = [tokens, base];

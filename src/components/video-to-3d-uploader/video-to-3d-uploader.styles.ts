@@ -110,23 +110,6 @@ export const uploaderStyles = css`
   .nums {
     font-variant-numeric: tabular-nums;
   }
-  splat-viewer,
-  .viewer-wait {
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) - 4px);
-    block-size: var(--mk-viewer-height);
-    background: var(--_surface-2);
-  }
-  .viewer-wait {
-    display: grid;
-    align-content: center;
-    justify-items: center;
-    gap: var(--_space);
-    padding: calc(var(--_space) * 3);
-  }
-  .viewer-wait .meter {
-    inline-size: min(320px, 100%);
-  }
   .refund {
     color: var(--_success);
     font-weight: 600;

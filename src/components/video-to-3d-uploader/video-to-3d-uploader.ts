@@ -17,7 +17,7 @@ import type { ErrorPanelOptions } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
-import { elementStyles } from '../shared/styles.js';
+import { elementStyles, viewerFrame } from '../shared/styles.js';
 import type { Advice } from './frame-checks.js';
 import { uploaderStrings, type UploaderStrings } from './strings.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
@@ -83,7 +83,7 @@ type Strings = UploaderStrings & SharedStrings;
  * @cssstate expired - The result was deleted upstream.
  */
 export class VideoTo3dUploader extends ProductElement {
-  static override styles = [elementStyles, uploaderStyles];
+  static override styles = [elementStyles, viewerFrame, uploaderStyles];
 
   /** A job to show and follow (its id from `mk-job-created`, or its handle). */
   @property({ attribute: 'job-id' }) jobId = '';
