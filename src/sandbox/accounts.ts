@@ -101,7 +101,7 @@ export class AccountBook {
     return true;
   }
 
-  /** Milliseconds the next answer is held back (a pending `slow` fault), or 0. */
+  /** Milliseconds of real time the next answer is held back or the next job takes longer (a pending `slow` fault), or 0. */
   takeSlowFault(account: Account): number {
     const f = account.faults.slow;
     if (f.count <= 0) return 0;

@@ -233,7 +233,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     if (kind === 'slow') {
       const ms = body['ms'];
-      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0 || ms > 120_000) fail('invalid_request', 'slow needs ms: how long to hold back each answer, 0 to 120000 milliseconds.');
+      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0 || ms > 120_000) fail('invalid_request', 'slow needs ms: how much later each answer comes or how much longer each job takes, 0 to 120000 milliseconds.');
       account.faults.slow = { count: countRaw, ms };
       return { kind, pending: countRaw, ms };
     }

@@ -75,7 +75,8 @@ export class JobRegistry {
       accountId: account.id,
       apiKey: auth.key,
       createdAt: this.clock.now(),
-      durationMs: videoJobDurationMs(info.durationSeconds),
+      // A pending `slow` fault: the job takes that much more real time (a busy provider's queue).
+      durationMs: videoJobDurationMs(info.durationSeconds) + this.accounts.takeSlowFault(account) * this.clock.speed,
       failing: this.accounts.takeFault(account, 'job_fail'),
       artifactFailed: false,
       refunded: false,
@@ -122,7 +123,7 @@ export class JobRegistry {
       accountId: account.id,
       apiKey: auth.key,
       createdAt: this.clock.now(),
-      durationMs: modelJobDurationMs(quality, params.mode, images.length),
+      durationMs: modelJobDurationMs(quality, params.mode, images.length) + this.accounts.takeSlowFault(account) * this.clock.speed,
       failing: this.accounts.takeFault(account, 'job_fail'),
       artifactFailed: false,
       refunded: false,

@@ -145,6 +145,21 @@ describe('3D generation', () => {
     assert.equal(ledger.balance, 10);
   });
 
+  it('the slow fault makes the next job take that much longer (still processing where it would have finished), once', async () => {
+    const { id, keys } = await h.account(10);
+    const status = async (path: string) => ((await (await h.call(path, { headers: { 'x-api-key': keys.generate } })).json()) as any).data.status;
+    await h.fault(id, 'slow', { ms: 90_000 });
+    const slow = (await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' })).headers.get('location')!;
+    const plain = (await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' })).headers.get('location')!;
+    // fast, one photo: 30 s; the slow one 120 s (the harness clock runs at real speed).
+    await h.advance(40_000);
+    await h.sandbox.idle();
+    assert.equal(await status(plain), 'succeeded');
+    assert.equal(await status(slow), 'processing');
+    await h.advance(90_000);
+    assert.equal(await status(slow), 'succeeded');
+  });
+
   describe('refuses bad parameters with 400, naming the field, and charges nothing', () => {
     const cases: [string, unknown, RegExp][] = [
       ['no mode', { prompt: 'a chair' }, /mode is required/],
