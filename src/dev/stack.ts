@@ -68,6 +68,36 @@ function ensureDemoCookie(req: IncomingMessage, res: ServerResponse): void {
   req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${DEMO_COOKIE}=${id}`;
 }
 
+/** Sends a same-server file (`src`, a path) spread evenly over `seconds` (1-300), with its length, so progress shows. */
+async function trickle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const query = new URL(req.url ?? '/', 'http://dev').searchParams;
+  const src = query.get('src') ?? '';
+  const seconds = Number(query.get('seconds') ?? 30);
+  if (!/^\/(?![/\\])/.test(src) || !(seconds >= 1 && seconds <= 300)) {
+    return void res.writeHead(400, { 'content-type': 'text/plain' }).end('trickle needs src, a path on this server such as /assets/Duck.glb, and seconds, 1 to 300.');
+  }
+  const stop = new AbortController();
+  res.on('close', () => stop.abort());
+  try {
+    // From this server's own address (never the Host header, which the client chooses).
+    const { localAddress = '127.0.0.1', localPort } = req.socket;
+    const self = `http://${localAddress.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}`;
+    const upstream = await fetch(new URL(src, self), { signal: stop.signal });
+    const bytes = new Uint8Array(await upstream.arrayBuffer());
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', 'content-length': String(bytes.length), 'cache-control': 'no-store' });
+    const steps = seconds * 4;
+    const chunk = Math.ceil(bytes.length / steps);
+    for (let at = 0; at < bytes.length && !stop.signal.aborted; at += chunk) {
+      res.write(bytes.subarray(at, at + chunk));
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    res.end();
+  } catch {
+    if (!res.headersSent) res.writeHead(502).end();
+    else res.destroy();
+  }
+}
+
 const KEY_ENV: Record<Capability, string> = { video: 'MEDIAKIT_KEY_VIDEO', headshot: 'MEDIAKIT_KEY_HEADSHOT', generate: 'MEDIAKIT_KEY_GENERATE', imageTools: 'MEDIAKIT_KEY_IMAGE_TOOLS' };
 
 export function createDevStack(options: DevStackOptions = {}): DevStack {
@@ -125,6 +155,9 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
       void settings.then((s) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ account_id: s.account })));
       return;
     }
+    // Development only: a file of this same server sent slowly (`?src=/assets/x.glb&seconds=30`),
+    // so a viewer's loading state can be looked at (the viewers' Loading stories).
+    if (sandbox && req.method === 'GET' && path === `${sandboxPath}/__dev/trickle`) return void trickle(req, res);
     if (sandboxMiddleware) return sandboxMiddleware(req, res, next);
     next();
   };
