@@ -70,6 +70,7 @@ export const Ready: Story = { render: (args) => drive(args, ready) };
 
 /** The call is out. */
 export const Working: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
@@ -89,6 +90,7 @@ export const CroppedPreview: Story = { args: { crop: true, size: 'preview' }, re
 
 /** Sandbox fault `create_error` (a 500): nothing was charged, try again. */
 export const Failed: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
@@ -99,6 +101,7 @@ export const Failed: Story = {
 
 /** Sandbox fault `rate_limit` (a 429): a countdown, then it goes on by itself. */
 export const RateLimited: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);

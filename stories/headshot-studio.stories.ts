@@ -97,6 +97,7 @@ export const Succeeded: Story = {
 
 /** Sandbox fault `variant_fail` on slot 3: its message and "retry this one" at the price of one. */
 export const OneSlotFailed: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
@@ -107,6 +108,7 @@ export const OneSlotFailed: Story = {
 
 /** Sandbox fault `all_variants_fail` (a 500): nothing was charged. */
 export const AllFailed: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
@@ -117,6 +119,7 @@ export const AllFailed: Story = {
 
 /** Sandbox fault `rate_limit` (a 429): a countdown, then it goes on by itself. */
 export const RateLimited: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);

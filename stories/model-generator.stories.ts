@@ -83,16 +83,24 @@ export const PromptNearLimit: Story = {
 
 /** Prompt mode at work: progress, elapsed time and the reference image the API rendered first. */
 export const Processing: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await prompt(el);
+      await fault('slow', { ms: 60_000 }); // a minute more: time to look
       await el.start();
-      await advance(25_000);
+      await until(() => el.status !== 'creating');
+      // Small steps: queued for the first tenth of its timeline; the reference image shows from then on.
+      while (el.status === 'queued') {
+        await advance(5_000);
+        await new Promise((r) => setTimeout(r, 400));
+      }
     }, 'prompt'),
 };
 
 /** The model in <glb-viewer> (loaded only now), the turntable, the seed, the statistics, download, same again and variation. */
 export const Succeeded: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await photos(el);
@@ -103,6 +111,7 @@ export const Succeeded: Story = {
 
 /** The job failed upstream (sandbox fault `job_fail`): the service's message and the refund. */
 export const Failed: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await prompt(el);
@@ -114,6 +123,7 @@ export const Failed: Story = {
 
 /** The service is busy (sandbox fault `rate_limit`): a countdown, then it goes on by itself. */
 export const RateLimited: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await prompt(el);

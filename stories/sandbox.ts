@@ -5,6 +5,11 @@
  */
 let account: Promise<string> | undefined;
 
+// A story that arms a sandbox fault or moves the sandbox clock is tagged 'sandbox-state' (a string
+// literal: Storybook reads tags without running the file). Every story shares the dev stack's one
+// account and clock, so the story test (scripts/stories.mjs) runs those alone: another story's job
+// would otherwise take the fault, or jump past the state it shows.
+
 /** The sandbox account behind the dev stack (a dev-only route of src/dev). */
 export function sandboxAccount(sandbox = '/sandbox'): Promise<string> {
   account ??= fetch(`${sandbox}/__dev/account`).then(async (r) => ((await r.json()) as { account_id: string }).account_id);

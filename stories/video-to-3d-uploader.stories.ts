@@ -54,17 +54,25 @@ export const Ready: Story = {
 
 /** Uploaded and building: stage, progress, elapsed time, "you can close this page". */
 export const Processing: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       el.selectFile(await sampleVideo());
       await until(() => el.status === 'ready');
+      await fault('slow', { ms: 120_000 }); // two more minutes: time to look
       await el.start();
-      await advance(20_000);
+      // Queued for the first tenth of the timeline: step the clock to the building stages.
+      while (el.status === 'uploading' || el.status === 'resending' || el.status === 'queued') {
+        await advance(10_000);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      await advance(60_000); // on to the camera poses stage
     }),
 };
 
 /** The scene in the built-in <splat-viewer>, with downloads. */
 export const Succeeded: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       el.selectFile(await sampleVideo());
@@ -79,6 +87,7 @@ export const Succeeded: Story = {
 
 /** The job failed upstream (sandbox fault `job_fail`): the service's message and the refund. */
 export const Failed: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       el.selectFile(await sampleVideo());
@@ -94,6 +103,7 @@ export const Failed: Story = {
 
 /** The service is busy (sandbox fault `rate_limit`): a countdown, then it goes on by itself. */
 export const RateLimited: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       el.selectFile(await sampleVideo());
