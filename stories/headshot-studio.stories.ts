@@ -78,9 +78,11 @@ export const Ready: Story = { render: (args) => drive(args, ready) };
 
 /** Making them: one placeholder per requested slot. */
 export const Working: Story = {
+  tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
+      await fault('slow', { ms: 15_000 }); // the sandbox holds its answer back: time to look
       void el.generate();
     }),
 };
