@@ -67,7 +67,7 @@ function renderSlot(v: ResultsView, r: SlotView) {
           : html`<div class="placeholder failed-box">
               <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
               <p><strong>${t.term('hsSlotFailed')}</strong></p>
-              ${r.error ? html`<p class="muted">${r.error}</p>` : nothing}
+              <p class="muted">${t.term('hsSlotFailedHint')}</p>
             </div>`}
       ${chosen ? html`<span class="badge">✓ ${t.term('hsChosen')}</span>` : nothing}
     </div>

@@ -52,6 +52,7 @@ const de: HeadshotStrings = {
   hsAllFailed: 'Keines der Porträts konnte erstellt werden.',
   hsAllFailedHint: 'Es wurde nichts berechnet. Versuchen Sie es erneut, am besten mit einem frontalen, gleichmäßig beleuchteten Selfie.',
   hsSlotFailed: 'Diese Variante ist fehlgeschlagen (nicht berechnet)',
+  hsSlotFailedHint: 'Der Dienst konnte diese Variante nicht erstellen. Versuchen Sie nur diese erneut: Sie wird nur berechnet, wenn es klappt.',
   hsRetryOne: (p, f) => `Nur diese erneut versuchen (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p) => `Porträt, ${p.style}: ${p.slot}`,
   hsDownloadOne: 'PNG herunterladen',

@@ -52,6 +52,7 @@ export const headshotStrings = {
   hsAllFailed: 'None of the headshots could be made.',
   hsAllFailedHint: 'Nothing was charged. Try again, ideally with a front-facing, evenly lit selfie.',
   hsSlotFailed: 'This one failed (not charged)',
+  hsSlotFailedHint: 'The service could not make this version. Retry just this one: it is charged only if it works.',
   hsRetryOne: (p: { cost: number }, f: Formatter) => `Retry this one (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p: { slot: string; style: string }) => `Headshot, ${p.style}: ${p.slot}`,
   hsDownloadOne: 'Download PNG',
