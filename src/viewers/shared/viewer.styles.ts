@@ -35,7 +35,7 @@ export const viewerStyles = css`
     outline: none;
   }
   canvas:focus-visible {
-    box-shadow: inset 0 0 0 3px var(--mk-focus-ring, #0969da);
+    box-shadow: inset 0 0 0 3px var(--mk-focus-ring, var(--mk-viewer-accent, var(--mk-accent, #0969da)));
   }
   ::slotted([slot='poster']) {
     position: absolute;

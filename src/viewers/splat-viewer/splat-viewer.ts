@@ -29,7 +29,7 @@ let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
  * @cssproperty --mk-viewer-background - Background behind the scene, over --mk-surface. Default: --mk-surface.
  * @cssproperty --mk-viewer-accent - Colour of the progress bar, over --mk-accent.
  * @cssproperty --mk-viewer-radius - Corner radius, over --mk-radius.
- * @cssproperty --mk-focus-ring - Colour of the keyboard focus ring.
+ * @cssproperty --mk-focus-ring - Colour of the keyboard focus ring (default: the accent, --mk-viewer-accent or --mk-accent).
  *
  * @cssstate loading - A file is downloading or being decoded.
  * @cssstate loaded - The scene is shown.
