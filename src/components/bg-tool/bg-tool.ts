@@ -11,6 +11,7 @@ import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
+import { limitsLine } from '../shared/limits.js';
 import { bgToolStyles } from './bg-tool.styles.js';
 import { CompareController } from './compare.js';
 import { BgImage } from './image.js';
@@ -298,7 +299,7 @@ export class BgTool extends ProductElement {
         <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="4" width="18" height="16" rx="2" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="9" cy="10" r="2" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4 18l5-5 4 4 3-3 4 4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>
         ${this.#intake.render(t.term('bgChoose'), { describedBy: 'limits' })}
         <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
-        <p class="muted" id="limits">${t.term('bgLimits')}</p>
+        ${limitsLine(t.term('bgLimits'))}
       </div>
       <div class="url-row">
         <label for="url">${t.term('bgUrlLabel')}</label>

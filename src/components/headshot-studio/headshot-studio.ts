@@ -12,6 +12,7 @@ import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
+import { limitsLine } from '../shared/limits.js';
 import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
 import { renderReady } from './choices-view.js';
@@ -327,7 +328,7 @@ export class HeadshotStudio extends ProductElement {
         ${this.#camera.renderFallback((files) => this.#intake.offer(files, 'camera'))}
       </div>
       <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
-      <p class="muted" id="limits">${t.term('hsLimits')}</p>
+      ${limitsLine(t.term('hsLimits'))}
       ${this.#camera.state === 'denied' ? html`<p class="notice" role="status">${t.term('hsCameraDenied')}</p>` : nothing}
     </div>`;
   }

@@ -11,6 +11,7 @@ import type { AnnouncerController } from '../shared/announcer.js';
 import type { FileIntakeController } from '../shared/file-intake.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
+import { limitsLine } from '../shared/limits.js';
 import { checkPhoto, downscale, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
@@ -224,7 +225,7 @@ export class PhotoListController implements ReactiveController {
           : nothing}
       </div>
       <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
-      <p class="muted" id="limits">${t.term('mgPhotoLimits')}</p>
+      ${limitsLine(t.term('mgPhotoLimits'))}
     </div>`;
   }
 

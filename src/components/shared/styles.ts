@@ -199,6 +199,12 @@ export const base = css`
     white-space: nowrap;
     border: 0;
   }
+  .limits {
+    text-wrap: balance;
+  }
+  .limits .keep {
+    white-space: nowrap;
+  }
   .drop {
     border: 2px dashed var(--_border);
     border-radius: var(--_radius);

@@ -18,6 +18,7 @@ import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
+import { limitsLine } from '../shared/limits.js';
 import type { Advice } from './frame-checks.js';
 import { uploaderStrings, type UploaderStrings } from './strings.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
@@ -471,7 +472,7 @@ export class VideoTo3dUploader extends ProductElement {
         <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M3 7.5A1.5 1.5 0 0 1 4.5 6h9A1.5 1.5 0 0 1 15 7.5v9a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 3 16.5zM15 10.5l5.2-3a.5.5 0 0 1 .8.4v8.2a.5.5 0 0 1-.8.4l-5.2-3"/></svg>
         ${this.#intake.render(t.term('vtChoose'), { describedBy: 'limits' })}
         <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
-        <p class="muted" id="limits">${t.term('vtLimits')}</p>
+        ${limitsLine(t.term('vtLimits'))}
       </div>`;
   }
 
