@@ -45,6 +45,10 @@ export const uploaderStyles = css`
   .history[open] summary::before {
     transform: rotate(45deg);
   }
+  /* The tips and the recent scenes read as one list of two disclosures, without the card's gap. */
+  .tips + .history {
+    margin-block-start: calc(var(--_space) * -2);
+  }
   .ready dl.facts {
     grid-template-columns: repeat(2, minmax(0, 1fr));
   }
