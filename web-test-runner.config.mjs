@@ -4,6 +4,9 @@
 // so tests talk real HTTP to both. Run through scripts/test.mjs, which registers tsx so this file
 // can import the TypeScript stack.
 //
+// The stacks' control planes (/sandbox*/__sandbox, /sandbox*/__dev) answer only pages that carry
+// the dev token cookie, which grantDevCookie below gives every test page as it loads.
+//
 // Two more stacks, each owned by one test file so its ledger checks see only its own charges:
 // /mk-short (sandbox /sandbox-short; test/client) has 2-second session tokens; /mk-jobs (sandbox
 // /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
@@ -22,6 +25,7 @@ import { inspectStats } from './test/fixtures/inspect.ts';
 import { makeVideo } from './test/fixtures/media.ts';
 import { convertSplat } from './test/fixtures/splat-convert.ts';
 import { dracoGlb } from './test/fixtures/draco.ts';
+import { hostileEndpoint } from './test/fixtures/hostile-endpoint.ts';
 
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
 const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undefined);
@@ -38,6 +42,8 @@ const stacks = {
   'mk-headshot': createDevStack({ basePath: '/mk-headshot', sandboxPath: '/sandbox-headshot', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
   'mk-bg': createDevStack({ basePath: '/mk-bg', sandboxPath: '/sandbox-bg', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
   'mk-badge': createDevStack({ basePath: '/mk-badge', sandboxPath: '/sandbox-badge', sandbox: { speed: 60, artifacts }, budget: 100 }),
+  // Behind /mk-hostile (test/components/hostile-links): answers whose *_url fields are javascript: links.
+  'mk-links': createDevStack({ basePath: '/mk-links', sandboxPath: '/sandbox-links', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
   // A stack whose sessions have almost nothing left (402 before any upload).
   'mk-poor': createDevStack({ basePath: '/mk-poor', sandboxPath: '/sandbox-poor', sandbox: { speed: 60, artifacts }, budget: 5 }),
 };
@@ -88,6 +94,17 @@ async function testRoutes(ctx, next) {
   return next();
 }
 
+/**
+ * The test pages are the dev stacks' own pages: they get the dev token cookie as they load (the
+ * stacks' control plane, __sandbox and __dev, answers nothing else). The stacks only see the paths
+ * mounted below, so the test server gives it on every document request. One token serves every
+ * stack in this process.
+ */
+function grantDevCookie(ctx, next) {
+  stacks.mediakit.grantDevCookie(ctx.req, ctx.res);
+  return next();
+}
+
 /** Koa middleware around the connect one: the stack answers /mediakit/* and /sandbox/*, the test server the rest. */
 function mount(middleware, prefixes) {
   return (ctx, next) =>
@@ -114,11 +131,13 @@ export default {
     }),
   ],
   middleware: [
+    grantDevCookie,
     testRoutes,
     mount(stacks.mediakit.middleware, ['/mediakit', '/sandbox']),
     mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
     mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),
-    ...['video', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor'].map((n) => mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`])),
+    hostileEndpoint('/mk-hostile', '/mk-links'),
+    ...['video', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links'].map((n) => mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`])),
   ],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
 };

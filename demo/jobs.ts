@@ -81,7 +81,12 @@ $('model-go').addEventListener('click', () => {
   void start(photos.length ? poller.create('model', { mode: 'image', images: photos, quality }) : poller.create('model', { mode: 'text', prompt: $<HTMLInputElement>('prompt').value, quality }));
 });
 
-$('forward').addEventListener('click', () => void fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":600000}' }));
+// The dev server's one sandbox clock, shared by every visitor: a developer tool, kept on this page
+// only. The control plane answers this page because it carries the dev server's token cookie.
+$('forward').addEventListener('click', async () => {
+  const r = await fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":600000}' });
+  $('forward-status').textContent = r.ok ? 'The shared sandbox clock moved 10 minutes.' : `The sandbox refused (${r.status}): ${((await r.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? 'reload the page and try again'}`;
+});
 
 // On load: resume unfinished jobs (a lost creation is sent again with its key) and list them all.
 void (async () => {

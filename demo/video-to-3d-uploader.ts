@@ -17,7 +17,6 @@ document.querySelector('#sample')!.addEventListener('click', async () => {
   const blob = await (await fetch('/media/walkthrough.mp4')).blob();
   el.selectFile(new File([blob], 'walkthrough.mp4', { type: 'video/mp4' }));
 });
-document.querySelector('#forward')!.addEventListener('click', () => void fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":600000}' }));
 document.querySelector<HTMLInputElement>('#lang')!.addEventListener('change', (e) => (document.documentElement.lang = (e.target as HTMLInputElement).checked ? 'de' : 'en'));
 document.querySelector('#form')!.addEventListener('submit', (e) => {
   e.preventDefault();

@@ -5,25 +5,35 @@
  */
 let account: Promise<string> | undefined;
 
+// The control plane (__sandbox, __dev) answers only the dev server's own pages: a story's frame gets
+// the dev token cookie as it loads through the dev stack (src/dev/stack.ts, grantDevCookie), and
+// same-origin fetch sends it. A refusal says so, rather than leaving a story in a wrong state.
+
 // A story that arms a sandbox fault or moves the sandbox clock is tagged 'sandbox-state' (a string
 // literal: Storybook reads tags without running the file). Every story shares the dev stack's one
 // account and clock, so the story test (scripts/stories.mjs) runs those alone: another story's job
 // would otherwise take the fault, or jump past the state it shows.
 
+async function controlPlane(r: Response, what: string): Promise<unknown> {
+  const body = (await r.json().catch(() => null)) as { error?: { message?: string } } | null;
+  if (!r.ok) throw new Error(`${what}: ${r.status} ${body?.error?.message ?? ''}`);
+  return body;
+}
+
 /** The sandbox account behind the dev stack (a dev-only route of src/dev). */
 export function sandboxAccount(sandbox = '/sandbox'): Promise<string> {
-  account ??= fetch(`${sandbox}/__dev/account`).then(async (r) => ((await r.json()) as { account_id: string }).account_id);
+  account ??= fetch(`${sandbox}/__dev/account`).then(async (r) => ((await controlPlane(r, 'the sandbox account')) as { account_id: string }).account_id);
   return account;
 }
 
 /** Arms a sandbox fault (job_fail, rate_limit, expire, variant_fail, ...) for the next `count` calls. */
 export async function fault(kind: string, extra: Record<string, unknown> = {}, sandbox = '/sandbox'): Promise<void> {
-  await fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: await sandboxAccount(sandbox), kind, ...extra }) });
+  await controlPlane(await fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: await sandboxAccount(sandbox), kind, ...extra }) }), `fault ${kind}`);
 }
 
 /** Moves the sandbox clock forward (jobs progress in sandbox time). */
 export async function advance(ms: number, sandbox = '/sandbox'): Promise<void> {
-  await fetch(`${sandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+  await controlPlane(await fetch(`${sandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) }), 'the sandbox clock');
 }
 
 /** The sample walkthrough (4 s, 480x270, H.264) shipped with the demo. */

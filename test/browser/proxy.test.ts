@@ -44,7 +44,9 @@ describe('proxy from the browser', () => {
     let text = '';
     let data: { status: string; output: { turntable_url: string; model_url: string } };
     for (;;) {
-      await fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      // The control plane answers this page because the test server gave it the dev token cookie.
+      const moved = await fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      expect(moved.ok, `the sandbox clock: ${moved.status}`).to.equal(true);
       text = await (await fetch(poll, { headers: auth })).text();
       data = JSON.parse(text).data;
       if (data.status !== 'queued' && data.status !== 'processing') break;

@@ -103,7 +103,9 @@ describe('the kit: intake, words, form value, announcements', function () {
     void el.start();
     input.focus(); // the user goes on with the page's own form
     await until(async () => {
-      await fetch('/sandbox-kit/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      // The control plane answers this page because the test server gave it the dev token cookie.
+      const moved = await fetch('/sandbox-kit/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      if (!moved.ok) throw new Error(`the sandbox clock: ${moved.status} ${await moved.text()}`);
       return el.status === 'succeeded';
     }, 40_000, 'the job to end');
     await el.updateComplete;

@@ -6,9 +6,11 @@ import { createDevStack } from '../../src/dev/index.js';
 
 // The dev stack's slow file route, which the viewers' Loading stories use to hold their loading state.
 describe('dev stack: a file sent slowly', () => {
-  it('sends a file of the same server spread over the seconds asked, with its length; refuses other origins', async () => {
+  it('sends a listed file of the same server spread over the seconds asked, with its length; refuses other origins and files', async () => {
     const file = new Uint8Array(40_000).map((_, i) => i % 251);
-    const stack = createDevStack({ env: {} });
+    const stack = createDevStack({ env: {}, trickleFiles: ['/assets/model.glb', '/assets/missing.glb'] });
+    // The route is part of the control plane: a Node caller shows the dev token.
+    const headers = { 'x-mediakit-dev-token': stack.devToken };
     const server = createServer((req, res) =>
       stack.middleware(req, res, () => (req.url === '/assets/model.glb' ? res.writeHead(200, { 'content-type': 'model/gltf-binary' }).end(file) : res.writeHead(404).end())),
     );
@@ -16,10 +18,11 @@ describe('dev stack: a file sent slowly', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const t0 = performance.now();
-      const r = await fetch(`${url}/sandbox/__dev/trickle?src=/assets/model.glb&seconds=2`);
+      const r = await fetch(`${url}/sandbox/__dev/trickle?src=/assets/model.glb&seconds=2`, { headers });
       assert.equal(r.status, 200);
       assert.equal(r.headers.get('content-length'), '40000');
-      assert.equal(r.headers.get('content-type'), 'model/gltf-binary');
+      // Inert bytes, whatever the file's own type (test/sandbox/dev-stack-security.test.ts).
+      assert.equal(r.headers.get('content-type'), 'application/octet-stream');
       let chunks = 0;
       let firstAt = 0;
       let lastAt = 0;
@@ -35,13 +38,13 @@ describe('dev stack: a file sent slowly', () => {
       assert.ok(lastAt - firstAt >= 1500, `the bytes came over ${Math.round(lastAt - firstAt)} ms`);
       assert.ok(lastAt - t0 >= 1750, 'the last bytes came after about 2 s');
       assert.ok(chunks >= 4, `in pieces (${chunks})`);
-      for (const bad of ['//example.com/x.glb', '/\\example.com/x.glb', 'http://example.com/x.glb', '']) {
-        const b = await fetch(`${url}/sandbox/__dev/trickle?src=${encodeURIComponent(bad)}&seconds=2`);
+      for (const bad of ['//example.com/x.glb', '/\\example.com/x.glb', 'http://example.com/x.glb', '/assets/other.glb', '']) {
+        const b = await fetch(`${url}/sandbox/__dev/trickle?src=${encodeURIComponent(bad)}&seconds=2`, { headers });
         assert.equal(b.status, 400, bad);
         assert.match(await b.text(), /src, a path on this server/);
       }
-      assert.equal((await fetch(`${url}/sandbox/__dev/trickle?src=/assets/model.glb&seconds=0`)).status, 400);
-      assert.equal((await fetch(`${url}/sandbox/__dev/trickle?src=/assets/missing.glb&seconds=1`)).status, 404);
+      assert.equal((await fetch(`${url}/sandbox/__dev/trickle?src=/assets/model.glb&seconds=0`, { headers })).status, 400);
+      assert.equal((await fetch(`${url}/sandbox/__dev/trickle?src=/assets/missing.glb&seconds=1`, { headers })).status, 404);
     } finally {
       server.closeAllConnections();
       server.close();
