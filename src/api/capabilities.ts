@@ -46,11 +46,11 @@ export const ROUTES: readonly RouteSpec[] = [
   { name: 'downloadVideoJob', method: 'GET', pattern: '/api/app/jobs/{job_id}/download', capability: null, query: ['extract', 'expires', 'sig'], charged: false },
   { name: 'createModelJob', method: 'POST', pattern: '/api/v1/3d/jobs', capability: 'generate', query: [], charged: true },
   { name: 'getModelJob', method: 'GET', pattern: '/api/v1/3d/jobs/{job_id}', capability: 'generate', query: [], charged: false },
-  { name: 'downloadModel', method: 'GET', pattern: '/api/demo/3d/jobs/{job_id}/model', capability: null, query: ['download'], charged: false },
+  { name: 'downloadModel', method: 'GET', pattern: '/api/demo/3d/jobs/{job_id}/model', capability: null, query: ['download', 'expires', 'sig'], charged: false },
   // Not in the spec ("turntable_url: URL of an MP4 turntable", "reference_image_url"): the sandbox
-  // serves both beside the model, authorized like it by the unguessable job id.
-  { name: 'downloadTurntable', method: 'GET', pattern: '/api/demo/3d/jobs/{job_id}/turntable', capability: null, query: [], charged: false },
-  { name: 'downloadReference', method: 'GET', pattern: '/api/demo/3d/jobs/{job_id}/reference', capability: null, query: [], charged: false },
+  // serves both beside the model, authorized like it by a signed link that expires (expires, sig).
+  { name: 'downloadTurntable', method: 'GET', pattern: '/api/demo/3d/jobs/{job_id}/turntable', capability: null, query: ['expires', 'sig'], charged: false },
+  { name: 'downloadReference', method: 'GET', pattern: '/api/demo/3d/jobs/{job_id}/reference', capability: null, query: ['expires', 'sig'], charged: false },
   { name: 'headshots', method: 'POST', pattern: '/api/v1/headshot', capability: 'headshot', query: [], charged: true },
   { name: 'imageTool', method: 'POST', pattern: '/api/v1', capability: 'imageTools', query: [], charged: true },
   { name: 'account', method: 'GET', pattern: '/api/v1/account', capability: 'any', query: [], charged: false },

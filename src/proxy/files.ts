@@ -55,7 +55,15 @@ export async function downloadByHandle(ctx: Ctx, call: Call, policy: DownloadPol
     target = extract === 'ply' ? output.ply_url : output.archive_url;
     kind = extract === 'ply' ? 'ply' : 'zip';
   } else {
-    target = routePath(call.route.name, handle.jobId);
+    // The upstream's model, turntable and reference links are signed and expire (a job id alone
+    // opens nothing), so the file is fetched from the link a fresh poll of the job gives.
+    const data = await fetchJob(ctx, policy.capability, 'model', handle);
+    const output = data['output'] as { model_url?: unknown; turntable_url?: unknown } | null | undefined;
+    const link = policy.file === 'image' ? data['reference_image_url'] : policy.file === 'mp4' ? output?.turntable_url : output?.model_url;
+    if (typeof link !== 'string' || !link) {
+      refuse('not_found', policy.file === 'image' ? 'This job has no reference image: only text-mode jobs render one.' : 'This job has no result yet; download once its status is succeeded.');
+    }
+    target = link;
     kind = policy.file;
   }
   return streamFile(ctx, request, target, kind, url.searchParams.get('download') === '1', call.headers);

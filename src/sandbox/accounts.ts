@@ -84,14 +84,12 @@ export class AccountBook {
 
   charge(account: Account, amount: number, at: number, endpoint: string, jobId?: string): void {
     if (amount <= 0) return;
-    account.balance -= amount;
-    account.ledger.push({ at: new Date(at).toISOString(), type: 'charge', amount, balance_after: account.balance, endpoint, ...(jobId ? { job_id: jobId } : {}) });
+    record(account, ledgerEntry('charge', amount, account.balance - amount, at, endpoint, jobId));
   }
 
   refund(account: Account, amount: number, at: number, endpoint: string, jobId?: string): void {
     if (amount <= 0) return;
-    account.balance += amount;
-    account.ledger.push({ at: new Date(at).toISOString(), type: 'refund', amount, balance_after: account.balance, endpoint, ...(jobId ? { job_id: jobId } : {}) });
+    record(account, ledgerEntry('refund', amount, account.balance + amount, at, endpoint, jobId));
   }
 
   /** Takes one pending fault of `kind`; true when one was pending. */
@@ -115,4 +113,18 @@ export class AccountBook {
     f.count--;
     return f.variants;
   }
+}
+
+/**
+ * The entry is built first: its time is printed here, and an invalid time throws RangeError before
+ * anything changed, so an answer that says "nothing was charged" is true (issue 19).
+ */
+function ledgerEntry(type: LedgerEntry['type'], amount: number, balanceAfter: number, at: number, endpoint: string, jobId: string | undefined): LedgerEntry {
+  return { at: new Date(at).toISOString(), type, amount, balance_after: balanceAfter, endpoint, ...(jobId ? { job_id: jobId } : {}) };
+}
+
+/** The balance and the ledger change together, from an entry that already exists: nothing here can throw halfway. */
+function record(account: Account, entry: LedgerEntry): void {
+  account.ledger.push(entry);
+  account.balance = entry.balance_after;
 }

@@ -16,11 +16,11 @@ import {
   type RouteSpec,
 } from '../api/index.js';
 import { AccountBook, type Account, type FaultKind, type ResolvedKey } from './accounts.js';
-import { createClock, type SandboxClock } from './clock.js';
+import { createClock, MAX_CLOCK_MS, type SandboxClock } from './clock.js';
 import { errorResponse, fail, json } from './http.js';
 import { IdempotencyCache } from './idempotency.js';
 import { fingerprint, parseBody, readBody, type Body } from './inputs.js';
-import { parseMultipartStream, SpooledFile } from './multipart.js';
+import { parseMultipartStream, SpooledFile, sweepSpool } from './multipart.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { JobRegistry, type ArtifactOptions } from './job-routes.js';
 import { SyncRoutes } from './sync-routes.js';
@@ -55,6 +55,9 @@ export interface Sandbox {
   idle(): Promise<void>;
 }
 
+/** The largest single jump of `POST /__sandbox/clock`: 10 years. */
+const MAX_CLOCK_JUMP_MS = 10 * 365.25 * 24 * 60 * 60 * 1000;
+
 const CAPABILITY_LABEL: Record<Capability, string> = {
   video: 'video-to-3D',
   headshot: 'headshot',
@@ -63,6 +66,8 @@ const CAPABILITY_LABEL: Record<Capability, string> = {
 };
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  // Uploads left on disk by a process that was killed mid-request (issue 19).
+  void sweepSpool();
   const clock = createClock(options.speed ?? 12);
   const accounts = new AccountBook();
   const limiter = new RateLimiter(options.rateLimit);
@@ -189,15 +194,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   async function controlPlane(request: Request, url: URL): Promise<Response> {
+    refuseOtherOrigins(request, url);
     const path = url.pathname;
     const ledger = /^\/__sandbox\/accounts\/(acct_[A-Za-z0-9_-]+)\/ledger$/.exec(path);
     if (ledger && request.method === 'GET') {
-      const account = accounts.get(ledger[1]!) ?? fail('not_found', 'No sandbox account has that id.');
+      // The ledger lists job ids, and a job id names a visitor's results: only the account's own
+      // keys read it, and any other caller gets the unknown account's answer (issue 19).
+      const account = accounts.get(ledger[1]!);
+      if (!account || ledgerKey(request)?.account !== account) {
+        fail('not_found', 'No sandbox account has that id, or the request did not carry one of its API keys. Send any key of the account as Authorization: Bearer <key> or X-Api-Key: <key>.');
+      }
       jobs.settle(account);
       return json({ account_id: account.id, balance: account.balance, entries: account.ledger });
     }
     if (request.method !== 'POST' || !['/__sandbox/accounts', '/__sandbox/faults', '/__sandbox/clock'].includes(path)) {
-      fail('not_found', 'The sandbox control plane has POST /__sandbox/accounts, POST /__sandbox/faults, POST /__sandbox/clock and GET /__sandbox/accounts/{id}/ledger.');
+      fail('not_found', 'The sandbox control plane has POST /__sandbox/accounts, POST /__sandbox/faults, POST /__sandbox/clock and GET /__sandbox/accounts/{id}/ledger (with a key of that account).');
     }
     const body = (await parseBody(request, await readBody(request, 64 * 1024, () => fail('invalid_request', 'Control plane bodies are small JSON objects.')), ['json'])).json!;
     if (path === '/__sandbox/accounts') {
@@ -209,10 +220,37 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (path === '/__sandbox/clock') {
       const ms = body['advance_ms'];
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) fail('invalid_request', 'advance_ms must be a number of milliseconds, 0 or more.');
+      // The clock stays a date every ledger entry can print (issue 19: 1e300 made it invalid).
+      if (ms > MAX_CLOCK_JUMP_MS) fail('invalid_request', `advance_ms may be at most ${MAX_CLOCK_JUMP_MS} (10 years) at once; send several smaller jumps for more.`);
+      if (clock.now() + ms > MAX_CLOCK_MS) fail('invalid_request', `The clock may not pass ${new Date(MAX_CLOCK_MS).toISOString()} (year 9999); it is now ${new Date(clock.now()).toISOString()}. Advance it less, or start a new sandbox.`);
       clock.advance(ms);
       return json({ now: new Date(clock.now()).toISOString() });
     }
     return json(applyFault(body));
+  }
+
+  /**
+   * The control plane answers its own origin only, and grants no CORS: another page in the same
+   * browser (any localhost origin) can neither read a ledger nor arm a fault for someone else's
+   * calls. Requests with no Origin and no Sec-Fetch-Site (curl, tests, the dev stack's own calls)
+   * are served.
+   */
+  function refuseOtherOrigins(request: Request, url: URL): void {
+    const origin = request.headers.get('origin');
+    const site = request.headers.get('sec-fetch-site');
+    if (origin !== null && origin !== url.origin) {
+      fail('forbidden', `The sandbox control plane answers only requests from its own origin (${url.origin}); this one came from ${origin.slice(0, 100)}. Call it from a page of that origin, or from a server or curl without an Origin header.`);
+    }
+    if (site !== null && site !== 'same-origin' && site !== 'none') {
+      fail('forbidden', `The sandbox control plane answers only same-origin requests (Sec-Fetch-Site: same-origin or none); this one was ${site.slice(0, 40)}. Call it from a page of ${url.origin}.`);
+    }
+  }
+
+  /** The account key a ledger request carries (Authorization: Bearer or X-Api-Key), if it is one. */
+  function ledgerKey(request: Request): ResolvedKey | undefined {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    const key = bearer ?? request.headers.get(HEADERS.apiKey)?.trim();
+    return key ? accounts.resolveKey(key) : undefined;
   }
 
   function applyFault(body: Record<string, unknown>): Record<string, unknown> {

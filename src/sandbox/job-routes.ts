@@ -39,6 +39,11 @@ interface RegistryOptions {
   artifacts?: ArtifactOptions;
 }
 
+/** The 3D job's files; each is its own signature scope, so one file's link opens no other. */
+type ModelFile = 'downloadModel' | 'downloadTurntable' | 'downloadReference';
+const FILE_LABEL: Record<ModelFile, string> = { downloadModel: 'model', downloadTurntable: 'turntable', downloadReference: 'reference image' };
+const FILE_FIELD: Record<ModelFile, string> = { downloadModel: 'output.model_url', downloadTurntable: 'output.turntable_url', downloadReference: 'reference_image_url' };
+
 export class JobRegistry {
   readonly #jobs = new Map<string, JobRecord>();
   readonly #byAccount = new Map<string, JobRecord[]>();
@@ -199,13 +204,16 @@ export class JobRegistry {
     const now = this.clock.now();
     const view = viewModelJob(job, now);
     const out: ModelJob = { job_id: job.id, status: view.status, progress: view.progress, mode: job.mode, quality: job.quality, seed: job.seed, output: null, error: view.error };
-    if (job.mode === 'text') out.reference_image_url = routePath('downloadReference', job.id);
+    // Signed and expiring like the archive links, so a job id alone (from a ledger, a log) opens
+    // nothing: the GLB's texture and the reference are the visitor's own pictures (issue 19).
+    const expires = now + LIMITS.archiveLinkLifetimeMs;
+    const signed = (route: ModelFile) => `${routePath(route, job.id)}?${this.#links.query(job.id, route, expires)}`;
+    if (job.mode === 'text') out.reference_image_url = signed('downloadReference');
     if (view.status === 'succeeded' && job.artifact) {
-      const expires = now + LIMITS.archiveLinkLifetimeMs;
       out.output = {
-        model_url: routePath('downloadModel', job.id),
+        model_url: signed('downloadModel'),
         provider_model_url: `/__provider/models/${job.id}.glb?${this.#links.query(job.id, 'provider', expires)}`,
-        turntable_url: routePath('downloadTurntable', job.id),
+        turntable_url: signed('downloadTurntable'),
         stats: job.artifact.stats,
       };
     }
@@ -232,7 +240,10 @@ export class JobRegistry {
         : bytesResponse(job.artifact.zip, 'application/zip', { 'content-disposition': 'attachment; filename="scene.zip"' });
     }
     if (job.kind !== 'model') fail('not_found', 'No 3D generation job with this id exists.');
-    if (match.route.name === 'downloadReference') {
+    const file = match.route.name as ModelFile;
+    const verdict = this.#links.verify(job.id, file, url.searchParams.get('expires'), url.searchParams.get('sig'), this.clock.now());
+    if (verdict !== 'ok') fail('link_expired', verdict === 'expired' ? `This ${FILE_LABEL[file]} link has expired (links last about 60 minutes). Poll the job again for a fresh one.` : `This ${FILE_LABEL[file]} link is not valid: a job id alone downloads nothing. Poll the job again and use its ${FILE_FIELD[file]}.`);
+    if (file === 'downloadReference') {
       if (!job.reference) fail('not_found', 'This job has no reference image: only text-mode jobs render one.');
       return bytesResponse(job.reference, 'image/png');
     }
@@ -275,10 +286,11 @@ export class JobRegistry {
     const now = this.clock.now();
     const view = job.kind === 'video' ? viewVideoJob(job, now) : viewModelJob(job, now);
     if (view.status === 'failed' && !job.refunded) {
-      job.refunded = true;
       const account = this.accounts.get(job.accountId)!;
       const amount = job.kind === 'video' ? COSTS.videoJob : COSTS.modelJob;
+      // Marked only once the refund is written: a refund that threw is tried again on the next poll.
       this.accounts.refund(account, amount, view.failedAt ?? now, job.kind === 'video' ? 'createVideoJob' : 'createModelJob', job.id);
+      job.refunded = true;
     }
     if (job.kind === 'video' && view.status === 'succeeded') {
       const retention = this.options.videoRetentionMs ?? 7 * 24 * 60 * 60 * 1000;

@@ -16,6 +16,7 @@ export interface Harness {
   /** fetch relative to the sandbox's URL. */
   call(path: string, init?: RequestInit): Promise<Response>;
   account(credits?: number): Promise<{ id: string; keys: Keys }>;
+  /** The ledger of an account made by account(), read with one of its keys (the ledger needs one). */
   ledger(accountId: string): Promise<{ balance: number; entries: LedgerEntry[] }>;
   fault(accountId: string, kind: string, extra?: Record<string, unknown>): Promise<void>;
   advance(ms: number): Promise<void>;
@@ -27,6 +28,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Harnes
   const sandbox = createSandbox({ speed: 1, artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 }, ...options });
   const { server, url } = await serve((r) => sandbox.fetch(r), 0);
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
+  const keyOf = new Map<string, string>();
   const post = async (path: string, body: unknown) => {
     const r = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
@@ -43,10 +45,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Harnes
     },
     async account(credits = 100) {
       const body = await post('/__sandbox/accounts', { credits });
-      return { id: body['account_id'] as string, keys: body['keys'] as Keys };
+      const keys = body['keys'] as Keys;
+      keyOf.set(body['account_id'] as string, keys.video);
+      return { id: body['account_id'] as string, keys };
     },
     async ledger(accountId) {
-      const r = await call(`/__sandbox/accounts/${accountId}/ledger`);
+      const key = keyOf.get(accountId);
+      if (!key) throw new Error(`ledger(${accountId}): not an account this harness made, so no key to read its ledger with`);
+      const r = await call(`/__sandbox/accounts/${accountId}/ledger`, { headers: { authorization: `Bearer ${key}` } });
+      if (!r.ok) throw new Error(`ledger(${accountId}): ${r.status} ${await r.text()}`);
       return (await r.json()) as { balance: number; entries: LedgerEntry[] };
     },
     async fault(accountId, kind, extra = {}) {

@@ -49,7 +49,7 @@ describe('3D generation', () => {
     const { keys } = await h.account(10);
     const r = await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' });
     const data = await settle(h, r.headers.get('location')!, keys.generate);
-    const dl = await h.call(data.output.model_url + '?download=1');
+    const dl = await h.call(data.output.model_url + '&download=1');
     assert.equal(dl.headers.get('content-type'), 'model/gltf-binary');
     assert.match(dl.headers.get('content-disposition')!, /attachment/);
     assert.equal((await h.call(data.output.provider_model_url)).status, 200);
@@ -73,7 +73,7 @@ describe('3D generation', () => {
     const { keys } = await h.account(10);
     const r = await create(keys.generate, { mode: 'text', prompt: 'a small red teapot' });
     const body = (await r.json()) as any;
-    assert.match(body.data.reference_image_url, /\/reference$/);
+    assert.match(body.data.reference_image_url, /\/reference\?expires=\d+&sig=/);
     const ref = await h.call(body.data.reference_image_url);
     const meta = await sharp(new Uint8Array(await ref.arrayBuffer())).metadata();
     assert.equal(meta.width, meta.height);
