@@ -9,3 +9,4 @@ export * from './bytes.js';
 export * from './routes.js';
 export * from './variants.js';
 export * from './network.js';
+export * from './json-depth.js';

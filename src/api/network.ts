@@ -6,8 +6,8 @@
  * single-label names; `.local`, `.internal`, `.localdomain`, `.home.arpa` names; and IP addresses in
  * loopback, private (RFC 1918), link-local, CGNAT (100.64/10), "this network", benchmarking,
  * documentation, multicast and reserved ranges, IPv6 loopback/unspecified, ULA (fc00::/7),
- * link-local (fe80::/10), multicast, and IPv4-mapped, IPv4-compatible, NAT64 and 6to4 addresses
- * that embed a refused IPv4 address.
+ * link-local (fe80::/10), multicast, and IPv4-mapped, IPv4-compatible, IPv4-translated, NAT64 and
+ * 6to4 addresses that embed a refused IPv4 address.
  */
 
 const V4_BLOCKED: [number, number][] = [
@@ -77,6 +77,7 @@ function v6Blocked(g: number[]): boolean {
   if ((g[0]! & 0xffc0) === 0xfec0) return true; // fec0::/10 site-local (deprecated)
   if ((g[0]! & 0xff00) === 0xff00) return true; // multicast
   if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return embedded(g[6]!, g[7]!); // ::ffff:a.b.c.d, ::a.b.c.d
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) return embedded(g[6]!, g[7]!); // ::ffff:0:a.b.c.d, IPv4-translated (RFC 2765)
   if (g[0] === 0x64 && g[1] === 0xff9b) return embedded(g[6]!, g[7]!); // NAT64
   if (g[0] === 0x2002) return embedded(g[1]!, g[2]!); // 6to4
   if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation

@@ -127,24 +127,52 @@ export interface GuardState {
  * The upload as it streams upstream: never more than declared (or `max`) bytes, and cut when
  * the browser sends nothing for `idleMs`. Chunks pass through untouched (no copy). `onComplete`
  * runs when the last byte was handed on.
+ *
+ * A body that breaks (the guard cut it, or `signal` aborted before the last byte: the browser went
+ * away) errors the stream at once and stops the watchdog, so whoever reads it (an upstream in the
+ * same process too) sees the failure instead of waiting forever for bytes that will not come.
  */
-export function guardBody(source: ReadableStream<Uint8Array>, declared: number | undefined, max: number, idleMs: number, tooLarge: string, state: GuardState, onComplete: () => void): ReadableStream<Uint8Array> {
+export function guardBody(
+  source: ReadableStream<Uint8Array>,
+  declared: number | undefined,
+  max: number,
+  idleMs: number,
+  tooLarge: string,
+  state: GuardState,
+  onComplete: () => void,
+  signal?: AbortSignal,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   const limit = Math.min(declared ?? max, max);
   let total = 0;
   // Idle means the browser sent nothing while we waited for it; a slow upstream that is not asking for more does not count.
   let waitingSince: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
-  const stop = () => clearInterval(timer);
+  let ctrl: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const onAbort = () => {
+    if (state.complete || !ctrl) return;
+    fail(ctrl, signal?.reason ?? new Error('the request was cancelled'));
+  };
+  const stop = () => {
+    clearInterval(timer);
+    signal?.removeEventListener('abort', onAbort);
+  };
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: unknown) => {
     stop();
     state.broken = true;
+    // A no-op on a stream that is already errored or closed.
     controller.error(err);
     void reader.cancel().catch(() => undefined);
   };
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        ctrl = controller;
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener('abort', onAbort, { once: true });
+      },
       async pull(controller) {
+        if (state.broken) return fail(controller, state.failure ?? new Error('the request body was cut off'));
         // The watchdog starts with the first read: a body that is never forwarded leaves no timer behind.
         timer ??= setInterval(() => {
           if (waitingSince === undefined || Date.now() - waitingSince < idleMs) return;
@@ -155,14 +183,15 @@ export function guardBody(source: ReadableStream<Uint8Array>, declared: number |
           waitingSince = Date.now();
           const { done, value } = await reader.read();
           waitingSince = undefined;
-          if (state.broken) return;
+          // Broken while this read waited: the stream is already errored (fail again only makes sure).
+          if (state.broken) return fail(controller, state.failure ?? new Error('the request body was cut off'));
           if (done) {
-            stop();
             if (declared !== undefined && total !== declared) {
               state.failure = ApiError.of('invalid_request', 'The body ended before its Content-Length. Send it again.');
               fail(controller, state.failure);
               return;
             }
+            stop();
             state.complete = true;
             controller.close();
             onComplete();

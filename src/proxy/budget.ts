@@ -22,6 +22,11 @@ export interface Reservation {
   ledgers: string[];
 }
 
+/** What a budget has left: never below 0, and never above the budget (a ledger below 0 would be a refund counted twice). */
+export function remainingOf(budget: number, used: number): number {
+  return Math.min(budget, Math.max(0, budget - used));
+}
+
 export interface BudgetView {
   limit: number;
   used: number;
@@ -135,7 +140,7 @@ export class Budget {
     const [own] = await this.#ledgers(subjectDigest, window);
     const u = used ?? (await this.guarded(this.store.used(own!)));
     const w = this.settings.windowSeconds;
-    return { limit: session.budget, used: u, remaining: Math.max(0, session.budget - u), window_seconds: w, resets_at: new Date((window + 1) * w * 1000).toISOString() };
+    return { limit: session.budget, used: u, remaining: remainingOf(session.budget, u), window_seconds: w, resets_at: new Date((window + 1) * w * 1000).toISOString() };
   }
 
   /** Counts a request against the subject's bucket; refuses with 429 past the limit. */

@@ -7,11 +7,13 @@
  * the answer and settles at X-Credits-Charged. A reservation is released only when upstream
  * certainly charged nothing (a free non-2xx answer, a connection never made, a body that broke
  * before it was complete). On a timeout or an unknown outcome it is kept, and the log says so.
- * An answer that upstream marks as a replay settles at 0; any other success is a new charge.
+ * An answer that upstream marks as a replay settles at 0; any other success is a new charge. A job
+ * handle carries what its own call settled and the window it settled in, so a failed job is
+ * refunded once, into the window that paid for it (a replay's handle refunds nothing).
  */
-import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, maxRequestBytes, routePath } from '../api/index.js';
+import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, JSON_TOO_DEEP, jsonDepth, MAX_JSON_DEPTH, maxRequestBytes, routePath } from '../api/index.js';
 import { guardBody, readBuffered, type GuardState } from './body-guard.js';
-import type { Reservation } from './budget.js';
+import { remainingOf, type Reservation } from './budget.js';
 import { readJson, readText, type Call, type Ctx } from './context.js';
 import type { ChargedPolicy, ParsedBody } from './policy.js';
 import { checkRemoteImage } from './remote-images.js';
@@ -34,22 +36,33 @@ function contentType(request: Request, policy: ChargedPolicy): string {
   return type;
 }
 
+function tooDeep(): never {
+  refuse('invalid_request', JSON_TOO_DEEP);
+}
+
 /** Parses a buffered body, checks its image URLs, and returns what is forwarded: exactly what was checked. */
 async function prepare(ctx: Ctx, bytes: Uint8Array, type: string, policy: ChargedPolicy): Promise<{ parsed: ParsedBody; bytes: Uint8Array; type: string }> {
   let parsed: ParsedBody;
   let out: Uint8Array;
   let outType = type;
   if (/^application\/json/i.test(type)) {
+    if (jsonDepth(bytes) > MAX_JSON_DEPTH) tooDeep();
     let value: unknown;
     try {
       value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch {
+    } catch (err) {
+      if (err instanceof RangeError) tooDeep();
       refuse('invalid_request', 'The body is not valid UTF-8 JSON. Send a JSON object.');
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) refuse('invalid_request', 'The JSON body must be an object with the parameters as fields.');
     parsed = { json: value as Record<string, unknown> };
     // Re-serialized: duplicate keys or odd spellings another parser might read differently never reach upstream.
-    out = encoder.encode(JSON.stringify(value));
+    try {
+      out = encoder.encode(JSON.stringify(value));
+    } catch (err) {
+      if (err instanceof RangeError) tooDeep();
+      throw err;
+    }
   } else {
     let form: FormData;
     try {
@@ -93,6 +106,8 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
   let timer: ReturnType<typeof setTimeout> | undefined;
   const startClock = () => (timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), settings.upstreamTimeoutMs));
   let giveBack = () => {};
+  // Ends the guarded body once this call is over: an upstream that answered without reading it all leaves no watchdog running.
+  const finished = new AbortController();
   try {
     let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
     let cost: number;
@@ -107,7 +122,7 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
       upstreamHeaders['content-length'] = String(body.byteLength);
     } else {
       cost = policy.maxCost(undefined);
-      if (request.body) body = guardBody(request.body, declared, max, settings.idleMs, policy.tooLarge, state, startClock);
+      if (request.body) body = guardBody(request.body, declared, max, settings.idleMs, policy.tooLarge, state, startClock, AbortSignal.any([request.signal, finished.signal]));
       if (declared !== undefined) upstreamHeaders['content-length'] = String(declared);
       // The browser leaving mid-upload breaks the body: upstream cannot process half a body.
       const onAbort = () => {
@@ -145,6 +160,7 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
     return await answer(ctx, call, policy, response, reservation, cost);
   } finally {
     clearTimeout(timer);
+    finished.abort(new Error('the call is over'));
     giveBack();
   }
 }
@@ -182,7 +198,7 @@ async function answer(ctx: Ctx, call: Call, policy: ChargedPolicy, response: Res
   const chargedCredits = chargedHeader ?? bodyCharge ?? cost;
   const used = await budget.settle(reservation, replayed ? 0 : chargedCredits);
   const upstreamRemaining = response.headers.get(HEADERS.creditsRemaining);
-  const remaining = settings.exposeAccountBalance ? (upstreamRemaining !== null && /^\d{1,15}$/.test(upstreamRemaining) ? upstreamRemaining : '') : String(Math.max(0, call.session.budget - used));
+  const remaining = settings.exposeAccountBalance ? (upstreamRemaining !== null && /^\d{1,15}$/.test(upstreamRemaining) ? upstreamRemaining : '') : String(remainingOf(call.session.budget, used));
   const out: Record<string, string> = { ...call.headers, [HEADERS.creditsCharged]: String(chargedCredits), [HEADERS.creditsRemaining]: remaining };
   if (replayed) out['idempotent-replayed'] = 'true';
 
@@ -196,7 +212,9 @@ async function answer(ctx: Ctx, call: Call, policy: ChargedPolicy, response: Res
   const job = (data['data'] ?? {}) as Record<string, unknown>;
   if (policy.view === 'videoJob' || policy.view === 'modelJob') {
     const capability = policy.capability;
-    const handle = await ctx.sealer.sealHandle(call.session.subject, capability, { jobId: String(job['job_id']), charged: chargedCredits, window: reservation.window });
+    // The handle refunds what its own reservation settled: a replay settled 0 in this window (the
+    // charge sits in the window of the first call, whose handle refunds it), so it refunds nothing.
+    const handle = await ctx.sealer.sealHandle(call.session.subject, capability, { jobId: String(job['job_id']), charged: replayed ? 0 : chargedCredits, window: reservation.window });
     if (policy.view === 'videoJob') result['data'] = { job_id: handle, status: job['status'] === 'queued' || job['status'] === 'processing' ? job['status'] : 'queued' };
     else {
       result['data'] = await modelJobView(job, handle, ctx.sealer.rewriter(call.subject, ctx.redact));

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { ApiError, LIMITS, readCapped, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
+import { ApiError, JSON_TOO_DEEP, jsonDepth, LIMITS, MAX_JSON_DEPTH, readCapped, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
 import { fail } from './http.js';
 import { SpooledFile } from './multipart.js';
 import { fetchRemoteImage } from './remote-fetch.js';
@@ -43,6 +43,9 @@ export async function parseBody(request: Request, bytes: Uint8Array, accept: rea
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const expected = accept.map((k) => (k === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ');
   if (type.startsWith('application/json') && accept.includes('json')) {
+    // Deeper than any parameter nests: refused before parsing (JSON.parse and the idempotency
+    // fingerprint would overflow the stack and answer 500).
+    if (jsonDepth(bytes) > MAX_JSON_DEPTH) fail('invalid_request', JSON_TOO_DEEP);
     let value: unknown;
     try {
       value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

@@ -5,13 +5,43 @@
  *
  * Every malformed body is a 400 (invalid_request); a file over its limit is refused as soon as it
  * passes it.
+ *
+ * Spooled parts never outlive their request unless a job keeps them: a body that breaks (the
+ * client hung up) or is refused deletes every part written so far. A process killed mid-upload
+ * cannot clean up, so `sweepSpool()` (run when a sandbox starts) removes spool folders older than
+ * a day.
  */
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail } from './http.js';
+
+/** Spool folders are `<os.tmpdir()>/mediakit-upload-XXXXXX`, one per file part. */
+const SPOOL_PREFIX = 'mediakit-upload-';
+/** No upload or job keeps its part this long; an older folder was left by a process that died. */
+const STALE_SPOOL_MS = 24 * 60 * 60 * 1000;
+
+/** Removes spool folders (of any process) not touched for a day. Never throws. */
+export async function sweepSpool(now = Date.now()): Promise<void> {
+  const root = tmpdir();
+  const names = await readdir(root).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(SPOOL_PREFIX))
+      .map(async (name) => {
+        const dir = join(root, name);
+        const info = await lstat(dir).catch(() => undefined);
+        if (!info?.isDirectory()) return;
+        // The part's own mtime moves while it is written; the folder's only when the part is created.
+        const part = await lstat(join(dir, 'part')).catch(() => undefined);
+        if (now - Math.max(info.mtimeMs, part?.mtimeMs ?? 0) < STALE_SPOOL_MS) return;
+        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      }),
+  );
+}
 
 /** A file part written to disk. `dispose()` deletes it (idempotent). */
 export class SpooledFile {
@@ -115,11 +145,9 @@ export async function parseMultipartStream(body: ReadableStream<Uint8Array> | nu
         part.file.head.push(data.subarray(0, HEAD_BYTES - part.file.headSize));
         part.file.headSize += Math.min(data.length, HEAD_BYTES - part.file.headSize);
       }
-      // Copied: the chunk's memory is reused by the reader.
-      if (!part.file.out.write(Buffer.from(data))) await new Promise<void>((resolve, reject) => {
-        part!.file!.out.once('drain', resolve);
-        part!.file!.out.once('error', reject);
-      });
+      // Copied: the chunk's memory is reused by the reader. events.once removes both of its
+      // listeners ('drain' and 'error') when either fires; a bare once('error') per wait piled up.
+      if (!part.file.out.write(Buffer.from(data))) await once(part.file.out, 'drain');
     } else {
       if (part.size > MAX_FIELD_BYTES) fail('invalid_request', `The field ${part.name.slice(0, 40)} is longer than 64 KB; send files as file parts.`);
       part.text!.push(Buffer.from(data));
@@ -151,7 +179,7 @@ export async function parseMultipartStream(body: ReadableStream<Uint8Array> | nu
     const h = parseHeaders(headers);
     part = { name: h.name, filename: h.filename, type: h.type, size: 0 };
     if (h.filename !== undefined) {
-      const dir = await mkdtemp(join(tmpdir(), 'mediakit-upload-'));
+      const dir = await mkdtemp(join(tmpdir(), SPOOL_PREFIX));
       const path = join(dir, 'part');
       part.file = { dir, path, out: createWriteStream(path), hash: createHash('sha256'), head: [], headSize: 0 };
     } else part.text = [];
@@ -238,9 +266,10 @@ export async function parseMultipartStream(body: ReadableStream<Uint8Array> | nu
     if ((state as string) !== 'end') malformed();
     return fields;
   } catch (err) {
+    // A refused or broken body (the client hung up) leaves nothing on disk.
     if (part?.file) {
       part.file.out.destroy();
-      await rm(part.file.dir, { recursive: true, force: true });
+      await rm(part.file.dir, { recursive: true, force: true }).catch(() => undefined);
     }
     await Promise.all(spooled.map((f) => f.dispose()));
     throw err;

@@ -94,7 +94,19 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((r) => res.once('drain', r));
+      // A client that hangs up while we wait for drain never drains: 'close' settles the wait too.
+      if (!res.write(value)) {
+        await new Promise<void>((r) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            r();
+          };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+        if (res.destroyed) break;
+      }
     }
     res.end();
   } catch {

@@ -43,6 +43,10 @@ describe('remote image URLs through the proxy', () => {
     'http://localhost/secret.png',
     'http://[::1]/a.png',
     'http://[::ffff:127.0.0.1]/a.png',
+    // IPv4-translated (RFC 2765, ::ffff:0:a.b.c.d): issue 19 found the first one passing.
+    'http://[::ffff:0:7f00:1]/a.png',
+    'http://[::ffff:0:10.0.0.7]/a.png',
+    'http://[0:0:0:0:ffff:0:a9fe:a9fe]/latest/meta-data/',
     'http://10.0.0.7/a.png',
     'http://172.16.3.4/a.png',
     'http://192.168.1.1/a.png',
