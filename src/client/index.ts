@@ -4,3 +4,4 @@ export { ValidationError, validateVideo, type CheckedVideo } from './validate.js
 export { validateImage, type CheckedImage } from './validate-input.js';
 export { readMp4Metadata, type VideoMetadata } from './mp4.js';
 export type { SessionInfo } from './session.js';
+export { clearStoredData } from './stored-data.js';

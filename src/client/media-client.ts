@@ -23,6 +23,7 @@ import type { UploadProgress } from '../events/upload-progress.js';
 import { CreditLedger } from './credit-ledger.js';
 import { sleep } from './async.js';
 import { SessionManager, type SessionInfo } from './session.js';
+import { dropOtherSubjects, scopeOf } from './stored-data.js';
 import { NetworkError, xhrFetch } from './upload.js';
 import { ValidationError, validateVideo } from './validate.js';
 
@@ -127,7 +128,8 @@ export class MediaClient {
     this.#attempts = Math.max(1, options.attempts ?? 4);
     this.#maxWait = options.maxRetryAfterSeconds ?? 60;
     const own = options.session;
-    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal));
+    // A token for another subject: the previous user of this browser is gone, so is what they left here.
+    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal), (subjectHash) => dropOtherSubjects(scopeOf(this.endpoint, subjectHash)));
   }
 
   /** The current session (fetched if needed). */
@@ -145,7 +147,7 @@ export class MediaClient {
 
   /** Where this user's jobs are stored: the endpoint and the session's subject (hashed). */
   async scope(options: CallOptions = {}): Promise<string> {
-    return `${this.endpoint}#${(await this.#session.get(options.signal)).subjectHash}`;
+    return scopeOf(this.endpoint, (await this.#session.get(options.signal)).subjectHash);
   }
 
   // ---------------------------------------------------------------- video to 3D

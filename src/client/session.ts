@@ -42,15 +42,33 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 export type TokenSource = (signal?: AbortSignal) => Promise<string>;
+/** Told when a token's subject differs from the last one this manager saw (its first token included). */
+export type SubjectListener = (subjectHash: string) => Promise<void>;
+
+/** The page's managers, so clearStoredData() can make each fetch a new session. */
+const managers = new Set<WeakRef<SessionManager>>();
 
 export class SessionManager {
+  /** Drops the token every manager in this page holds (a user logged out); their next `get` fetches one. */
+  static forgetAll(): void {
+    for (const ref of managers) {
+      const manager = ref.deref();
+      if (manager) manager.#current = undefined;
+      else managers.delete(ref);
+    }
+  }
+
   readonly #source: TokenSource;
+  readonly #onSubject: SubjectListener | undefined;
   #current: SessionInfo | undefined;
   #inflight: Promise<SessionInfo> | undefined;
   #margin = MIN_MARGIN_MS;
+  #subject: string | undefined;
 
-  constructor(source: TokenSource) {
+  constructor(source: TokenSource, onSubject?: SubjectListener) {
     this.#source = source;
+    this.#onSubject = onSubject;
+    managers.add(new WeakRef(this));
   }
 
   /** A valid session, fetching one when none is held or the held one is about to expire. */
@@ -81,6 +99,11 @@ export class SessionManager {
     // A token shorter-lived than the margin would be refreshed on every call; keep it for half its life then.
     if (lifetime <= this.#margin) this.#margin = lifetime / 2;
     const info = { token, expiresAt: received + lifetime, subjectHash: await sha256Hex(String(claims.sub ?? '')) };
+    if (info.subjectHash !== this.#subject && this.#onSubject) {
+      // Before anyone gets the session: the new user never sees, even briefly, what the last one left.
+      await this.#onSubject(info.subjectHash).catch((err: unknown) => console.warn("[mediakit] could not delete the previous user's data from this device", err));
+    }
+    this.#subject = info.subjectHash;
     this.#current = info;
     return info;
   }

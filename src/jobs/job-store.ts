@@ -5,10 +5,13 @@
  *
  * A record is written before the creating request is sent (kind, Idempotency-Key, a summary, the
  * request itself), gets its handle after the 202, and every poll's status, progress and output.
+ * Other subjects' records go when a new subject's session arrives (src/client/stored-data.ts);
+ * old ones, finished or not, go in `prune()`.
  */
-import { createStore, del, entries, get, set, update, type UseStore } from 'idb-keyval';
+import { del, entries, get, set, update, type UseStore } from 'idb-keyval';
 import type { JobError, ModelJob, VideoJob } from '../api/index.js';
 import type { ModelJobInput } from '../client/media-client.js';
+import { jobDatabase, recordKey } from '../client/stored-data.js';
 
 export type JobKind = 'video' | 'model';
 /** `creating`: recorded, no handle yet (sending, or the answer was lost). The rest are the API's. */
@@ -42,21 +45,29 @@ export interface JobRecord {
 export const TERMINAL: readonly JobStatus[] = ['succeeded', 'failed', 'expired'];
 export const isTerminal = (status: JobStatus) => TERMINAL.includes(status);
 
+/**
+ * The orphan time: a record still `creating` (a stored upload never sent, a job whose handle never
+ * came) this long after its last write is deleted, with its video. A day, because the sandbox
+ * replays an Idempotency-Key for 24 hours (src/sandbox/idempotency.ts; the spec names no window):
+ * past that, a resend may be a new, charged job rather than the lost one.
+ */
+export const ORPHAN_TTL_MS = 24 * 3600 * 1000;
+
 export interface JobStoreOptions {
   /** IndexedDB database name. Default `mediakit-jobs`. */
   database?: string;
-  /** How long finished jobs are kept. Default 7 days. */
+  /** How long finished jobs, and jobs nobody polled, are kept. Default 7 days. */
   keepFinishedMs?: number;
 }
 
-const keyOf = (scope: string, id: string) => `${scope}\n${id}`;
+const keyOf = recordKey;
 
 export class JobStore {
   readonly keepFinishedMs: number;
   readonly #db: UseStore;
 
   constructor(options: JobStoreOptions = {}) {
-    this.#db = createStore(options.database ?? 'mediakit-jobs', 'jobs');
+    this.#db = jobDatabase(options.database);
     this.keepFinishedMs = options.keepFinishedMs ?? 7 * 24 * 3600 * 1000;
   }
 
@@ -95,11 +106,20 @@ export class JobStore {
       .sort((a, b) => b.createdAt - a.createdAt);
   }
 
-  /** Deletes finished jobs older than `keepFinishedMs` (all scopes). */
+  /**
+   * Deletes, in every scope: finished jobs older than `keepFinishedMs`; records still `creating`
+   * untouched for ORPHAN_TTL_MS; and jobs nobody polled for `keepFinishedMs` (a user who never came
+   * back: only their own session may poll them, so nothing else ever finishes them).
+   */
   async prune(now = Date.now()): Promise<number> {
     let n = 0;
     for (const [k, v] of await entries<string, JobRecord>(this.#db)) {
-      if (!v || (v.finishedAt !== undefined && now - v.finishedAt > this.keepFinishedMs)) {
+      const stale =
+        !v ||
+        (v.finishedAt !== undefined && now - v.finishedAt > this.keepFinishedMs) ||
+        (v.status === 'creating' && now - v.updatedAt > ORPHAN_TTL_MS) ||
+        (!isTerminal(v.status) && now - v.updatedAt > this.keepFinishedMs);
+      if (stale) {
         await del(k, this.#db);
         n++;
       }

@@ -1,12 +1,13 @@
 /**
  * Results kept on this device by job (Cache Storage), so a reload shows a scene or model with no
  * download, and a job whose links expired still shows until the browser evicts it. Quota aware:
- * before storing, the oldest results go until the new one fits in half of what is free.
+ * before storing, the oldest results go until the new one fits in half of what is free. Keyed by
+ * scope (endpoint and hashed subject), so another user's session deletes them and
+ * clearStoredData() finds them (src/client/stored-data.ts owns the names).
  */
-const CACHE = 'mediakit-results';
-const STAMP = 'x-mediakit-stored-at';
+import { RESULT_CACHE as CACHE, resultUrl as keyUrl } from '../../client/stored-data.js';
 
-const keyUrl = (scope: string, id: string) => new URL(`/__mediakit-results/${encodeURIComponent(scope)}/${encodeURIComponent(id)}`, location.origin).href;
+const STAMP = 'x-mediakit-stored-at';
 
 export const resultCache = {
   available(): boolean {
