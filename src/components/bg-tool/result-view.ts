@@ -12,6 +12,7 @@ import type { BgToolResult } from './bg-tool.js';
 import { shape, type CompareController } from './compare.js';
 import type { BgImage } from './image.js';
 import type { BgStrings } from './strings.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 type Localize = LocalizeController<BgStrings & SharedStrings>;
 
@@ -68,7 +69,7 @@ export function renderResult(v: ResultView) {
       <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
     </dl>
     <div class="actions">
-      <a part="download-button" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>
+      ${safeUrl(r.url) ? html`<a part="download-button" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>` : nothing}
       ${canCopy ? html`<button type="button" part="copy-button" class="secondary" @click=${v.onCopy}>${t.term('bgCopy')}</button>` : nothing}
       <button type="button" class="link" ?disabled=${v.busy} @click=${v.onNew}>${t.term('bgNewImage')}</button>
     </div>

@@ -12,6 +12,7 @@ import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { badgeStyles } from './credit-badge.styles.js';
 import { badgeStrings, type BadgeStrings } from './strings.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 void sharedStrings;
 void badgeStrings;
@@ -215,7 +216,7 @@ export class CreditBadge extends MkElement {
           : html`<span part="value" class="value">${words}</span>`}
       ${this.#wasLow ? html`<span part="low" class="tag low">${t.term('cbLow')}</span>` : nothing}
       ${s === 'offline' ? html`<span part="offline" class="tag offline">${t.term('cbOffline')}</span>` : nothing}
-      ${this.#wasLow ? html`<slot name="top-up">${this.topUpHref ? html`<a part="top-up" href=${this.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>` : nothing}
+      ${this.#wasLow ? html`<slot name="top-up">${safeUrl(this.topUpHref) ? html`<a part="top-up" href=${this.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>` : nothing}
       ${this.#announce.render()}
     </div>`;
   }

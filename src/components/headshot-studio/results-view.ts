@@ -9,6 +9,7 @@ import type { HeadshotSlot } from '../../events/headshots-ready.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { HeadshotStrings } from './strings.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 export interface SlotView extends HeadshotSlot {
   /** A request for this slot is out. */
@@ -63,7 +64,7 @@ function renderSlot(v: ResultsView, r: SlotView) {
       ${r.loading
         ? html`<div class="placeholder"><div class="meter indeterminate" role="progressbar" aria-label=${`${name}: ${t.term('hsWorkingSlot')}`}><div></div></div><p class="muted">${t.term('hsWorkingSlot')}</p></div>`
         : r.status === 'succeeded'
-          ? html`<img src=${r.url ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${v.style}`) })} />`
+          ? html`<img src=${safeUrl(r.url) ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${v.style}`) })} />`
           : html`<div class="placeholder failed-box">
               <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
               <p><strong>${t.term('hsSlotFailed')}</strong></p>
@@ -77,7 +78,7 @@ function renderSlot(v: ResultsView, r: SlotView) {
         ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => v.onChoose(r.slot)}>
               ${chosen ? t.term('hsChosen') : t.term('hsChooseThis')}
             </button>
-            <a part="download-button" class="button secondary" href=${r.url ?? ''} download=${v.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>`
+            ${safeUrl(r.url) ? html`<a part="download-button" class="button secondary" href=${r.url} download=${v.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>` : nothing}`
         : nothing}
       ${!r.loading && r.status === 'failed'
         ? html`<button type="button" part="retry-button" class="secondary" ?disabled=${!v.retryAllowed}

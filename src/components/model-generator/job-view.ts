@@ -14,6 +14,7 @@ import type { SharedStrings } from '../shared/strings.js';
 import type { ModelResultController } from './model-result.js';
 import { bar, renderStats } from './parts.js';
 import type { ModelGeneratorStrings } from './strings.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 export interface JobViewContext {
   t: LocalizeController<ModelGeneratorStrings & SharedStrings>;
@@ -52,7 +53,7 @@ function renderProgress(c: JobViewContext) {
     ${bar(processing ? percent / 100 : undefined, processing ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
     ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${c.prompt ? html` · “${c.prompt}”` : nothing}</p>` : nothing}
     ${c.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: c.waitSeconds })}</p>` : nothing}
-    ${c.result.reference(r)
+    ${c.result.reference(r) && c.absolute(c.result.reference(r)!)
       ? html`<figure class="reference" part="reference"><img src=${c.absolute(c.result.reference(r)!)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
       : nothing}
     ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
@@ -67,22 +68,23 @@ function renderSucceeded(c: JobViewContext) {
   const output = job?.output;
   const what = c.prompt || t.term('mgModelFromPhotos', { count: Number(r.summary['images'] ?? 1) });
   const reference = result.reference(r);
-  const poster = reference ? c.absolute(reference) : result.thumbs[r.id];
+  const poster = (reference ? c.absolute(reference) : safeUrl(result.thumbs[r.id])) || undefined;
   const download = output ? c.absolute(output.model_url) : '';
+  const turntable = output?.turntable_url ? c.absolute(output.turntable_url) : '';
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
     <div class="result-grid">
       <div class="result-main">
         ${result.error
           ? renderErrorPanel(t, result.error, { onRetry: () => result.clear() })
-          : result.url
+          : safeUrl(result.url)
             ? html`<glb-viewer part="viewer" loading="eager" src=${result.url} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
             : html`<div class="viewer-wait" part="viewer">${bar(undefined, t.term('mgLoadingModel'), t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
         ${result.cached ? html`<p class="muted">${t.term('mgCached')}</p>` : nothing}
       </div>
       <div class="result-side">
-        ${output?.turntable_url
-          ? html`<figure class="turntable"><video ${ref(c.turntable)} part="turntable" src=${c.absolute(output.turntable_url)} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
+        ${turntable
+          ? html`<figure class="turntable"><video ${ref(c.turntable)} part="turntable" src=${turntable} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
               <figcaption class="muted">${t.term('mgTurntable')}</figcaption></figure>`
           : nothing}
         ${job ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${job.seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
@@ -90,7 +92,7 @@ function renderSucceeded(c: JobViewContext) {
     </div>
     ${output ? renderStats(t, output.stats) : nothing}
     <div class="actions">
-      ${output ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
+      ${download ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
       ${c.canAgain
         ? html`<button type="button" part="again-button" class="secondary" @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
             <button type="button" part="variation-button" class="secondary" @click=${() => c.onAgain(true)}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`

@@ -27,6 +27,7 @@ import { inputOf, promptReady, requestFor } from './request.js';
 import { modelGeneratorStrings, type ModelGeneratorStrings } from './strings.js';
 import { ModelTimingsController } from './timings.js';
 import { TurntableController } from './turntable.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 void sharedStrings;
 void modelGeneratorStrings;
@@ -290,7 +291,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   protected formValue(): string | null {
     const url = (this.#jobs.record?.job as ModelJob | undefined)?.output?.model_url;
-    return url && this.#jobs.record?.status === 'succeeded' ? this.#absolute(url) : null;
+    return (url && this.#jobs.record?.status === 'succeeded' && this.#absolute(url)) || null;
   }
 
   protected requiredMessage(): string {
@@ -309,8 +310,10 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     return MediaClient.for(this.endpoint);
   }
 
+  /** An answer's URL made absolute against the endpoint, or '' when it is not a link we may render (safeUrl). */
   #absolute(url: string): string {
-    return new URL(url, this.#client().endpoint + '/').href;
+    const base = new URL(this.#client().endpoint + '/', location.href).href;
+    return safeUrl(url, base) === undefined ? '' : new URL(url, base).href;
   }
 
   /** A job (running or finished) is on screen instead of the form. */

@@ -7,6 +7,7 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost } f
 import type { MediaClient } from '../../client/media-client.js';
 import type { LocalizeController } from './localize.js';
 import type { SharedStrings } from './strings.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 export class CreditsController implements ReactiveController {
   readonly host: ReactiveControllerHost & HTMLElement;
@@ -80,7 +81,7 @@ export function renderCost(t: LocalizeController<SharedStrings>, cost: number, l
   if (left !== undefined && left < cost) {
     return html`<p part="cost" class="cost short">
       ${t.term('costNotEnough', { cost, left })}
-      <slot name="top-up">${topUpHref ? html`<a part="top-up" href=${topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>
+      <slot name="top-up">${safeUrl(topUpHref) ? html`<a part="top-up" href=${topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>
     </p>`;
   }
   return html`<p part="cost" class="cost">${t.term('costLine', { cost, left })}</p>`;

@@ -8,6 +8,7 @@ import { ApiError, reasonOf, type ErrorParams, type ErrorReason } from '../../ap
 import type { LocalizeController } from './localize.js';
 import type { SharedStrings } from './strings.js';
 import { errorStrings, type ErrorStrings } from './error-strings.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 void errorStrings;
 
@@ -92,7 +93,7 @@ export function renderErrorPanel(t: LocalizeController<SharedStrings>, error: un
       ${e.action === 'retry' || e.action === 'wait' ? button(t.term('tryAgain'), o.onRetry) : nothing}
       ${e.action === 'restart' ? button(t.term('startOver'), o.onRestart ?? o.onChoose) : nothing}
       ${e.action === 'top-up'
-        ? html`<slot name="top-up">${o.topUpHref ? html`<a part="top-up" class="button secondary" href=${o.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>`
+        ? html`<slot name="top-up">${safeUrl(o.topUpHref) ? html`<a part="top-up" class="button secondary" href=${o.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>`
         : nothing}
     </div>
   </div>`;

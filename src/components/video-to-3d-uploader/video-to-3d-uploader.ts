@@ -22,6 +22,7 @@ import { limitsLine } from '../shared/limits.js';
 import type { Advice } from './frame-checks.js';
 import { uploaderStrings, type UploaderStrings } from './strings.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
+import { safeUrl } from '../../internal/safe-url.js';
 
 void sharedStrings;
 void uploaderStrings;
@@ -573,7 +574,7 @@ export class VideoTo3dUploader extends ProductElement {
       ${this.#renderViewer()}
       ${this._sceneCached ? html`<p class="muted">${t.term('vtCached')}</p>` : nothing}
       <div class="actions">
-        ${output
+        ${output && safeUrl(output.ply_url) && safeUrl(output.archive_url)
           ? html`<a class="button primary" part="download-ply" href=${output.ply_url} download>${t.term('vtDownloadPly')}</a>
               <a class="button secondary" part="download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>`
           : nothing}
