@@ -23,7 +23,7 @@ import type { UploadProgress } from '../events/upload-progress.js';
 import { CreditLedger } from './credit-ledger.js';
 import { sleep } from './async.js';
 import { SessionManager, type SessionInfo } from './session.js';
-import { dropOtherSubjects, scopeOf } from './stored-data.js';
+import { scopeOf, subjectArrived } from './stored-data.js';
 import { NetworkError, xhrFetch } from './upload.js';
 import { ValidationError, validateVideo } from './validate.js';
 
@@ -129,7 +129,7 @@ export class MediaClient {
     this.#maxWait = options.maxRetryAfterSeconds ?? 60;
     const own = options.session;
     // A token for another subject: the previous user of this browser is gone, so is what they left here.
-    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal), (subjectHash) => dropOtherSubjects(scopeOf(this.endpoint, subjectHash)));
+    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal), (subjectHash) => subjectArrived(this.endpoint, subjectHash));
   }
 
   /** The current session (fetched if needed). */

@@ -12,82 +12,43 @@
  * endpoint's other subjects' records and results before it hands the session out; unfinished
  * records expire (`JobStore.prune`, ORPHAN_TTL_MS); `clearStoredData()` removes it all on logout.
  */
-import { clear, createStore, delMany, keys, type UseStore } from 'idb-keyval';
-import { SessionManager } from './session.js';
-
 export const JOB_DATABASE = 'mediakit-jobs';
 export const RESULT_CACHE = 'mediakit-results';
-const RESULT_PATH = '/__mediakit-results/';
-
-/** Every JobStore database this page opened, so a purge reaches the ones with custom names too. */
-const databases = new Map<string, UseStore>();
-
-/** The idb-keyval store of a job database: one connection per database per page. */
-export function jobDatabase(name = JOB_DATABASE): UseStore {
-  let db = databases.get(name);
-  if (!db) databases.set(name, (db = createStore(name, 'jobs')));
-  return db;
-}
+export const RESULT_PATH = '/__mediakit-results/';
+const LAST_SUBJECT = 'mediakit-subject ';
+const purge = () => import('./stored-purge.js');
 
 export const scopeOf = (endpoint: string, subjectHash: string) => `${endpoint}#${subjectHash}`;
 export const recordKey = (scope: string, id: string) => `${scope}\n${id}`;
 export const resultUrl = (scope: string, id: string) => new URL(`${RESULT_PATH}${encodeURIComponent(scope)}/${encodeURIComponent(id)}`, location.origin).href;
 
-const endpointOf = (scope: string) => scope.slice(0, scope.lastIndexOf('#'));
-const scopeOfKey = (key: IDBValidKey) => (typeof key === 'string' && key.includes('\n') ? key.slice(0, key.indexOf('\n')) : undefined);
-
-function scopeOfResult(url: string): string | undefined {
-  const { pathname } = new URL(url);
-  if (!pathname.startsWith(RESULT_PATH)) return undefined;
+/** localStorage, or undefined where the browser refuses it (opaque origins, blocked storage). */
+export function local(): Storage | undefined {
   try {
-    return decodeURIComponent(pathname.slice(RESULT_PATH.length).split('/')[0]!);
+    return globalThis.localStorage ?? undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * The job databases to touch: those opened in this page, and the default one where it exists
- * (opening it would create it, and a page that only logs out should leave no empty database).
+ * A session for `subjectHash` arrived at `endpoint`: when it is not the subject this browser last
+ * saw there (or that is unknown), the endpoint's other subjects' records and results are deleted
+ * (the previous user of this browser is gone). Other endpoints' data is left alone.
  */
-async function knownDatabases(): Promise<UseStore[]> {
-  if (typeof indexedDB === 'undefined') return [];
-  const stores = [...databases.values()];
-  if (!databases.has(JOB_DATABASE)) {
-    const existing = indexedDB.databases ? await indexedDB.databases().catch(() => undefined) : undefined;
-    if (!existing || existing.some((d) => d.name === JOB_DATABASE)) stores.push(jobDatabase());
+export async function subjectArrived(endpoint: string, subjectHash: string): Promise<void> {
+  const store = local();
+  try {
+    if (store?.getItem(LAST_SUBJECT + endpoint) === subjectHash) return;
+  } catch {
+    // Unreadable: purge to be safe.
   }
-  return stores;
-}
-
-async function dropWhere(match: (scope: string) => boolean): Promise<void> {
-  const records = (await knownDatabases()).map(async (db) => {
-    const doomed = (await keys(db)).filter((k) => {
-      const scope = scopeOfKey(k);
-      return scope !== undefined && match(scope);
-    });
-    if (doomed.length) await delMany(doomed, db);
-  });
-  const results = (async () => {
-    if (typeof caches === 'undefined' || !(await caches.has(RESULT_CACHE))) return;
-    const cache = await caches.open(RESULT_CACHE);
-    for (const request of await cache.keys()) {
-      const scope = scopeOfResult(request.url);
-      if (scope !== undefined && match(scope)) await cache.delete(request);
-    }
-  })();
-  const failed = (await Promise.allSettled([...records, results])).find((r) => r.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-}
-
-/**
- * Deletes the job records (stored uploads included) and cached results of every other subject of
- * `scope`'s endpoint: a session for a new subject means the previous user of this browser is gone.
- * Other endpoints' data is left alone (their own sessions decide).
- */
-export function dropOtherSubjects(scope: string): Promise<void> {
-  const endpoint = endpointOf(scope);
-  return dropWhere((s) => s !== scope && endpointOf(s) === endpoint);
+  await (await purge()).dropOtherSubjects(scopeOf(endpoint, subjectHash));
+  try {
+    store?.setItem(LAST_SUBJECT + endpoint, subjectHash);
+  } catch {
+    // Full or refused: the next page purges again, which is safe.
+  }
 }
 
 /**
@@ -99,8 +60,5 @@ export function dropOtherSubjects(scope: string): Promise<void> {
  * already running upstream go on, but this browser no longer lists or resumes them.
  */
 export async function clearStoredData(): Promise<void> {
-  SessionManager.forgetAll();
-  const work: Promise<unknown>[] = (await knownDatabases()).map((db) => clear(db));
-  if (typeof caches !== 'undefined') work.push(caches.delete(RESULT_CACHE));
-  await Promise.all(work);
+  await (await purge()).clearAll(local(), LAST_SUBJECT);
 }

@@ -14,25 +14,14 @@
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|webp|gif|avif)[;,]/i;
 
 export function safeUrl(url: string | null | undefined, base: string = globalThis.location?.href ?? 'http://localhost/'): string | undefined {
-  if (typeof url !== 'string' || url === '') return undefined;
-  // Control characters and spaces inside a URL are stripped by the parser, which is how
-  // `java\tscript:` slips past naive checks; a URL that needs them is not one we made.
-  if (/[\u0000-\u001f\u007f]/.test(url)) return undefined;
-  let parsed: URL;
+  // Control characters inside a URL are stripped by the parser, which is how `java\tscript:`
+  // slips past naive checks; a URL that needs them is not one we made.
+  if (!url || /[\u0000-\u001f\u007f]/.test(url)) return undefined;
   try {
-    parsed = new URL(url, base);
+    const { protocol, origin } = new URL(url, base);
+    const ok = protocol === 'http:' || protocol === 'https:' || (protocol === 'blob:' && origin === globalThis.location?.origin) || (protocol === 'data:' && DATA_IMAGE.test(url));
+    return ok ? url : undefined;
   } catch {
     return undefined;
-  }
-  switch (parsed.protocol) {
-    case 'http:':
-    case 'https:':
-      return url;
-    case 'blob:':
-      return parsed.origin === globalThis.location?.origin ? url : undefined;
-    case 'data:':
-      return DATA_IMAGE.test(url.trim()) ? url : undefined;
-    default:
-      return undefined;
   }
 }

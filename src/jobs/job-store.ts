@@ -11,7 +11,8 @@
 import { del, entries, get, set, update, type UseStore } from 'idb-keyval';
 import type { JobError, ModelJob, VideoJob } from '../api/index.js';
 import type { ModelJobInput } from '../client/media-client.js';
-import { jobDatabase, recordKey } from '../client/stored-data.js';
+import { jobDatabase } from '../client/job-database.js';
+import { recordKey } from '../client/stored-data.js';
 
 export type JobKind = 'video' | 'model';
 /** `creating`: recorded, no handle yet (sending, or the answer was lost). The rest are the API's. */
