@@ -13,10 +13,14 @@ import { elements } from './entries.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const KiB = 1024;
 
-/** Budgets in KiB of gzip. The uploader's page: element, kit, lit, client, job engine. */
+/**
+ * Budgets in KiB of gzip. The uploader's page: element, kit, lit, client, job engine. 31 since
+ * issue 19 (30.2: the shared-computer cleanup in the client and the link checks); issue 20's kit
+ * pass, which removes the uploader's copies of kit behaviour, is where it should fall to 26.
+ */
 const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 12,
-  'video-to-3d-uploader.js': 30,
+  'video-to-3d-uploader.js': 31,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {
