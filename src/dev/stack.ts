@@ -16,12 +16,14 @@
  * the per-process dev token, which those pages get as an HttpOnly cookie and Node scripts send as
  * the `x-mediakit-dev-token` header (`DevStack.devToken`). Their answers carry no CORS grant.
  */
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Capability } from '../api/index.js';
 import { createProxy, toNodeHandler, type Proxy, type ProxyOptions } from '../proxy/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { connectMiddleware } from '../server/node.js';
+import { appendSetCookie, DEV_TOKEN, dropCorsHeaders, gateRefusal, grantDevCookie, sendJson } from './control-gate.js';
+import { trickle, TRICKLE_FILES, TRICKLE_MAX_BYTES, TRICKLE_TIMEOUT_MS, type TrickleOptions } from './trickle.js';
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -95,213 +97,12 @@ export function demoAuthorize(budget: number, secret: string = PROCESS_SECRET): 
   };
 }
 
-/** Adds a Set-Cookie to a response without dropping one set before (the demo cookie and the dev token cookie). */
-function appendSetCookie(res: ServerResponse, cookie: string): void {
-  const prev = res.getHeader('set-cookie');
-  res.setHeader('set-cookie', prev === undefined ? [cookie] : [...(Array.isArray(prev) ? prev : [String(prev)]), cookie]);
-}
-
 /** Gives a browser without one an anonymous id cookie (HttpOnly, first-party, a year). */
 function ensureDemoCookie(req: IncomingMessage, res: ServerResponse): void {
   if (DEMO_COOKIE_PATTERN.test(req.headers.cookie ?? '')) return;
   const id = randomUUID();
   appendSetCookie(res, `${DEMO_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`);
   req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${DEMO_COOKIE}=${id}`;
-}
-
-// ---- The control plane's gate ----------------------------------------------------------------
-// The sandbox's control plane (accounts, faults, clock, ledgers) and the dev routes are for the
-// dev server's own pages. Vite answers CORS for every localhost origin, and cookies are shared by
-// every port of a host, so another local app's page (or a page on a name rebound to 127.0.0.1)
-// could otherwise read the dev account and arm faults against the next visitor's calls.
-
-/** One per process: every stack in it (`npm start`'s two, the test server's ten) shares it, so one cookie serves them all. */
-const DEV_TOKEN = randomBytes(32).toString('hex');
-const DEV_TOKEN_HEADER = 'x-mediakit-dev-token';
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Per port, so `npm start` and Storybook on one host (which share cookies) keep their own. */
-const devCookieName = (req: IncomingMessage) => `mediakit_dev_${req.socket.localPort ?? 0}`;
-
-function sameToken(candidate: string | undefined): boolean {
-  if (!candidate || candidate.length !== DEV_TOKEN.length) return false;
-  return timingSafeEqual(Buffer.from(candidate), Buffer.from(DEV_TOKEN));
-}
-
-function devCookie(req: IncomingMessage): string | undefined {
-  const name = devCookieName(req);
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** The Host header's name when it is this machine's own (a loopback name or the socket's address), else undefined. */
-function loopbackHost(req: IncomingMessage): string | undefined {
-  const host = req.headers.host ?? '';
-  if (!/^[A-Za-z0-9.:[\]-]{1,300}$/.test(host)) return undefined;
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${host}`).hostname;
-  } catch {
-    return undefined;
-  }
-  const local = req.socket.localAddress ?? '';
-  const own = local.includes(':') ? `[${local}]` : local;
-  return LOOPBACK_NAMES.has(hostname) || hostname === own ? hostname : undefined;
-}
-
-const ownOrigin = (req: IncomingMessage) => `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${(req.headers.host ?? '').toLowerCase()}`;
-
-/** Why a control-plane request is refused, in words that say what to do; undefined when it may pass. */
-function gateRefusal(req: IncomingMessage): string | undefined {
-  const what = 'The dev stack\'s control plane (__sandbox and __dev routes) answers only the dev server\'s own pages';
-  if (!loopbackHost(req)) return `${what}, at a loopback name: the Host "${String(req.headers.host ?? '').slice(0, 80)}" is not localhost, 127.0.0.1, [::1] or this server's address. Open the dev server as http://localhost:${req.socket.localPort}/.`;
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin.toLowerCase() !== ownOrigin(req)) return `${what}: the request's Origin ${origin.slice(0, 80)} is not this server (${ownOrigin(req)}). Call it from a page this dev server serves.`;
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `${what}: the browser says the request came from another site or origin (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Call it from a page this dev server serves.`;
-  const header = req.headers[DEV_TOKEN_HEADER];
-  if (typeof header === 'string') return sameToken(header) ? undefined : `${what}: the ${DEV_TOKEN_HEADER} header does not hold this process's dev token. Send DevStack.devToken (createDevStack's result) from Node scripts.`;
-  if (sameToken(devCookie(req))) return undefined;
-  return `${what}: it needs the dev token. A page of this server gets it in the ${devCookieName(req)} cookie when it loads (reload the page); a Node script sends the ${DEV_TOKEN_HEADER} header with DevStack.devToken.`;
-}
-
-function grantDevCookie(req: IncomingMessage, res: ServerResponse): boolean {
-  if (!loopbackHost(req) || sameToken(devCookie(req))) return false;
-  if (req.headers.origin !== undefined && req.headers.origin.toLowerCase() !== ownOrigin(req)) return false;
-  const site = req.headers['sec-fetch-site'];
-  const dest = String(req.headers['sec-fetch-dest'] ?? '');
-  // Only a browser's own word that this is the server's page: a typed URL, a same-origin frame or
-  // page, or a same-origin module script (Storybook's dev server answers iframe.html before Vite's
-  // middlewares, so a story's first request through the stack is one of its scripts). A browser
-  // never lets a page set Sec-Fetch-*; another origin's requests say same-site or cross-site.
-  const navigation = dest === 'document' || dest === 'iframe' || dest === 'frame';
-  if (!((site === 'none' && navigation) || (site === 'same-origin' && (navigation || dest === 'script')))) return false;
-  appendSetCookie(res, `${devCookieName(req)}=${DEV_TOKEN}; Path=/; HttpOnly; SameSite=Strict`);
-  // As if the browser had sent it: a second stack on the same server (npm start mounts two) does not set it again.
-  req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${devCookieName(req)}=${DEV_TOKEN}`;
-  return true;
-}
-
-/** What a control-plane answer must never carry: a CORS grant (Vite's cors middleware runs before plugin middlewares). */
-function dropCorsHeaders(res: ServerResponse): void {
-  for (const name of res.getHeaderNames()) if (name.startsWith('access-control-')) res.removeHeader(name);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
-}
-
-// ---- The trickle route ---------------------------------------------------------------------------
-
-const TRICKLE_FILES = ['/assets/DamagedHelmet.glb', '/assets/guitar.compressed.ply'];
-const TRICKLE_MAX_BYTES = 64 * 1024 * 1024;
-const TRICKLE_TIMEOUT_MS = 30_000;
-
-interface TrickleOptions {
-  files: readonly string[];
-  maxBytes: number;
-  timeoutMs: number;
-}
-
-class TrickleRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' }).end(text);
-}
-
-/**
- * Sends one of the listed files of this same server (`src`, a path) spread evenly over `seconds`
- * (1-300), with its length, so progress shows. It relays only files on its list, from this
- * server's own address, as inert bytes: a relay that took any path once served another local
- * service's page as this origin (`src=/%09/127.0.0.1:4599/x`: the URL parser drops the tab).
- */
-async function trickle(req: IncomingMessage, res: ServerResponse, options: TrickleOptions): Promise<void> {
-  const query = new URL(req.url ?? '/', 'http://dev').searchParams;
-  const src = query.get('src') ?? '';
-  const seconds = Number(query.get('seconds') ?? 30);
-  // From this server's own address (never the Host header, which the client chooses).
-  const { localAddress = '127.0.0.1', localPort } = req.socket;
-  const self = `http://${localAddress.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}`;
-  // Parse first and judge what the parser made of it; control characters are refused outright,
-  // since the parser silently drops tabs and newlines.
-  let target: URL | undefined;
-  try {
-    target = /[\x00-\x1f\x7f]/.test(src) || !src.startsWith('/') ? undefined : new URL(src, self);
-  } catch {
-    target = undefined;
-  }
-  if (!target || target.origin !== self || !options.files.includes(target.pathname) || !(seconds >= 1 && seconds <= 300)) {
-    return sendText(res, 400, `trickle needs src, a path on this server from its list (${options.files.join(', ') || 'none: set trickleFiles'}), and seconds, 1 to 300.`);
-  }
-  const stop = new AbortController();
-  const onClose = () => stop.abort(new TrickleRefusal(499, 'the client went away'));
-  res.on('close', onClose);
-  const timer = setTimeout(() => stop.abort(new TrickleRefusal(504, `${target.pathname} did not arrive within ${options.timeoutMs} ms from this server.`)), options.timeoutMs);
-  let bytes: Uint8Array;
-  try {
-    const upstream = await fetch(new URL(target.pathname, self), { signal: stop.signal, redirect: 'error' });
-    if (!upstream.ok) {
-      await upstream.body?.cancel();
-      throw new TrickleRefusal(upstream.status === 404 ? 404 : 502, `${target.pathname} answered ${upstream.status} on this server.`);
-    }
-    const tooBig = new TrickleRefusal(502, `${target.pathname} is larger than ${options.maxBytes} bytes, the most trickle relays (trickleMaxBytes).`);
-    if (Number(upstream.headers.get('content-length') ?? 0) > options.maxBytes) {
-      stop.abort(tooBig);
-      throw tooBig;
-    }
-    // Read up to the cap and no further: a bigger body is never held whole.
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    const reader = upstream.body!.getReader();
-    for (let part = await reader.read(); !part.done; part = await reader.read()) {
-      const chunk = part.value;
-      size += chunk.byteLength;
-      if (size > options.maxBytes) {
-        stop.abort(tooBig);
-        throw tooBig;
-      }
-      parts.push(chunk);
-    }
-    bytes = new Uint8Array(Buffer.concat(parts));
-  } catch (err) {
-    clearTimeout(timer);
-    const refusal = err instanceof TrickleRefusal ? err : stop.signal.reason instanceof TrickleRefusal ? stop.signal.reason : new TrickleRefusal(502, `${target.pathname} could not be read from this server.`);
-    if (!res.headersSent && !res.destroyed) sendText(res, refusal.status, refusal.message);
-    return;
-  }
-  clearTimeout(timer);
-  // The whole reply, a slow reader included, ends within the time asked plus the same margin.
-  const deadline = setTimeout(() => res.destroy(), seconds * 1000 + options.timeoutMs);
-  try {
-    // Inert bytes whatever the file is: never a page that runs as this origin.
-    res.writeHead(200, {
-      'content-type': 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': 'sandbox',
-      'content-length': String(bytes.length),
-      'cache-control': 'no-store',
-    });
-    const steps = seconds * 4;
-    const chunk = Math.max(1, Math.ceil(bytes.length / steps));
-    for (let at = 0; at < bytes.length && !stop.signal.aborted; at += chunk) {
-      res.write(bytes.subarray(at, at + chunk));
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    res.end();
-  } finally {
-    clearTimeout(deadline);
-    res.off('close', onClose);
-  }
 }
 
 const KEY_ENV: Record<Capability, string> = { video: 'MEDIAKIT_KEY_VIDEO', headshot: 'MEDIAKIT_KEY_HEADSHOT', generate: 'MEDIAKIT_KEY_GENERATE', imageTools: 'MEDIAKIT_KEY_IMAGE_TOOLS' };
