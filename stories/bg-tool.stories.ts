@@ -38,7 +38,7 @@ async function ready(el: BgTool): Promise<void> {
 
 async function result(el: BgTool): Promise<void> {
   await ready(el);
-  await el.run();
+  await el.start();
 }
 
 const meta: Meta<Args> = {
@@ -75,7 +75,7 @@ export const Working: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('slow', { ms: 15_000 }); // the sandbox holds its answer back: time to look
-      void el.run();
+      void el.start();
     }),
 };
 
@@ -95,7 +95,7 @@ export const Failed: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('create_error');
-      await el.run();
+      await el.start();
     }),
 };
 
@@ -106,7 +106,7 @@ export const RateLimited: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('rate_limit');
-      void el.run();
+      void el.start();
     }),
 };
 
@@ -115,7 +115,7 @@ export const UrlRefused: Story = {
   render: (args) =>
     drive(args, async (el) => {
       el.selectUrl('http://127.0.0.1/private.png');
-      await el.run();
+      await el.start();
     }),
 };
 

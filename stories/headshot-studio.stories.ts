@@ -83,7 +83,7 @@ export const Working: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('slow', { ms: 15_000 }); // the sandbox holds its answer back: time to look
-      void el.generate();
+      void el.start();
     }),
 };
 
@@ -92,7 +92,7 @@ export const Succeeded: Story = {
   render: (args) =>
     drive(args, async (el) => {
       await ready(el);
-      await el.generate();
+      await el.start();
       el.choose(0);
     }),
 };
@@ -104,7 +104,7 @@ export const OneSlotFailed: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('variant_fail', { variants: [3] });
-      await el.generate();
+      await el.start();
     }),
 };
 
@@ -115,7 +115,7 @@ export const AllFailed: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('all_variants_fail');
-      await el.generate();
+      await el.start();
     }),
 };
 
@@ -126,7 +126,7 @@ export const RateLimited: Story = {
     drive(args, async (el) => {
       await ready(el);
       await fault('rate_limit');
-      void el.generate();
+      void el.start();
     }),
 };
 
@@ -137,7 +137,7 @@ export const NotEnoughCredits: Story = {
     drive(args, async (el) => {
       el.topUpHref = '#top-up';
       await ready(el);
-      await el.generate();
+      await el.start();
     }),
 };
 
@@ -150,7 +150,7 @@ export const DarkPhone: Story = {
   render: (args) =>
     html`<div style="background:#0d1117;color:#e6edf3;padding:16px">${drive(args, async (el) => {
       await ready(el);
-      await el.generate();
+      await el.start();
     })}</div>`,
 };
 

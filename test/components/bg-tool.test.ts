@@ -76,7 +76,7 @@ describe('<bg-tool>: input', () => {
       return send.call(this, body);
     };
     try {
-      void el.run();
+      void el.start();
       await done(el);
     } finally {
       XMLHttpRequest.prototype.send = send;
@@ -151,7 +151,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await el.updateComplete;
     expect(el.bgColor).to.equal('#00ff00');
     expect(q<HTMLInputElement>(el, 'input[name="none"]')!.checked).to.equal(false);
-    void el.run();
+    void el.start();
     await done(el);
     const green = el.result!.blob;
     expect(await pixel(green, 2, 2)).to.satisfy((p: number[]) => near(p, [0, 255, 0, 255]));
@@ -175,18 +175,18 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     const select = q<HTMLSelectElement>(el, 'select')!;
     select.value = 'preview';
     select.dispatchEvent(new Event('change'));
-    void el.run();
+    void el.start();
     await done(el);
     expect(el.result!.width * el.result!.height).to.be.at.most(250_000).and.greaterThan(200_000);
     select.value = 'full';
     select.dispatchEvent(new Event('change'));
-    void el.run();
+    void el.start();
     await until(() => el.result?.width === 1000, 30_000, 'the full-size result');
     expect(el.result!.height).to.equal(800);
     q<HTMLInputElement>(el, 'input[name="crop"]')!.click();
     await el.updateComplete;
     expect(el.crop).to.equal(true);
-    void el.run();
+    void el.start();
     await until(() => el.result && el.result.width < 1000, 30_000, 'the cropped result');
     expect(el.result!.width).to.be.within(400, 600); // the subject is half the width
     expect((await pixel(el.result!.blob, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3]).to.equal(255);
@@ -195,7 +195,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
   it('offers the result to the clipboard as PNG, also from a JPG, and says truly whether the browser took it', async () => {
     const el = await mount({ format: 'jpg' });
     await ready(el);
-    void el.run();
+    void el.start();
     await done(el);
     expect(q(el, '[part~="copy-button"]')).to.not.equal(undefined);
     const written: string[][] = [];
@@ -219,7 +219,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
   it('says running again is a new charge, and charges it', async () => {
     const el = await mount();
     await ready(el);
-    void el.run();
+    void el.start();
     await done(el);
     const before = await spent();
     const again = q(el, '[part~="run-button"]')!;
@@ -238,7 +238,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     const button = q(el, '[part~="run-button"]')!;
     button.click();
     button.click();
-    void el.run();
+    void el.start();
     await done(el);
     expect(await spent()).to.equal(before + 1);
   });
@@ -248,7 +248,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await ready(el);
     const before = await spent();
     await fault('mk-bg', 'rate_limit');
-    void el.run();
+    void el.start();
     await until(() => q(el, '[part~="wait"]'), 10_000, 'the countdown');
     expect(q(el, '[part~="wait"]')!.textContent).to.match(/Trying again by itself in \d+ seconds?/);
     await done(el);
@@ -266,7 +266,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 1 credit').and.contain('0 credits left');
     expect(q<HTMLButtonElement>(el, '[part~="run-button"]')!.disabled).to.equal(true);
-    await el.run(); // a script calling it anyway
+    await el.start(); // a script calling it anyway
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
     expect(panel.dataset['reason']).to.equal('insufficient_credits');
     expect(q<HTMLAnchorElement>(el, '[part~="error"] a[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
@@ -280,7 +280,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await ready(el);
     const before = await spent();
     await fault('mk-bg', 'create_error');
-    void el.run();
+    void el.start();
     await done(el);
     expect(el.status).to.equal('failed');
     expect(q(el, '[part~="error"]')!.textContent).to.contain('Nothing was charged');
@@ -306,7 +306,7 @@ describe('<bg-tool>: in a form', function () {
     expect(el.validity.valueMissing).to.equal(true);
     expect(el.validationMessage).to.equal('Remove the background of an image first.');
     await ready(el);
-    void el.run();
+    void el.start();
     await done(el);
     expect(form.checkValidity()).to.equal(true);
     const frame = wrap.querySelector('iframe')!;
@@ -330,7 +330,7 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
   it('moves the before/after slider by keyboard and pointer', async () => {
     const el = await mount();
     await ready(el);
-    void el.run();
+    void el.start();
     await done(el);
     const slider = q(el, '[role="slider"]')!;
     expect(slider.getAttribute('aria-valuenow')).to.equal('50');
@@ -390,14 +390,14 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     await check(); // idle
     await ready(el);
     await check(); // ready
-    void el.run();
+    void el.start();
     await el.updateComplete;
     expect(el.status).to.equal('working');
     await check(); // working
     await done(el);
     await check(); // succeeded
     await fault('mk-bg', 'create_error');
-    void el.run();
+    void el.start();
     await done(el);
     expect(el.status).to.equal('failed');
     await check(); // failed

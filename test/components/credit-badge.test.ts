@@ -59,7 +59,7 @@ describe('<credit-badge>: the number, live', function () {
     tool.selectFile(new File([await photo(64, 64)], 'a.png', { type: 'image/png' }));
     await until(() => tool.status === 'ready', 5_000, 'the tool');
     const reads = balanceReads();
-    await tool.run();
+    await tool.start();
     await until(() => shown(el) === `${start - 1} credits left`, 5_000, 'the badge after the element charge');
     // A charge by a script through the client.
     await spend();

@@ -142,7 +142,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const before = await charged();
     await fault('mk-headshot', 'variant_fail', { variants: [2] });
     await ready(el);
-    void el.generate();
+    void el.start();
     await done(el);
     expect(el.status).to.equal('partial');
     const failed = q(el, '[part~="result"][part~="failed"]')!;
@@ -176,7 +176,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const before = await charged();
     await fault('mk-headshot', 'all_variants_fail');
     await ready(el);
-    void el.generate();
+    void el.start();
     await done(el);
     expect(el.status).to.equal('failed');
     expect(lastStatus()).to.equal(500);
@@ -194,7 +194,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const button = q(el, '[part~="generate-button"]')!;
     button.click();
     button.click();
-    void el.generate();
+    void el.start();
     await done(el);
     expect((await charged()).length).to.equal(before.length + 1);
   });
@@ -206,7 +206,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 10 credits').and.contain('5 credits left');
     expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
-    await el.generate(); // a script calling it anyway
+    await el.start(); // a script calling it anyway
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
     expect(panel.dataset['reason']).to.equal('insufficient_credits');
     expect(q<HTMLAnchorElement>(el, '[part~="error"] a[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
@@ -218,7 +218,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const before = await charged();
     await fault('mk-headshot', 'rate_limit');
     await ready(el);
-    void el.generate();
+    void el.start();
     await until(() => q(el, '[part~="wait"]'), 10_000, 'the countdown');
     expect(q(el, '[part~="wait"]')!.textContent).to.match(/Trying again by itself in \d+ seconds?/);
     await done(el);
@@ -250,7 +250,7 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
   it('downloads all as one zip of valid PNGs, and one as a PNG', async () => {
     const el = await mount();
     await ready(el);
-    void el.generate();
+    void el.start();
     await done(el);
     const one = q<HTMLAnchorElement>(el, '[part~="download-button"]')!;
     expect(one.download).to.match(/\.png$/);
@@ -285,7 +285,7 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     expect(form.checkValidity()).to.equal(false);
     expect(el.validationMessage).to.equal('Make and choose a headshot first.');
     await ready(el);
-    void el.generate();
+    void el.start();
     await done(el);
     expect(form.checkValidity(), 'made but not chosen').to.equal(false);
     const chosen = new Promise<HeadshotChooseEvent>((r) => el.addEventListener('mk-headshot-choose', r, { once: true }));
@@ -353,7 +353,7 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     await ready(el);
     await check(); // ready
     await fault('mk-headshot', 'variant_fail', { variants: [0, 3] });
-    void el.generate();
+    void el.start();
     await until(() => el.status === 'working', 2_000, 'working');
     await check(); // working
     await done(el);
@@ -362,7 +362,7 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     await fault('mk-headshot', 'all_variants_fail');
     el.reset();
     await ready(el);
-    void el.generate();
+    void el.start();
     await done(el);
     expect(el.status).to.equal('failed');
     await check(); // failed

@@ -174,8 +174,8 @@ export class BgTool extends ProductElement {
     this.#image.useUrl(url.trim());
   }
 
-  /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. */
-  async run(): Promise<void> {
+  /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
+  async start(): Promise<void> {
     const { source, checking } = this.#image;
     if (!source || checking || this.#request.busy || this.isDisabled) return;
     this._notice = '';
@@ -287,7 +287,7 @@ export class BgTool extends ProductElement {
       ${source && !checking ? this.#renderOptions() : nothing}
       ${wait ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: wait })}</p>` : nothing}
       ${error
-        ? renderErrorPanel(t, error, { onChoose: () => this.#intake.open(), onRetry: source ? () => void this.run() : undefined, onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined })
+        ? renderErrorPanel(t, error, { onChoose: () => this.#intake.open(), onRetry: source ? () => void this.start() : undefined, onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined })
         : nothing}
       ${this.#announce.render()}
     </section>`;
@@ -334,7 +334,7 @@ export class BgTool extends ProductElement {
         onCrop: (crop) => (this.crop = crop),
       })}
       <div class="actions">
-        <button type="button" part="run-button" class="primary" aria-describedby=${again ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.run()}>
+        <button type="button" part="run-button" class="primary" aria-describedby=${again ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.start()}>
           ${again ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
         </button>
         ${working ? html`<div class="meter indeterminate" role="progressbar" aria-label=${t.term('bgWorking')}><div></div></div>` : nothing}

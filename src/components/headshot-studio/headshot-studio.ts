@@ -171,8 +171,8 @@ export class HeadshotStudio extends ProductElement {
     this.#intake.offer([file], 'camera');
   }
 
-  /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. */
-  async generate(): Promise<void> {
+  /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
+  async start(): Promise<void> {
     const slots = this.#slots();
     const file = this.#photo.file;
     if (!file || this.#photo.checking || this.#batch.working || this.isDisabled || !slots.length) return;
@@ -306,7 +306,7 @@ export class HeadshotStudio extends ProductElement {
       ${error
         ? renderErrorPanel(t, error, {
             onChoose: () => this.#intake.open(),
-            onRetry: photo.file ? () => void (b.errorSlot === undefined ? this.generate() : this.retry(b.errorSlot)) : undefined,
+            onRetry: photo.file ? () => void (b.errorSlot === undefined ? this.start() : this.retry(b.errorSlot)) : undefined,
             onRestart: () => this.reset(),
             topUpHref: this.topUpHref || undefined,
           })
@@ -347,7 +347,7 @@ export class HeadshotStudio extends ProductElement {
       onStyle: (style) => (this.headshotStyle = style),
       onSlot: (slot, on) => this.#toggleSlot(slot, on),
       onNewPhoto: () => this.reset(),
-      onGenerate: () => void this.generate(),
+      onGenerate: () => void this.start(),
     });
   }
 
