@@ -1,10 +1,10 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CreditLedger } from '../../client/credit-ledger.js';
-import { MediaClient } from '../../client/media-client.js';
+import type { MediaClient } from '../../client/media-client.js';
 import { CreditsChangedEvent } from '../../events/credits-changed.js';
-import { MkElement } from '../../internal/mk-element.js';
 import { AnnouncerController } from '../shared/announcer.js';
+import { ClientElement } from '../shared/client-element.js';
 import { CreditsController } from '../shared/credits.js';
 import { errorFacts } from '../shared/error-panel.js';
 import { LocalizeController } from '../shared/localize.js';
@@ -50,11 +50,8 @@ type Strings = BadgeStrings & SharedStrings;
  * @cssstate error - The number could not be read (a retry button is shown).
  * @cssstate low - Fewer credits are left than `low`.
  */
-export class CreditBadge extends MkElement {
+export class CreditBadge extends ClientElement {
   static override styles = [elementStyles, badgeStyles];
-
-  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
-  @property() endpoint = '/mediakit';
 
   /** Below this many credits the badge turns `:state(low)`, shows the top-up slot and says so once. Default 0 (off). */
   @property({ type: Number }) low = 0;
@@ -65,20 +62,8 @@ export class CreditBadge extends MkElement {
   /** What to show: `session` (this session's budget) or `account` (the site's whole balance, where the proxy shares it). Default `session`. */
   @property() source: 'session' | 'account' = 'session';
 
-  /** `light` or `dark`; default: the visitor's preference. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
-
-  /** Link shown while low when no `top-up` slot is given. */
-  @property({ attribute: 'top-up-href' }) topUpHref = '';
-
-  /** The client to use; default: the page's shared client for `endpoint`. */
-  @property({ attribute: false }) client: MediaClient | undefined;
-
-  /** For sites that mint tokens on their own backend: resolves to a session token. */
-  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
-
   /** Overrides of single strings, in any language: `{ cbLabel: 'Budget' }`. */
-  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+  declare strings: Partial<Strings> | undefined;
 
   @state() private _online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
 
@@ -88,7 +73,6 @@ export class CreditBadge extends MkElement {
 
   #status: CreditBadgeStatus = 'loading';
   #wasLow = false;
-  #ownClient: MediaClient | undefined;
   #views = new WeakMap<MediaClient, MediaClient>();
   #ledger: CreditLedger | undefined;
 
@@ -107,7 +91,7 @@ export class CreditBadge extends MkElement {
     window.addEventListener('online', this.#onOnline);
     window.addEventListener('offline', this.#onOffline);
     // Relay from the first change after (re)connecting, not from the first render after it.
-    this.#listen(this.#client().credits);
+    this.#listen(this.mediaClient().credits);
   }
 
   override disconnectedCallback(): void {
@@ -118,8 +102,7 @@ export class CreditBadge extends MkElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
-    if (this.isConnected) this.#listen(this.#client().credits);
+    if (this.isConnected) this.#listen(this.mediaClient().credits);
     this.#status = this.#derive();
     const left = this.#credits.remaining;
     const isLow = this.low > 0 && left !== undefined && left < this.low;
@@ -139,19 +122,13 @@ export class CreditBadge extends MkElement {
     return this.#credits.refresh();
   }
 
-  #client(): MediaClient {
-    if (this.client) return this.client;
-    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
-    return MediaClient.for(this.endpoint);
-  }
-
   /**
    * The client as the credits controller sees it: itself for the session budget; for the account
    * balance, a view whose refresh reads GET /api/v1/account into the same ledger (the proxy then
    * reports the account balance in every X-Credits-Remaining as well).
    */
   #source(): MediaClient {
-    const client = this.#client();
+    const client = this.mediaClient();
     if (this.source !== 'account') return client;
     let view = this.#views.get(client);
     if (!view) {

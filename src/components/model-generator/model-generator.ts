@@ -2,17 +2,16 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { TaskStatus } from '@lit/task';
 import { COSTS, LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
-import { MediaClient, type ModelJobInput } from '../../client/media-client.js';
+import type { ModelJobInput } from '../../client/media-client.js';
 import { JobController } from '../../jobs/job-controller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
-import { FormAssociated } from '../../internal/form-associated.js';
-import { MkElement } from '../../internal/mk-element.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { LocalizeController } from '../shared/localize.js';
+import { ProductElement } from '../shared/product-element.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
@@ -96,11 +95,8 @@ const { maxPromptChars } = LIMITS.model;
  * @cssstate succeeded - The model is shown.
  * @cssstate failed - The job failed (refunded).
  */
-export class ModelGenerator extends FormAssociated(MkElement) {
+export class ModelGenerator extends ProductElement {
   static override styles = [elementStyles, viewerFrame, modelGeneratorStyles];
-
-  /** Base path or URL of the site's session-token proxy. Default `/mediakit`. */
-  @property() endpoint = '/mediakit';
 
   /** `photos` (1-6 photos of one object) or `prompt` (a description). Default `photos`. */
   @property({ reflect: true }) mode: ModelGeneratorMode = 'photos';
@@ -123,23 +119,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   /** Notify (and mark the tab title) when a job ends while the page is hidden; permission is asked on the first start. Default false. */
   @property({ type: Boolean }) notify = false;
 
-  /** `light` or `dark`; default: the visitor's preference. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
-
-  /** Take pasted photos anywhere on the page, not only while the element has focus. Default false. */
-  @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
-
-  /** Link for the 402 action when no `top-up` slot is given. */
-  @property({ attribute: 'top-up-href' }) topUpHref = '';
-
-  /** The client to use; default: the page's shared client for `endpoint`. */
-  @property({ attribute: false }) client: MediaClient | undefined;
-
-  /** For sites that mint tokens on their own backend: resolves to a session token. */
-  @property({ attribute: false }) session: (() => Promise<string>) | undefined;
-
   /** Overrides of single strings, in any language: `{ mgTitle: 'Make your product in 3D' }`. */
-  @property({ attribute: false }) strings: Partial<Strings> | undefined;
+  declare strings: Partial<Strings> | undefined;
 
   @state() private _error: unknown;
   @state() private _notice = '';
@@ -148,8 +129,8 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   readonly #t = new LocalizeController<Strings>(this);
   readonly #announce = new AnnouncerController(this);
   readonly #awayCtl = new AwayController(this);
-  readonly #credits = new CreditsController(this, () => this.#client());
-  readonly #jobs = new JobController(this, { kind: 'model', client: () => this.#client() });
+  readonly #credits = new CreditsController(this, () => this.mediaClient());
+  readonly #jobs = new JobController(this, { kind: 'model', client: () => this.mediaClient() });
   readonly #turntable = new TurntableController(this);
   readonly #result = new ModelResultController(this);
   readonly #photos = new PhotoListController(this, {
@@ -177,7 +158,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     },
   });
   readonly #history = new ModelHistoryController(this, {
-    client: () => this.#client(),
+    client: () => this.mediaClient(),
     result: this.#result,
     onRestored: (records) => {
       if (this.jobId) this.#adopt(this.jobId);
@@ -197,7 +178,6 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   });
 
   #status: ModelGeneratorStatus = 'idle';
-  #ownClient: MediaClient | undefined;
   #counterBucket = '';
 
   /** Where the element is: `idle`, `ready`, `creating`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
@@ -230,7 +210,6 @@ export class ModelGenerator extends FormAssociated(MkElement) {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session')) && this.hasUpdated) this.#ownClient = undefined;
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
     if (changed.has('prompt') || changed.has('mode') || changed.has('quality') || changed.has('seed') || changed.has('removeBackground')) this.#run.forgetKey();
     if (changed.has('prompt')) this.#counterMilestone();
@@ -240,7 +219,7 @@ export class ModelGenerator extends FormAssociated(MkElement) {
     const record = this.#jobs.record;
     if (record) {
       this.#history.track(record);
-      if (record.status === 'succeeded' && !this.#result.has(record)) void this.#result.load(record, this.#client(), () => this.#jobs.refresh());
+      if (record.status === 'succeeded' && !this.#result.has(record)) void this.#result.load(record, this.mediaClient(), () => this.#jobs.refresh());
     }
   }
 
@@ -304,15 +283,9 @@ export class ModelGenerator extends FormAssociated(MkElement) {
 
   // ---------------------------------------------------------------- internals
 
-  #client(): MediaClient {
-    if (this.client) return this.client;
-    if (this.session) return (this.#ownClient ??= new MediaClient({ endpoint: this.endpoint, session: this.session }));
-    return MediaClient.for(this.endpoint);
-  }
-
   /** An answer's URL made absolute against the endpoint, or '' when it is not a link we may render (safeUrl). */
   #absolute(url: string): string {
-    const base = new URL(this.#client().endpoint + '/', location.href).href;
+    const base = new URL(this.mediaClient().endpoint + '/', location.href).href;
     return safeUrl(url, base) === undefined ? '' : new URL(url, base).href;
   }
 
