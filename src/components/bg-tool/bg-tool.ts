@@ -19,6 +19,7 @@ import { hex6, renderOptions } from './options-view.js';
 import { renderBefore, renderResult } from './result-view.js';
 import { BgRunController } from './run.js';
 import { bgStrings, type BgStrings } from './strings.js';
+import { focusFirst } from '../../internal/small.js';
 
 void sharedStrings;
 void bgStrings;
@@ -363,14 +364,6 @@ async function toPng(blob: Blob): Promise<Blob> {
   canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
   bitmap.close();
   return canvas.convertToBlob({ type: 'image/png' });
-}
-
-/** Focuses the first element found for the first selector of a comma list that finds one (preference order, not document order). */
-function focusFirst(root: ParentNode, selectors: string): void {
-  for (const sel of selectors.split(',')) {
-    const el = root.querySelector<HTMLElement>(sel.trim());
-    if (el) return el.focus();
-  }
 }
 
 declare global {

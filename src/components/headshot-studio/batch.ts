@@ -11,6 +11,7 @@ import type { HeadshotStyle, HeadshotVariant, VariantSlot } from '../../api/inde
 import type { MediaClient } from '../../client/media-client.js';
 import type { HeadshotSlot } from '../../events/headshots-ready.js';
 import type { SlotView } from './results-view.js';
+import { isAbort } from '../../internal/small.js';
 
 export interface BatchAnswer {
   style: HeadshotStyle;
@@ -200,8 +201,4 @@ function base64Bytes(b64: string): Uint8Array {
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
-}
-
-function isAbort(err: unknown): boolean {
-  return err instanceof DOMException && err.name === 'AbortError';
 }

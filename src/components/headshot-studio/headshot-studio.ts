@@ -20,6 +20,7 @@ import { HeadshotBatch } from './batch.js';
 import { HeadshotPhoto } from './photo.js';
 import { renderResults } from './results-view.js';
 import { headshotStrings, type HeadshotStrings } from './strings.js';
+import { focusFirst } from '../../internal/small.js';
 
 void sharedStrings;
 void headshotStrings;
@@ -381,14 +382,6 @@ export class HeadshotStudio extends ProductElement {
     this._chosen = undefined;
     this.syncForm();
     void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="generate-button"]') as HTMLElement | null)?.focus());
-  }
-}
-
-/** Focuses the first element found for the first selector of a comma list that finds one (preference order, not document order). */
-function focusFirst(root: ParentNode, selectors: string): void {
-  for (const sel of selectors.split(',')) {
-    const el = root.querySelector<HTMLElement>(sel.trim());
-    if (el) return el.focus();
   }
 }
 

@@ -23,6 +23,7 @@ import type { Advice } from './frame-checks.js';
 import { uploaderStrings, type UploaderStrings } from './strings.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
 import { safeUrl } from '../../internal/safe-url.js';
+import { isAbort } from '../../internal/small.js';
 
 void sharedStrings;
 void uploaderStrings;
@@ -654,10 +655,6 @@ type Panel = typeof import('../shared/error-panel.js');
 let panel: Promise<Panel> | undefined;
 /** The error panel and its words load after the element shows (on idle), not with the page. */
 const loadPanel = () => (panel ??= import('../shared/error-panel.js'));
-
-function isAbort(err: unknown): boolean {
-  return err instanceof DOMException && err.name === 'AbortError';
-}
 
 declare global {
   interface HTMLElementTagNameMap {
