@@ -14,7 +14,6 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/^```(ts|tsx|js)\n([\s\S]*?)^```$/gm)];
 const want = new Map();
 blocks.forEach(([, lang, code], i) => {
-  const line = readme.slice(0, blocks[i].index).split('\n').length;
   const name = `${String(i + 1).padStart(2, '0')}.${lang === 'tsx' ? 'tsx' : 'ts'}`;
   want.set(name, `// From README.md, extracted by scripts/readme.mjs: edit the README, not this file.\nexport {};\n${code}`);
 });

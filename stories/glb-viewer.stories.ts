@@ -27,7 +27,7 @@ export const Loaded: Story = {};
 export const Duck: Story = { args: { src: '/assets/Duck.glb', alt: 'A rubber duck', autoRotate: true } };
 /** Until the first frame the poster shows, with a progress bar along the bottom (the dev stack sends the file over 40 s). */
 export const Loading: Story = {
-  render: () => html`<glb-viewer src="/sandbox/__dev/trickle?src=/assets/DamagedHelmet.glb&seconds=40" style="--mk-viewer-height: 420px">
+  render: () => html`<glb-viewer src="/sandbox/__dev/trickle?src=/assets/DamagedHelmet.glb&amp;seconds=40" style="--mk-viewer-height: 420px">
     <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the helmet…</div>
   </glb-viewer>`,
 };

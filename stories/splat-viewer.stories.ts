@@ -26,7 +26,7 @@ export const Loaded: Story = {};
 export const FromZip: Story = { args: { src: blobUrl(ballZip(5000, 0.05)) } };
 /** The poster and the progress bar while the file arrives (the dev stack sends it over 40 s). */
 export const Loading: Story = {
-  render: () => html`<splat-viewer src="/sandbox/__dev/trickle?src=/assets/guitar.compressed.ply&seconds=40" style="--mk-viewer-height: 420px">
+  render: () => html`<splat-viewer src="/sandbox/__dev/trickle?src=/assets/guitar.compressed.ply&amp;seconds=40" style="--mk-viewer-height: 420px">
     <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the scene…</div>
   </splat-viewer>`,
 };

@@ -3,7 +3,7 @@
  * MediaClient alone (bg-tool, headshot-studio) never bundles idb-keyval.
  */
 import { createStore, type UseStore } from 'idb-keyval';
-import { JOB_DATABASE } from './stored-data.js';
+import { JOB_DATABASE } from './stored-names.js';
 
 /** Every JobStore database this page opened, so a purge reaches the ones with custom names too. */
 export const openedDatabases = new Map<string, UseStore>();

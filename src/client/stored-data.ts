@@ -12,9 +12,12 @@
  * endpoint's other subjects' records and results before it hands the session out; unfinished
  * records expire (`JobStore.prune`, ORPHAN_TTL_MS); `clearStoredData()` removes it all on logout.
  */
-export const JOB_DATABASE = 'mediakit-jobs';
-export const RESULT_CACHE = 'mediakit-results';
-export const RESULT_PATH = '/__mediakit-results/';
+import { RESULT_PATH } from './stored-names.js';
+
+// The names themselves sit in stored-names.ts, which stored-purge.ts and job-database.ts import
+// (importing them from here made a circle through the import() below).
+export { JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-names.js';
+
 const LAST_SUBJECT = 'mediakit-subject ';
 const purge = () => import('./stored-purge.js');
 

@@ -5,7 +5,7 @@
 import { clear, delMany, keys, type UseStore } from 'idb-keyval';
 import { jobDatabase, openedDatabases } from './job-database.js';
 import { SessionManager } from './session.js';
-import { JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-data.js';
+import { JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-names.js';
 
 const endpointOf = (scope: string) => scope.slice(0, scope.lastIndexOf('#'));
 const scopeOfKey = (key: IDBValidKey) => (typeof key === 'string' && key.includes('\n') ? key.slice(0, key.indexOf('\n')) : undefined);

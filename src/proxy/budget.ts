@@ -7,7 +7,7 @@
  * budget. Each charged call reserves under an id of its own: a request can only ever settle or
  * release the reservation it created.
  */
-import { ApiError, HEADERS } from '../api/index.js';
+import { HEADERS } from '../api/index.js';
 import type { RateBucket, Settings } from './options.js';
 import { messageOf, refuse, refuseWith, type Log } from './respond.js';
 import { digestName } from './secrets.js';

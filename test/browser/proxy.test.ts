@@ -41,7 +41,7 @@ describe('proxy from the browser', () => {
     expect(created.status).to.equal(202);
     const poll = created.headers.get('location')!;
     expect(poll.startsWith(`${base}/api/v1/3d/jobs/`)).to.equal(true);
-    let text = '';
+    let text: string;
     let data: { status: string; output: { turntable_url: string; model_url: string } };
     for (;;) {
       // The control plane answers this page because the test server gave it the dev token cookie.

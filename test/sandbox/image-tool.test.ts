@@ -118,7 +118,7 @@ describe('image tools: background removal', () => {
   it("the slow fault holds back the next answer by its ms, once, and still charges it; a bad ms is refused", async () => {
     const { id, keys } = await h.account(5);
     await h.fault(id, 'slow', { ms: 700 });
-    let t0 = performance.now();
+    const t0 = performance.now();
     assert.equal((await call(keys.imageTools, form({}))).status, 200);
     assert.ok(performance.now() - t0 >= 700, 'held back');
     assert.equal((await call(keys.imageTools, form({}))).status, 200);

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
-import { html, unsafeStatic } from 'lit/static-html.js';
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 
 const src = new URL('../../src/', import.meta.url);
 const tags = [...readFileSync(new URL('define.ts', src), 'utf8').matchAll(/\/([a-z0-9]+(?:-[a-z0-9]+)+)\/define\.js'/g)].map((m) => m[1]!);
@@ -29,7 +29,7 @@ describe('idle state rendered on the server', () => {
     it(`<${tag}> renders as declarative shadow DOM`, async () => {
       await import(new URL('define.ts', src).href);
       const t = unsafeStatic(tag);
-      const out = await collectResult(render(html`<${t} endpoint="/mediakit"></${t}>`));
+      const out = await collectResult(render(staticHtml`<${t} endpoint="/mediakit"></${t}>`));
       assert.match(out, new RegExp(`<${tag}[^>]*><template shadowroot(mode)?="open"`));
       assert.ok(out.length > 1000, `only ${out.length} characters`);
     });
