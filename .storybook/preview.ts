@@ -11,10 +11,35 @@ const preview: Preview = {
   parameters: { controls: { expanded: true } },
   // The elements follow the closest [lang]: the toolbar sets it around every story.
   globalTypes: {
-    locale: { description: 'Language of the elements', toolbar: { icon: 'globe', items: [{ value: 'en', title: 'English' }, { value: 'de', title: 'Deutsch' }], dynamicTitle: true } },
+    locale: {
+      description: 'Language of the elements (Arabic also right to left)',
+      toolbar: {
+        icon: 'globe',
+        dynamicTitle: true,
+        items: [
+          { value: 'en', title: 'English' },
+          { value: 'de', title: 'Deutsch' },
+          { value: 'fr', title: 'Français' },
+          { value: 'es', title: 'Español' },
+          { value: 'it', title: 'Italiano' },
+          { value: 'pt-BR', title: 'Português (Brasil)' },
+          { value: 'nl', title: 'Nederlands' },
+          { value: 'pl', title: 'Polski' },
+          { value: 'ja', title: '日本語' },
+          { value: 'zh-Hans', title: '简体中文' },
+          { value: 'ko', title: '한국어' },
+          { value: 'ar', title: 'العربية' },
+        ],
+      },
+    },
   },
   initialGlobals: { locale: 'en' },
-  decorators: [(story, context) => html`<div lang=${context.globals['locale'] ?? 'en'}>${story()}</div>`],
+  decorators: [
+    (story, context) => {
+      const lang = String(context.globals['locale'] ?? 'en');
+      return html`<div lang=${lang} dir=${lang === 'ar' ? 'rtl' : 'ltr'}>${story()}</div>`;
+    },
+  ],
 };
 
 export default preview;

@@ -15,8 +15,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const staticDir = join(root, 'storybook-static');
 const filter = process.argv[2] ?? '';
 const SETTLE_MS = Number(process.env['STORY_SETTLE_MS'] ?? 2500);
-// STORY_SHOTS=<folder>: a full-page PNG of each story and docs page, to look at.
+// STORY_SHOTS=<folder>: a full-page PNG of each story and docs page, to look at; with
+// STORY_LOCALE=ar (any toolbar language), STORY_WIDTH=390 and STORY_SCHEME=dark for the others.
 const SHOTS = process.env['STORY_SHOTS'];
+const LOCALE = process.env['STORY_LOCALE'];
+const WIDTH = Number(process.env['STORY_WIDTH'] ?? 1000);
+const SCHEME = process.env['STORY_SCHEME'] === 'dark' ? 'dark' : 'light';
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.mp4': 'video/mp4', '.woff2': 'font/woff2', '.glb': 'model/gltf-binary', '.ply': 'application/octet-stream', '.splat': 'application/octet-stream' };
 
@@ -58,7 +62,7 @@ const started = Date.now();
 async function check(story) {
   // A fresh browser context per story: its own session, IndexedDB and job list, so a job one
   // story started never shows up in another (two run at a time).
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, colorScheme: SCHEME });
   const page = await context.newPage();
   const problems = [];
   // Chromium logs every non-2xx response as a console error. A story about an API error (402,
@@ -74,7 +78,7 @@ async function check(story) {
   page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
   const docs = story.type === 'docs';
   const root = docs ? '#storybook-docs' : '#storybook-root';
-  await page.goto(`${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}`);
+  await page.goto(`${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}${LOCALE ? `&globals=locale:${LOCALE}` : ''}`);
   await page.waitForSelector(`${root} > *`, { timeout: 15_000 }).catch(() => problems.push('the story rendered nothing'));
   // A story named after a state (Succeeded, Failed, Processing, Ready, Loaded, Offline, ...) is
   // checked in that state: an element in it must reach it (its `status`, or `:state()`).

@@ -16,6 +16,7 @@ export * from './client/index.js';
 export * from './jobs/index.js';
 export * from './events/index.js';
 export { registerTranslation, registerLoader, LocalizeController } from './components/shared/localize.js';
+export type { Translation } from './translations/translation.js';
 
 // Element classes: types only (runtime classes: `@mediakit/elements/<tag>.js`).
 export type { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';

@@ -68,6 +68,11 @@ export class Formatter {
     return this.unit(Math.round(seconds / 3600), 'hour');
   }
 
+  /** "JPG, PNG or WebP" (`disjunction`), "A, B and C" (`conjunction`), in the locale's words. */
+  list(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
+    return new Intl.ListFormat(this.locale, { type }).format(items);
+  }
+
   /** The plural category of n (for terms such as "1 credit" / "20 credits"). */
   plural(n: number): Intl.LDMLPluralRule {
     this.#plural ??= new Intl.PluralRules(this.locale);

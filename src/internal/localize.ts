@@ -3,13 +3,16 @@
  * whose configure-once global clashes with host apps that use it).
  *
  * The locale is the element's `lang`, else the closest `[lang]` ancestor (across shadow roots),
- * else `<html lang>`, followed when any of them changes; regional fallback `de-AT` → `de` → `en`.
- * English is bundled; other languages register themselves (`registerTranslation`) or are loaded
- * lazily the first time an element needs them (`registerLoader`). Each element may override single
- * strings through its `strings` property.
+ * else `<html lang>`, followed when any of them changes; regional fallback `de-AT` → `de` → `en`,
+ * and by script (`zh-CN` → `zh-Hans`, `pt-PT` → `pt-BR`, never `zh-TW` → `zh-Hans`). English comes
+ * with each element (the dictionaries it passes to its controller); the shipped languages
+ * (src/translations/languages.ts) load the first time an element needs them; a site adds or
+ * overrides whole languages with `registerTranslation` and single strings through an element's
+ * `strings` property.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isServer } from 'lit';
+import { languages } from '../translations/languages.js';
 import { Formatter } from './format.js';
 
 /** A term: plain text, or a function of its parameters and the locale's formatter. */
@@ -22,40 +25,78 @@ export type ParamsOf<T> = T extends (params: infer P, f: Formatter) => string ? 
 
 const translations = new Map<string, Dictionary>();
 const loaders = new Map<string, Set<() => Promise<unknown>>>();
-const loading = new Map<string, Promise<void>>();
+/** Shipped languages asked for (loaded or loading), so each file is imported once. */
+const shipped = new Map<string, Promise<void>>();
+const english = new WeakSet<Dictionary>();
 const connected = new Set<LocalizeController>();
 
-/** Adds (or overrides) strings of a language, for example `registerTranslation('fr', { ... })`. */
+/** Adds (or overrides) strings of a language, for example `registerTranslation('sv', { ... })`. */
 export function registerTranslation(code: string, dictionary: Dictionary): void {
   const key = code.toLowerCase();
   translations.set(key, { ...translations.get(key), ...dictionary });
-  loading.delete(key);
   for (const c of connected) c.host.requestUpdate();
 }
 
-/** A language's strings that load on first use (German for every element ships this way). */
+/** A site's own language (or more strings of one) that load on first use. */
 export function registerLoader(code: string, load: () => Promise<unknown>): void {
   const key = code.toLowerCase();
   let set = loaders.get(key);
   if (!set) loaders.set(key, (set = new Set()));
   set.add(load);
-  loading.delete(key);
 }
 
+/** The languages this package ships (besides English), as lowercase tags. */
+export const shippedLanguages: readonly string[] = ['en', ...Object.keys(languages)];
+
 function ensureLoaded(code: string): Promise<void> | undefined {
+  const work: Promise<unknown>[] = [];
+  const ship = languages[code];
+  if (ship && !shipped.has(code)) {
+    // A site's own strings for the language (registered before or after) win over the shipped ones.
+    const p = ship().then((m) => {
+      translations.set(code, { ...(m.default as Dictionary), ...translations.get(code) });
+      // Every element on the page that waits for this language, not only the one that asked first.
+      for (const c of connected) c.host.requestUpdate();
+    });
+    shipped.set(code, p);
+  }
   const set = loaders.get(code);
-  if (!set?.size) return undefined;
-  let p = loading.get(code);
-  if (!p) {
-    p = Promise.all([...set].map((load) => load())).then(
-      () => undefined,
-      (err: unknown) => console.warn(`[mediakit] strings for "${code}" could not be loaded; showing English`, err),
-    );
-    loading.set(code, p);
+  if (set?.size) {
+    work.push(...[...set].map((load) => load()));
     set.clear();
   }
-  return p;
+  // Still loading (asked by this element or another): the caller renders again when it is in.
+  if (ship && !translations.has(code)) work.push(shipped.get(code)!);
+  if (!work.length) return undefined;
+  return Promise.all(work).then(
+    () => undefined,
+    (err: unknown) => console.warn(`[mediakit] strings for "${code}" could not be loaded; showing English`, err),
+  );
 }
+
+/** The lowercase tags to look a term up in, best first: the tag, its prefixes, its script, a sibling, English. */
+export function fallbackChain(tag: string): string[] {
+  const lower = tag.toLowerCase();
+  const parts = lower.split('-');
+  const chain: string[] = [];
+  for (let i = parts.length; i > 0; i--) chain.push(parts.slice(0, i).join('-'));
+  const base = parts[0]!;
+  try {
+    // zh-CN and zh-SG are written in Han Simplified (zh-Hans); zh-TW in Traditional, which we do not ship.
+    const script = new Intl.Locale(lower).maximize().script?.toLowerCase();
+    if (script && !chain.includes(`${base}-${script}`)) chain.push(`${base}-${script}`);
+    // A sibling of the same language and script (pt-PT → pt-BR): closer than English.
+    for (const known of shippedLanguages) {
+      if (known.startsWith(base + '-') && !chain.includes(known) && new Intl.Locale(known).maximize().script?.toLowerCase() === script) chain.push(known);
+    }
+  } catch {
+    // Not a valid tag: its prefixes and English only.
+  }
+  if (!chain.includes('en')) chain.push('en');
+  return chain;
+}
+
+const RTL = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'yi', 'dv', 'ckb', 'ug']);
 
 /** The closest `lang` from an element upwards, crossing shadow roots. */
 export function closestLang(el: Element): string {
@@ -81,14 +122,23 @@ function observeLangs(): void {
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang', 'dir'], subtree: true });
 }
 
+/** Registers an English dictionary once (elements pass theirs to their LocalizeController; the error panel its own). */
+export function addEnglish(dictionary: Dictionary): void {
+  if (english.has(dictionary)) return;
+  english.add(dictionary);
+  registerTranslation('en', dictionary);
+}
+
 type Host = ReactiveControllerHost & HTMLElement & { strings?: Partial<Dictionary> | undefined };
 
 export class LocalizeController<D extends Dictionary = Dictionary> implements ReactiveController {
   readonly host: Host;
   #formatter: Formatter | undefined;
 
-  constructor(host: Host) {
+  /** `english`: the element's English dictionaries (each registered once, the first time an element uses it). */
+  constructor(host: Host, ...english: Dictionary[]) {
     this.host = host;
+    for (const d of english) addEnglish(d);
     host.addController(this);
   }
 
@@ -120,10 +170,12 @@ export class LocalizeController<D extends Dictionary = Dictionary> implements Re
     return this.#chain().find((c) => translations.has(c)) ?? 'en';
   }
 
+  /** The closest `dir`; without one, the direction of the element's language (`ar` → `rtl`). */
   get dir(): 'ltr' | 'rtl' {
     // Lit's server DOM shim has no closest(): on the server only the element's own dir counts.
     const d = isServer ? this.host.getAttribute('dir') : (this.host.closest('[dir]')?.getAttribute('dir') ?? document.documentElement.dir);
-    return d === 'rtl' ? 'rtl' : 'ltr';
+    if (d === 'rtl' || d === 'ltr') return d;
+    return RTL.has(this.lang.toLowerCase().split('-')[0]!) ? 'rtl' : 'ltr';
   }
 
   /** Number, byte, duration and credit formatting for the resolved language. */
@@ -141,12 +193,14 @@ export class LocalizeController<D extends Dictionary = Dictionary> implements Re
     return typeof found === 'function' ? found(params[0], this.f) : found;
   }
 
+  #chainFor = '';
+  #chainCache: string[] = [];
   #chain(): string[] {
-    const tag = this.lang.toLowerCase();
-    const parts = tag.split('-');
-    const chain: string[] = [];
-    for (let i = parts.length; i > 0; i--) chain.push(parts.slice(0, i).join('-'));
-    if (!chain.includes('en')) chain.push('en');
-    return chain;
+    const lang = this.lang;
+    if (lang !== this.#chainFor) {
+      this.#chainFor = lang;
+      this.#chainCache = fallbackChain(lang);
+    }
+    return this.#chainCache;
   }
 }

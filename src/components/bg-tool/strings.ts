@@ -1,13 +1,13 @@
-/** English strings of <bg-tool>. German: strings.de.ts, loaded on first use. */
+/** English strings of <bg-tool>. Other languages: src/translations/, loaded on first use. */
 import type { Formatter } from '../shared/format.js';
-import { registerLoader, registerTranslation } from '../shared/localize.js';
+import type { ImageLimits } from '../shared/limits.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
 
 export const bgStrings = {
   bgTitle: 'Remove the background',
   bgChoose: 'Choose an image',
-  bgLimits: 'JPG, PNG or WebP · up to 12 MB',
+  bgLimits: (p: ImageLimits, f: Formatter) => `${p.formats} · up to ${f.bytes(p.bytes)}`,
   bgUrlLabel: 'Or an image address (URL)',
   bgUrlUse: 'Use this address',
   bgUrlInvalid: 'Enter an address starting with https:// or http://.',
@@ -54,6 +54,3 @@ export const bgStrings = {
 };
 
 export type BgStrings = typeof bgStrings;
-
-registerTranslation('en', bgStrings);
-registerLoader('de', () => import('./strings.de.js'));

@@ -1,6 +1,5 @@
-/** English strings of <credit-badge>. German: strings.de.ts, loaded on first use. */
+/** English strings of <credit-badge>. Other languages: src/translations/, loaded on first use. */
 import type { Formatter } from '../shared/format.js';
-import { registerLoader, registerTranslation } from '../shared/localize.js';
 
 export const badgeStrings = {
   cbLabel: 'Credits',
@@ -18,6 +17,3 @@ export const badgeStrings = {
 };
 
 export type BadgeStrings = typeof badgeStrings;
-
-registerTranslation('en', badgeStrings);
-registerLoader('de', () => import('./strings.de.js'));

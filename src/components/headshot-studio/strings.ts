@@ -1,6 +1,6 @@
-/** English strings of <headshot-studio>. German: strings.de.ts, loaded on first use. */
+/** English strings of <headshot-studio>. Other languages: src/translations/, loaded on first use. */
 import type { Formatter } from '../shared/format.js';
-import { registerLoader, registerTranslation } from '../shared/localize.js';
+import type { ImageLimits } from '../shared/limits.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
 
@@ -8,7 +8,7 @@ export const headshotStrings = {
   hsTitle: 'Professional headshots from a selfie',
   hsChoose: 'Choose a photo',
   hsCamera: 'Use the camera',
-  hsLimits: 'JPG, PNG or WebP · up to 12 MB · face the camera, even light, head and shoulders in view',
+  hsLimits: (p: ImageLimits, f: Formatter) => `${p.formats} · up to ${f.bytes(p.bytes)} · face the camera, even light, head and shoulders in view`,
   hsCameraStarting: 'Starting the camera…',
   hsCameraLabel: 'Camera preview. Put your head and shoulders inside the outline.',
   hsCameraGuide: 'Head and shoulders inside the outline, face the camera.',
@@ -67,6 +67,3 @@ export const headshotStrings = {
 };
 
 export type HeadshotStrings = typeof headshotStrings;
-
-registerTranslation('en', headshotStrings);
-registerLoader('de', () => import('./strings.de.js'));

@@ -1,6 +1,6 @@
-/** English strings of <model-generator>. German: strings.de.ts, loaded on first use. */
+/** English strings of <model-generator>. Other languages: src/translations/, loaded on first use. */
 import type { Formatter } from '../shared/format.js';
-import { registerLoader, registerTranslation } from '../shared/localize.js';
+import type { ImageLimits } from '../shared/limits.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
 
@@ -13,7 +13,7 @@ export const modelGeneratorStrings = {
   mgChoosePhotos: 'Add photos',
   mgCamera: 'Take a photo',
   mgDropHere: 'or drop them here',
-  mgPhotoLimits: '1 to 6 photos · JPG, PNG or WebP · up to 12 MB each',
+  mgPhotoLimits: (p: ImageLimits, f: Formatter) => `${f.number(p.minImages)} to ${f.number(p.maxImages)} photos · ${p.formats} · up to ${f.bytes(p.bytes)} each`,
   mgAdviceTitle: 'What works best',
   mgAdvice1: 'One object, centred, on a clean plain background.',
   mgAdvice2: 'At least 512 px on the shorter side.',
@@ -114,6 +114,3 @@ export const modelGeneratorStrings = {
 };
 
 export type ModelGeneratorStrings = typeof modelGeneratorStrings;
-
-registerTranslation('en', modelGeneratorStrings);
-registerLoader('de', () => import('./strings.de.js'));

@@ -4,13 +4,12 @@
  */
 import type { ErrorParams } from '../../api/index.js';
 import type { Formatter } from './format.js';
-import { registerLoader, registerTranslation } from './localize.js';
 
 export const errorStrings = {
   errEmptyTitle: 'This file is empty',
   errEmptyHint: 'Choose the file again; it may not have finished copying.',
   errTooLargeTitle: (p: ErrorParams, f: Formatter) => `The file is too large (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p: ErrorParams, f: Formatter) => `Files may be at most ${f.bytes(Number(p['max'] ?? 0))}. Trim it or export it at a lower quality.`,
+  errTooLargeHint: (p: ErrorParams, f: Formatter) => `Files may be at most ${f.bytes(Number(p['max']))}. Trim it or export it at a lower quality.`,
   errNotVideoTitle: 'This is not an MP4 or MOV video',
   errNotVideoHint: 'Files are judged by their contents, not their name. Export the walkthrough as MP4.',
   errNotImageTitle: 'This is not a JPG, PNG or WebP image',
@@ -20,13 +19,13 @@ export const errorStrings = {
   errUndecodableTitle: 'The image cannot be opened',
   errUndecodableHint: 'It may be damaged. Save it again and choose the new file.',
   errTooLongTitle: (p: ErrorParams, f: Formatter) => `The video is ${f.clock(Number(p['seconds'] ?? 0))} long`,
-  errTooLongHint: (p: ErrorParams, f: Formatter) => `Videos may be at most ${f.unit(Math.round(Number(p['max'] ?? 180) / 60), 'minute')}. Trim it to one continuous take.`,
+  errTooLongHint: (p: ErrorParams, f: Formatter) => `Videos may be at most ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Trim it to one continuous take.`,
   errResolutionTitle: (p: ErrorParams) => `The video is ${p['width']}×${p['height']}`,
-  errResolutionHint: 'Videos may be at most 1080p (1920×1080, either orientation). Export it at 1080p or lower.',
+  errResolutionHint: (p: ErrorParams) => `Videos may be at most ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, either orientation). Export it at ${p['maxShort']}p or lower.`,
   errImageCountTitle: (p: ErrorParams) => `${p['count']} photos were given`,
   errImageCountHint: (p: ErrorParams) => `Use ${p['min']} to ${p['max']} photos of one object.`,
   errPromptTitle: 'The description is too short or too long',
-  errPromptHint: (p: ErrorParams) => `Describe the object in ${p['min'] ?? 3} to ${p['max'] ?? 300} characters.`,
+  errPromptHint: (p: ErrorParams) => `Describe the object in ${p['min']} to ${p['max']} characters.`,
   errInvalidTitle: 'The request was refused',
   errInvalidHint: 'Check the settings and try again.',
   errCreditsTitle: 'Not enough credits',
@@ -56,6 +55,3 @@ export const errorStrings = {
 };
 
 export type ErrorStrings = typeof errorStrings;
-
-registerTranslation('en', errorStrings);
-registerLoader('de', () => import('./translations/errors.de.js'));

@@ -1,10 +1,8 @@
 /**
- * The English strings every element shares (errors, file intake, costs, progress) and the viewers'
- * strings. Each element adds its own dictionary beside its class. German loads lazily.
+ * The English strings every element shares (file intake, costs, progress, why a job ended). Each
+ * element adds its own dictionary beside its class; other languages: src/translations/.
  */
-import type { ErrorParams } from '../../api/index.js';
 import type { Formatter } from './format.js';
-import { registerLoader, registerTranslation } from './localize.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
 
@@ -30,9 +28,11 @@ export const sharedStrings = {
   startOver: 'Start over',
   waitingRetry: (p: { seconds: number }, f: Formatter) => `The service is busy. Trying again by itself in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nothing was charged.',
+  jobInterrupted: 'The upload was interrupted before the video could be kept on this device. Choose it again.',
+  jobExpired: 'The provider removed this result after its retention period. Start a new job to get it again.',
+  jobNotFound: 'The service no longer knows this job (or it belongs to another session). Start a new job.',
+  jobCancelled: 'The upload was stopped before the job was created.',
+  jobFailed: 'The service could not finish this job.',
 };
 
 export type SharedStrings = typeof sharedStrings;
-
-registerTranslation('en', sharedStrings);
-registerLoader('de', () => import('./translations/de.js'));

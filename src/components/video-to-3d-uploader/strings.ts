@@ -1,11 +1,11 @@
-/** English strings of <video-to-3d-uploader>. German: strings.de.ts, loaded on first use. */
+/** English strings of <video-to-3d-uploader>. Other languages: src/translations/, loaded on first use. */
 import type { Formatter } from '../shared/format.js';
-import { registerLoader, registerTranslation } from '../shared/localize.js';
+import type { VideoLimits } from '../shared/limits.js';
 
 export const uploaderStrings = {
   vtTitle: 'Turn a walkthrough video into a 3D scene',
   vtChoose: 'Choose a video',
-  vtLimits: 'MP4 or MOV · up to 3 minutes · up to 1080p · up to 500 MB',
+  vtLimits: (p: VideoLimits, f: Formatter) => `${p.formats} · up to ${f.unit(p.seconds / 60, 'minute')} · up to ${p.pixels}p · up to ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'How to film a good walkthrough',
   vtTip1: 'One continuous take, no cuts.',
   vtTip2: 'Walk slowly around the subject, at three heights: low, eye level, high.',
@@ -61,6 +61,3 @@ export const uploaderStrings = {
 };
 
 export type UploaderStrings = typeof uploaderStrings;
-
-registerTranslation('en', uploaderStrings);
-registerLoader('de', () => import('./strings.de.js'));
