@@ -35,7 +35,7 @@ function render(record: JobRecord): void {
   li.dataset['status'] = record.status;
   const progress = Object.assign(document.createElement('progress'), { max: 100, value: record.progress });
   const forget = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Forget' });
-  const note = Object.assign(document.createElement('span'), { className: 'note', textContent: record.error?.message ?? '' });
+  const note = Object.assign(document.createElement('span'), { className: 'note', textContent: record.error ? (record.error.message ?? record.error.code) : '' });
   li.replaceChildren(Object.assign(document.createElement('strong'), { textContent: label }), ' ', progress, ` ${record.status} ${record.progress}% `, ...links(record).flatMap((a) => [a, ' ']), note, ' ', forget);
   forget.onclick = async () => {
     await poller.forget(record.id);

@@ -1,5 +1,52 @@
-import type { ModelStats } from '../api/index.js';
-import type { JobRecord } from '../jobs/job-store.js';
+import type { ErrorParams, ModelJob, ModelStats, VideoJob } from '../api/index.js';
+
+export type JobKind = 'video' | 'model';
+/** `creating`: recorded, no handle yet (sending, or the answer was lost). The rest are the API's. */
+export type JobStatus = 'creating' | 'queued' | 'processing' | 'succeeded' | 'failed' | 'expired';
+
+/**
+ * A job as the page knows it: what every job event carries (the job engine's `JobRecord` adds only
+ * the request it keeps until the job exists). Defined with the events, which import nothing but the
+ * API's types, so the engine depends on its events and never the other way round.
+ */
+export interface JobSnapshot {
+  /** Local id: the creating call's Idempotency-Key. */
+  id: string;
+  /** Endpoint and hashed session subject. */
+  scope: string;
+  kind: JobKind;
+  idempotencyKey: string;
+  /** What was asked, for lists and labels (file name and size, prompt, quality). No file contents. */
+  summary: Record<string, string | number | boolean>;
+  createdAt: number;
+  updatedAt: number;
+  status: JobStatus;
+  progress: number;
+  /** The proxy's job handle, once the 202 arrived. */
+  handle?: string;
+  /** The latest job view from the proxy (output links, stats, seed, error). */
+  job?: VideoJob | ModelJob;
+  error?: JobRecordError;
+  /** When the output's download links stop working (ms since the epoch). */
+  linksExpireAt?: number;
+  finishedAt?: number;
+}
+
+/** What the engine itself reports, beside the API's job error codes. */
+export type EngineErrorCode = 'interrupted' | 'expired' | 'not_found' | 'cancelled';
+
+/**
+ * Why a job failed or expired. `code`: the engine's own (`interrupted`: cut by a reload before its
+ * video was kept; `expired`: purged upstream; `not_found`: unknown to this session; `cancelled`: its
+ * upload was stopped) or the API's. `message`: the API's English sentence, for developers only;
+ * the engine's own conditions have none. Elements show text made from `code` and `params`.
+ */
+export interface JobRecordError {
+  code: EngineErrorCode | (string & {});
+  params?: ErrorParams;
+  message?: string;
+}
+
 
 /** The four moments of a job, dispatched by JobController on its host element. */
 export type JobEventType = 'mk-job-created' | 'mk-job-progress' | 'mk-job-succeeded' | 'mk-job-failed';
@@ -23,9 +70,9 @@ export interface ModelResult {
 
 /** A job was created (or adopted), moved, succeeded, or failed/expired; `detail` is its record. */
 export class JobEvent extends Event {
-  readonly detail: JobRecord & JobEventExtras;
+  readonly detail: JobSnapshot & JobEventExtras;
 
-  constructor(type: JobEventType, record: JobRecord, extras: Partial<JobEventExtras> = {}) {
+  constructor(type: JobEventType, record: JobSnapshot, extras: Partial<JobEventExtras> = {}) {
     super(type, { bubbles: true, composed: true });
     this.detail = { ...record, whileAway: extras.whileAway ?? false, refunded: extras.refunded ?? false, ...(extras.model ? { model: extras.model } : {}) };
   }

@@ -2,14 +2,16 @@
  * `JobController`: how an element creates or adopts a job and renders it. It keeps `record` (the
  * job as last seen) and `upload` (bytes sent, also while a job adopted after a reload is sent
  * again) current, requests a host update on every change, and dispatches mk-upload-progress and
- * mk-job-* events from the host. Creation runs as a @lit/task Task, so `creation.status` and
- * `creation.render()` describe the upload step.
+ * mk-job-* events from the host. `creating` says whether a creation (the checks and the upload)
+ * is under way; an element's RequestController owns the send around it (its key, its abort, the
+ * 429 countdown), so the creation is a plain awaited call rather than a @lit/task Task: the Task
+ * added nothing a RequestController does not, and as a lazy chunk's import it cost the uploader's
+ * page a 2.7 KiB gzip chunk of its own (Task imports `@lit/reactive-element` by its bare name).
  *
  * Leaving the page stops the watching and aborts an upload in progress (checked a microtask
  * later, so moving the element in the DOM changes nothing); coming back watches the job again.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { Task } from '@lit/task';
 import type { ModelJob } from '../api/index.js';
 import { JobEvent, type ModelResult } from '../events/job-events.js';
 import { UploadProgressEvent, type UploadProgress } from '../events/upload-progress.js';
@@ -26,6 +28,8 @@ export interface StartOptions {
   summary?: JobRecord['summary'];
   /** Told before the client waits out a 429 by itself. */
   onWait?: CreateOptions['onWait'];
+  /** Aborting it cancels the upload, as `cancel()` does (a RequestController's send signal). */
+  signal?: AbortSignal;
 }
 
 export interface JobControllerOptions {
@@ -42,43 +46,29 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
   record: JobRecord | undefined;
   /** Progress of the upload in flight: this controller's own, or the resend of the job it shows. Undefined when none is. */
   upload: UploadProgress | undefined;
-  /** The upload step: pending while validating and sending, error when refused. */
-  readonly creation: Task<[K extends 'video' ? Blob : ModelJobInput, string | undefined], JobRecord>;
-
   readonly #options: JobControllerOptions;
+  /** The creation under way (checks and upload), to abort it. */
+  #creating: AbortController | undefined;
   #poller: JobPoller | undefined;
   #stopWatching: (() => void) | undefined;
   #lastStatus: JobRecord['status'] | undefined;
-  #startExtras: Pick<StartOptions, 'summary' | 'onWait'> = {};
   /** Adopted after a reload while unfinished: its end, when it comes, happened while away. */
   #awayPending = false;
 
   constructor(host: Host, options: JobControllerOptions & { kind: K }) {
     this.host = host;
     this.#options = options;
-    this.creation = new Task(host, {
-      autoRun: false,
-      task: async ([request, key], { signal }) => {
-        this.upload = undefined;
-        const poller = this.#pollerNow();
-        const onProgress = (p: UploadProgress) => this.#uploaded(p);
-        const extra = this.#startExtras;
-        const options = { signal, onProgress, ...(key ? { idempotencyKey: key } : {}), ...extra };
-        const record =
-          this.#options.kind === 'video'
-            ? await poller.create('video', request as Blob, options)
-            : await poller.create('model', request as ModelJobInput, options);
-        this.#show(record);
-        this.#watch(record.id);
-        return record;
-      },
-    });
     host.addController(this);
+  }
+
+  /** Whether a job is being created (checked and uploaded) by `start()` now. */
+  get creating(): boolean {
+    return this.#creating !== undefined;
   }
 
   /** Whether the job is still running (created or being created, not finished). */
   get active(): boolean {
-    return this.creation.status === 1 || (this.record !== undefined && !isTerminal(this.record.status));
+    return this.creating || (this.record !== undefined && !isTerminal(this.record.status));
   }
 
   /** Creates a job; resolves with its record after the upload (or rejects with the refusal). */
@@ -87,10 +77,28 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     this.record = undefined;
     this.#lastStatus = undefined;
     this.#awayPending = false;
-    this.#startExtras = { ...(options.summary ? { summary: options.summary } : {}), ...(options.onWait ? { onWait: options.onWait } : {}) };
-    await this.creation.run([request, options.idempotencyKey]);
-    if (this.creation.error !== undefined) throw this.creation.error;
-    return this.creation.value!;
+    this.upload = undefined;
+    const { signal: outer, idempotencyKey, summary, onWait } = options;
+    // A second start replaces the first, whose upload stops (its key makes a later retry a replay).
+    this.#creating?.abort();
+    const creating = (this.#creating = new AbortController());
+    const stop = () => creating.abort(outer!.reason);
+    outer?.addEventListener('abort', stop, { once: true });
+    if (outer?.aborted) stop();
+    this.host.requestUpdate();
+    try {
+      const poller = this.#pollerNow();
+      const call = { signal: creating.signal, onProgress: (p: UploadProgress) => this.#uploaded(p), ...(idempotencyKey ? { idempotencyKey } : {}), ...(summary ? { summary } : {}), ...(onWait ? { onWait } : {}) };
+      creating.signal.throwIfAborted();
+      const record = this.#options.kind === 'video' ? await poller.create('video', request as Blob, call) : await poller.create('model', request as ModelJobInput, call);
+      this.#show(record);
+      this.#watch(record.id);
+      return record;
+    } finally {
+      outer?.removeEventListener('abort', stop);
+      if (this.#creating === creating) this.#creating = undefined;
+      this.host.requestUpdate();
+    }
   }
 
   /** Shows and follows a job created earlier (by id, from the store). */
@@ -105,7 +113,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
 
   /** Stops showing a job (it goes on; the store keeps it). */
   clear(): void {
-    this.creation.abort();
+    this.#creating?.abort();
     this.#unwatch();
     this.record = undefined;
     this.upload = undefined;
@@ -116,7 +124,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
 
   /** Aborts an upload in progress (nothing is charged for an upload that did not finish). */
   cancel(): void {
-    this.creation.abort();
+    this.#creating?.abort();
   }
 
   /** Polls now for fresh download links (before a download after a long pause). */
@@ -132,7 +140,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
   hostDisconnected(): void {
     queueMicrotask(() => {
       if (this.host.isConnected) return;
-      this.creation.abort();
+      this.#creating?.abort();
       this.#unwatch();
     });
   }

@@ -9,36 +9,15 @@
  * old ones, finished or not, go in `prune()`.
  */
 import { del, entries, get, set, update, type UseStore } from 'idb-keyval';
-import type { JobError, ModelJob, VideoJob } from '../api/index.js';
 import type { ModelJobInput } from '../client/media-client.js';
 import { jobDatabase } from '../client/job-database.js';
 import { recordKey } from '../client/stored-data.js';
+import type { JobSnapshot, JobStatus } from '../events/job-events.js';
 
-export type JobKind = 'video' | 'model';
-/** `creating`: recorded, no handle yet (sending, or the answer was lost). The rest are the API's. */
-export type JobStatus = 'creating' | 'queued' | 'processing' | 'succeeded' | 'failed' | 'expired';
+export type { EngineErrorCode, JobKind, JobRecordError, JobSnapshot, JobStatus } from '../events/job-events.js';
 
-export interface JobRecord {
-  /** Local id: the creating call's Idempotency-Key. */
-  id: string;
-  /** Endpoint and hashed session subject. */
-  scope: string;
-  kind: JobKind;
-  idempotencyKey: string;
-  /** What was asked, for lists and labels (file name and size, prompt, quality). No file contents. */
-  summary: Record<string, string | number | boolean>;
-  createdAt: number;
-  updatedAt: number;
-  status: JobStatus;
-  progress: number;
-  /** The proxy's job handle, once the 202 arrived. */
-  handle?: string;
-  /** The latest job view from the proxy (output links, stats, seed, error). */
-  job?: VideoJob | ModelJob;
-  error?: JobError;
-  /** When the output's download links stop working (ms since the epoch). */
-  linksExpireAt?: number;
-  finishedAt?: number;
+/** A job as this browser keeps it: what its events say, and the request until the 202 arrives. */
+export interface JobRecord extends JobSnapshot {
   /** The request, kept only until the 202 arrives so it can be sent again with the same key. */
   request?: Blob | ModelJobInput;
 }

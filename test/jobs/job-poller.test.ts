@@ -107,6 +107,8 @@ describe('JobPoller: creating and watching', () => {
     await fault('mk-jobs', 'expire');
     const expired = await poller.refresh(record.id);
     expect(expired!.status).to.equal('expired');
+    // The code is what elements translate (jobErrorText); the API's sentence stays for developers.
+    expect(expired!.error!.code).to.equal('expired');
     expect(expired!.error!.message).to.match(/new job/i);
   });
 

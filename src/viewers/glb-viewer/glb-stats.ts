@@ -7,7 +7,7 @@
  */
 import type { ModelStats } from '../../api/index.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { strings } from '../shared/viewer-element.js';
+import { viewerMessages } from '../shared/viewer-messages.js';
 
 interface Accessor {
   count?: number;
@@ -36,30 +36,30 @@ const CHUNK_BIN = 0x004e4942;
 export function splitGlb(bytes: Uint8Array): { json: Gltf; bin: Uint8Array | undefined } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength >= 20 && view.getUint32(0, true) === GLB_MAGIC) {
-    if (view.getUint32(4, true) !== 2) throw new ViewerError('unsupported_format', strings.gltf1);
+    if (view.getUint32(4, true) !== 2) throw new ViewerError('unsupported_format', viewerMessages.gltf1);
     let json: Gltf | undefined;
     let bin: Uint8Array | undefined;
     for (let o = 12; o + 8 <= bytes.byteLength; ) {
       const length = view.getUint32(o, true);
       const type = view.getUint32(o + 4, true);
       const body = bytes.subarray(o + 8, o + 8 + length);
-      if (body.byteLength !== length) throw new ViewerError('corrupt_file', strings.glbCut);
+      if (body.byteLength !== length) throw new ViewerError('corrupt_file', viewerMessages.glbCut);
       if (type === CHUNK_JSON) json = parseJson(body);
       else if (type === CHUNK_BIN && !bin) bin = body;
       o += 8 + length + ((4 - (length % 4)) % 4);
     }
-    if (!json) throw new ViewerError('corrupt_file', strings.glbNoJson);
+    if (!json) throw new ViewerError('corrupt_file', viewerMessages.glbNoJson);
     return { json, bin };
   }
   if (bytes[0] === 0x7b /* { */) return { json: parseJson(bytes), bin: undefined };
-  throw new ViewerError('unsupported_format', strings.notGlb);
+  throw new ViewerError('unsupported_format', viewerMessages.notGlb);
 }
 
 function parseJson(bytes: Uint8Array): Gltf {
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as Gltf;
   } catch {
-    throw new ViewerError('corrupt_file', strings.glbJson);
+    throw new ViewerError('corrupt_file', viewerMessages.glbJson);
   }
 }
 

@@ -3,7 +3,7 @@
  * blob: URLs alike; the caller judges the format from the bytes, never from the URL.
  */
 import { ViewerError } from './viewer-error.js';
-import { strings } from './viewer-element.js';
+import { viewerMessages } from './viewer-messages.js';
 
 export async function fetchBytes(src: string, signal: AbortSignal, onProgress: (loaded: number, total: number) => void): Promise<Uint8Array> {
   let response: Response;
@@ -11,10 +11,10 @@ export async function fetchBytes(src: string, signal: AbortSignal, onProgress: (
     response = await fetch(src, { signal, credentials: 'same-origin' });
   } catch (err) {
     if (signal.aborted) throw signal.reason;
-    throw new ViewerError('network', strings.network(err instanceof Error ? err.message : 'network error'));
+    throw new ViewerError('network', viewerMessages.network(err instanceof Error ? err.message : 'network error'));
   }
   if (!response.ok) {
-    throw new ViewerError(`http_${response.status}`, strings.http(response.status));
+    throw new ViewerError(`http_${response.status}`, viewerMessages.http(response.status));
   }
   const total = Number(response.headers.get('content-length') ?? 0) || 0;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());

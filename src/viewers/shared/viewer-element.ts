@@ -17,44 +17,10 @@ import { PhaseTimer } from '../../internal/perf.js';
 import { ViewerError } from './viewer-error.js';
 import { LocalizeController } from '../../internal/localize.js';
 import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
-
-void viewerStrings;
+import { reasonOf, viewerMessages } from './viewer-messages.js';
 import { fetchBytes } from './fetch-bytes.js';
 
-/**
- * Every English string the viewers show or report, in one place: the renderers and file readers
- * take their messages from here too, so a localization layer can swap this one object.
- */
-export const strings = {
-  modelLabel: '3D model',
-  sceneLabel: 'Gaussian-splat scene',
-  emptyModel: 'No model yet',
-  emptyScene: 'No scene yet',
-  loading: (label: string) => `Loading ${label}…`,
-  loaded: (label: string) => `${label} loaded`,
-  canvasLabel: (label: string) => `${label}. Drag or use the arrow keys to turn, + and - to zoom.`,
-  notShownYet: 'Nothing is shown yet: wait for mk-viewer-load before taking a screenshot.',
-  cannotShow: (why: string) => `This file cannot be shown: ${why}`,
-  canvasEncode: 'The canvas could not be encoded.',
-  network: (why: string) => `The file could not be downloaded (${why}). Check the connection and the address.`,
-  http: (status: number) => `The file could not be downloaded: the server answered ${status}.${status === 403 ? ' The link may have expired; get a fresh one from the job.' : status === 404 ? ' Check the address.' : ''}`,
-  webglModel: (why: string) => `WebGL is not available in this browser, so the 3D model cannot be shown (${why}).`,
-  webglScene: (why: string) => `WebGL is not available in this browser, so the scene cannot be shown (${why}).`,
-  contextLost: 'The graphics processor was reset; the view comes back when the browser restores it.',
-  decoderMissing: (why: string) =>
-    `This model needs a decoder (Draco or KTX2) that could not be loaded (${why}). Serve three's decoder files with your site, or set draco-path / ktx2-path on <glb-viewer> to a folder that has them.`,
-  modelUnreadable: (why: string) => `The model could not be read: ${why}`,
-  modelEmpty: 'The model has no visible geometry.',
-  gltf1: 'This is a glTF 1.0 binary; only glTF 2.0 (GLB) files are supported. Convert it with a current exporter.',
-  glbCut: 'The GLB file is cut short; download it again.',
-  glbNoJson: 'The GLB file has no JSON chunk; it is damaged.',
-  notGlb: 'This file is not a GLB (glTF 2.0 binary) model.',
-  glbJson: "The model's glTF JSON cannot be read; the file is damaged.",
-  sceneTimeout: 'The scene did not finish loading within a minute; the file may be damaged or too large for this device.',
-  sceneNoFrame: 'The scene loaded but never finished its first frame.',
-  sceneUnreadable: (why: string) => `The splat scene could not be read: ${why}`,
-  overBudget: (shown: string, total: string) => `Showing ${shown} of ${total} splats: the scene is larger than this device's budget (splat-budget).`,
-};
+// Imported for its side effect too: it registers the English words.
 
 /** How long a viewer that gives its context back off-screen waits before it does. */
 const RELEASE_OFFSCREEN_MS = 3000;
@@ -68,13 +34,19 @@ export interface ViewerRenderer {
   /** Sets which axis of the file points up; the view is turned and framed again. */
   setUp(up: ViewerUp): void;
   /** Shows the file's bytes (downloaded by the element, in parallel with the renderer's import). */
-  load(bytes: Uint8Array, signal: AbortSignal, onProgress: (detail: ViewerProgressDetail) => void): Promise<Omit<ViewerLoadDetail, 'src'> & { notice?: string }>;
+  load(bytes: Uint8Array, signal: AbortSignal, onProgress: (detail: ViewerProgressDetail) => void): Promise<Omit<ViewerLoadDetail, 'src'> & { thinned?: Thinned }>;
   /** The largest device-pixel ratio drawn. */
   setMaxPixelRatio(ratio: number): void;
   setAutoRotate(on: boolean): void;
   /** A PNG of the current view. */
   screenshot(): Promise<Blob>;
   dispose(): void;
+}
+
+/** A scene drawn thinned to the splat budget: `shown` of its `total` splats. */
+export interface Thinned {
+  shown: number;
+  total: number;
 }
 
 export type RendererFactory = (canvas: HTMLCanvasElement, container: HTMLElement) => ViewerRenderer;
@@ -108,8 +80,8 @@ export abstract class ViewerElement extends MkElement {
   @state() protected errorMessage = '';
   @state() protected errorCode = '';
   @state() private hasPoster = false;
-  /** Something the viewer wants said about what it shows (a scene cut to the splat budget). */
-  @state() protected notice = '';
+  /** The scene shown is thinned to the splat budget (said in the notice part). */
+  @state() private thinned: Thinned | undefined;
 
   #renderer: ViewerRenderer | undefined;
   #load: AbortController | undefined;
@@ -132,7 +104,7 @@ export abstract class ViewerElement extends MkElement {
   /** Words in the element's language (closest [lang]); `strings` overrides single ones. */
   @property({ attribute: false }) strings: Partial<ViewerStrings> | undefined;
 
-  readonly #t = new LocalizeController<ViewerStrings>(this);
+  readonly #t = new LocalizeController<ViewerStrings>(this, viewerStrings);
 
   /** Which words describe what this viewer shows. */
   protected kind: 'model' | 'scene' = 'model';
@@ -192,7 +164,7 @@ export abstract class ViewerElement extends MkElement {
 
   /** A PNG of the current view; rejects until the first frame. */
   async screenshot(): Promise<Blob> {
-    if (!this.#renderer || this.status !== 'loaded') throw new Error(strings.notShownYet);
+    if (!this.#renderer || this.status !== 'loaded') throw new Error(viewerMessages.notShownYet);
     return this.#renderer.screenshot();
   }
 
@@ -206,7 +178,7 @@ export abstract class ViewerElement extends MkElement {
     this.status = 'loading';
     this.progress = undefined;
     this.errorMessage = '';
-    this.notice = '';
+    this.thinned = undefined;
     const onProgress = (detail: ViewerProgressDetail) => {
       if (load.signal.aborted) return;
       this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
@@ -229,15 +201,15 @@ export abstract class ViewerElement extends MkElement {
       this.#released = false;
       const result = await this.#renderer.load(data, load.signal, onProgress);
       if (load.signal.aborted) return;
-      const { notice = '', ...detail } = result;
-      this.notice = notice;
+      const { thinned, ...detail } = result;
+      this.thinned = thinned;
       this.status = 'loaded';
       this.#perf.end('first-frame');
       this.dispatchEvent(new ViewerLoadEvent({ src, ...detail }));
     } catch (err) {
       if (load.signal.aborted) return;
       this.#perf?.clear();
-      const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', strings.cannotShow(err instanceof Error ? err.message : String(err)));
+      const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', viewerMessages.cannotShow(reasonOf(err)));
       this.status = 'error';
       this.errorMessage = e.message;
       this.errorCode = e.code;
@@ -296,7 +268,7 @@ export abstract class ViewerElement extends MkElement {
           </div>`
         : nothing}
       ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.#errorText()}</div>` : nothing}
-      ${this.status === 'loaded' && this.notice ? html`<div part="notice" class="notice" role="status">${this.notice}</div>` : nothing}
+      ${this.status === 'loaded' && this.thinned ? html`<div part="notice" class="notice" role="status">${t.term('vwThinned', this.thinned)}</div>` : nothing}
       <div class="sr-only" aria-live="polite">${announce}</div>
     </div>`;
   }

@@ -1,10 +1,10 @@
 /**
- * The viewers' words as the elements' dictionaries have them (English here, German loaded on first
- * use), through the same LocalizeController: the label, the empty hint, loading and loaded, the
- * canvas description, and a sentence per error code. The detailed English message of an error
- * stays in `mk-viewer-error`'s detail for developers.
+ * The viewers' words as the elements' dictionaries have them (English here, the other languages in
+ * src/translations/, loaded on first use), through the same LocalizeController: the label, the empty hint, loading and loaded, the
+ * canvas description, a sentence per error code, and the notice of a thinned scene. The detailed
+ * English message of an error (viewer-messages.ts) stays in `mk-viewer-error`'s detail for developers.
  */
-import { registerLoader, registerTranslation } from '../../internal/localize.js';
+import type { Formatter } from '../../internal/format.js';
 
 export const viewerStrings = {
   vwModel: '3D model',
@@ -20,9 +20,7 @@ export const viewerStrings = {
   vwErrCorrupt: 'This file is damaged or not what it claims to be.',
   vwErrWebgl: 'This browser cannot show 3D (WebGL is not available).',
   vwErrTimeout: 'The file took too long to show; it may be too large for this device.',
+  vwThinned: (p: { shown: number; total: number }, f: Formatter) => `Showing ${f.number(p.shown)} of ${f.number(p.total)} splats: the scene is larger than this device's budget (splat-budget).`,
 };
 
 export type ViewerStrings = typeof viewerStrings;
-
-registerTranslation('en', viewerStrings);
-registerLoader('de', () => import('./viewer-strings.de.js'));

@@ -11,7 +11,8 @@
  */
 import { Box3, Group, PerspectiveCamera, Quaternion, Scene, Vector3, Vector4, WebGLRenderer } from 'three';
 import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode, SplatBuffer } from '@mkkellogg/gaussian-splats-3d';
-import { strings, type ViewerRenderer, type ViewerUp } from '../shared/viewer-element.js';
+import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
+import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { FrameScheduler, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
 import { prepareSplats, robustBounds, type KSplatFile, type PreparedSplats, type SplatFile } from './splat-formats.js';
@@ -37,7 +38,7 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
   try {
     renderer = new WebGLRenderer({ canvas, antialias: false, alpha: true });
   } catch (err) {
-    throw new ViewerError('webgl_unavailable', strings.webglScene(err instanceof Error ? err.message : String(err)));
+    throw new ViewerError('webgl_unavailable', viewerMessages.webglScene(reasonOf(err)));
   }
   let maxRatio = 2;
   renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
@@ -153,14 +154,14 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
         await Promise.race([
           adding,
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new ViewerError('timeout', strings.sceneTimeout)), LOAD_TIMEOUT_MS);
+            timer = setTimeout(() => reject(new ViewerError('timeout', viewerMessages.sceneTimeout)), LOAD_TIMEOUT_MS);
             signal.addEventListener('abort', () => reject(signal.reason), { once: true });
           }),
         ]);
       } catch (err) {
         if (splats === viewer) await clear();
         if (err instanceof ViewerError || signal.aborted) throw err;
-        throw new ViewerError('corrupt_file', strings.sceneUnreadable(err instanceof Error ? err.message : String(err)));
+        throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
       } finally {
         clearTimeout(timer);
         URL.revokeObjectURL(url);
@@ -175,14 +176,13 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
           if (signal.aborted) return reject(signal.reason);
           renderer.render(scene, camera);
           if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
-          if (performance.now() - start > LOAD_TIMEOUT_MS) return reject(new ViewerError('timeout', strings.sceneNoFrame));
+          if (performance.now() - start > LOAD_TIMEOUT_MS) return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
           requestAnimationFrame(tick);
         };
         tick();
       });
       wake();
-      const number = new Intl.NumberFormat();
-      return { splats: whole.count, ...(prepared.count < whole.count ? { notice: strings.overBudget(number.format(prepared.count), number.format(whole.count)) } : {}) };
+      return { splats: whole.count, ...(prepared.count < whole.count ? { thinned: { shown: prepared.count, total: whole.count } } : {}) };
     },
     setUp(next) {
       if (next === up) return;
@@ -202,7 +202,7 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
     },
     screenshot() {
       renderer.render(scene, camera);
-      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(strings.canvasEncode))), 'image/png'));
+      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'));
     },
     dispose() {
       scheduler.dispose();
@@ -222,7 +222,7 @@ async function readScene(file: SplatFile): Promise<Scene3> {
   if (file.format === 'spz') {
     const decoder = await (spzModule ??= import('./splat-spz.js')).catch((err: unknown) => {
       spzModule = undefined;
-      throw new ViewerError('network', `The .spz decoder could not be downloaded (${err instanceof Error ? err.message : String(err)}); check the connection and try again.`);
+      throw new ViewerError('network', viewerMessages.spzDecoderDownload(reasonOf(err)));
     });
     return decoder.decodeSpz(file);
   }
@@ -233,7 +233,7 @@ async function readScene(file: SplatFile): Promise<Scene3> {
   try {
     buffer = new SplatBuffer(bytes.buffer as ArrayBuffer);
   } catch (err) {
-    throw new ViewerError('corrupt_file', strings.sceneUnreadable(err instanceof Error ? err.message : String(err)));
+    throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
   }
   const step = Math.max(1, Math.ceil(file.count / 20_000));
   const centres: number[] = [];
