@@ -34,6 +34,10 @@ mkdirSync(dir, { recursive: true });
 const entries = [
   ['client (MediaClient, JobPoller from the root)', `import { MediaClient, JobPoller } from ${JSON.stringify(join(root, 'dist/index.js'))};\nconsole.log(MediaClient, JobPoller);`],
   ...elements().map(({ tag }) => [`${tag}.js`, `import ${JSON.stringify(join(root, 'dist/elements', `${tag}.js`))};`]),
+  [
+    'the five product elements on one page',
+    ['video-to-3d-uploader', 'headshot-studio', 'model-generator', 'bg-tool', 'credit-badge'].map((tag) => `import ${JSON.stringify(join(root, 'dist/elements', `${tag}.js`))};`).join('\n'),
+  ],
   ['define.js (every tag)', `import ${JSON.stringify(join(root, 'dist/define.js'))};`],
 ];
 

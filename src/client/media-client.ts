@@ -9,6 +9,7 @@ import {
   HEADERS,
   IDEMPOTENCY_KEY_PATTERN,
   routePath,
+  type RouteName,
   type HeadshotBatch,
   type HeadshotStyle,
   type ImageToolRequest,
@@ -24,11 +25,13 @@ import { CreditLedger } from './credit-ledger.js';
 import { sleep } from './async.js';
 import { SessionManager, type SessionInfo } from './session.js';
 import { scopeOf, subjectArrived } from './stored-data.js';
-import { NetworkError, xhrFetch } from './upload.js';
-import { ValidationError, validateVideo } from './validate.js';
+import { ValidationError } from './validate.js';
 
-/** Photo, URL and option checks, loaded by the calls that need them (a video-only page never does). */
-const inputChecks = () => import('./validate-input.js');
+/** The photo, headshot and image-tool calls with their checks, loaded by the first of them (a video-only page never does). */
+const imageCalls = () => import('./image-calls.js');
+/** The video's checks and the upload transport load with the first request that sends a body (a page that only shows jobs never does). */
+const videoChecks = () => import('./validate-video.js');
+const transport = () => import('./upload.js');
 
 export interface MediaClientOptions {
   /** The proxy's base path or URL. Default `/mediakit`. */
@@ -154,12 +157,10 @@ export class MediaClient {
 
   /** Uploads a walkthrough video and starts a reconstruction (20 credits; refunded if it fails). */
   async createVideoJob(video: Blob, options: CreateOptions = {}): Promise<VideoJobCreated> {
-    await validateVideo(video, options.signal);
+    await (await videoChecks()).validateVideo(video, options.signal);
     const form = new FormData();
     form.set('video_file', video, video instanceof File && video.name ? video.name : 'walkthrough.mp4');
-    await options.beforeSend?.();
-    const r = await this.#send(routePath('createVideoJob'), { method: 'POST', body: form, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
-    return (await r.json()) as VideoJobCreated;
+    return (await (await this.#post('createVideoJob', options)(form)).json()) as VideoJobCreated;
   }
 
   async getVideoJob(jobId: string, options: CallOptions = {}): Promise<VideoJob> {
@@ -171,16 +172,7 @@ export class MediaClient {
 
   /** Starts a 3D model job from photos or a prompt (2 credits; refunded if it fails). */
   async createModelJob(input: ModelJobInput, options: CreateOptions = {}): Promise<ModelJobCreated> {
-    const { images, ...rest } = input;
-    if (images !== undefined && !Array.isArray(images)) throw new ValidationError('invalid_request', 'images', 'images must be a list of 1 to 6 photos.');
-    const { validateModelRequest } = await inputChecks();
-    validateModelRequest({ ...rest, imageCount: images?.length ?? 0 });
-    const encoded = images ? await Promise.all(images.map((img, i) => imageSource(img, `images[${i}]`))) : undefined;
-    options.signal?.throwIfAborted();
-    const body = JSON.stringify({ ...rest, ...(encoded ? { images: encoded } : {}) } satisfies ModelJobRequest);
-    await options.beforeSend?.();
-    const r = await this.#send(routePath('createModelJob'), { method: 'POST', body, headers: { 'content-type': 'application/json' }, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
-    return (await r.json()) as ModelJobCreated;
+    return (await imageCalls()).createModelJob(input, options.signal, this.#post('createModelJob', options));
   }
 
   async getModelJob(jobId: string, options: CallOptions = {}): Promise<ModelJob> {
@@ -192,46 +184,12 @@ export class MediaClient {
 
   /** Styled headshots from one selfie (2.5 credits per succeeded variant, rounded down). */
   async headshots(input: HeadshotInput, options: CreateOptions = {}): Promise<HeadshotBatch> {
-    const { validateStyle, validateVariants, validateImageUrl, validateImage } = await inputChecks();
-    const style = validateStyle(input.style);
-    const variants = validateVariants(input.variants);
-    let body: XMLHttpRequestBodyInit;
-    const headers: Record<string, string> = {};
-    if (typeof input.image === 'string') {
-      body = JSON.stringify({ image_url: validateImageUrl(input.image, 'image'), style, variants });
-      headers['content-type'] = 'application/json';
-    } else {
-      await validateImage(input.image, 'image');
-      const form = new FormData();
-      form.set('image_file', input.image, fileName(input.image, 'selfie'));
-      form.set('style', style);
-      form.set('variants', variants.join(','));
-      body = form;
-    }
-    await options.beforeSend?.();
-    const r = await this.#send(routePath('headshots'), { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
-    return (await r.json()) as HeadshotBatch;
+    return (await imageCalls()).headshots(input, this.#post('headshots', options));
   }
 
   /** Background removal (1 credit per successful call). */
   async imageTool(input: ImageToolInput, options: CreateOptions = {}): Promise<ImageToolImage> {
-    const { image, ...settings } = input;
-    const { validateImageToolOptions, validateImageUrl, validateImage } = await inputChecks();
-    validateImageToolOptions(settings);
-    let body: XMLHttpRequestBodyInit;
-    const headers: Record<string, string> = {};
-    if (typeof image === 'string') {
-      body = JSON.stringify({ ...settings, image_url: validateImageUrl(image, 'image') });
-      headers['content-type'] = 'application/json';
-    } else {
-      await validateImage(image, 'image');
-      const form = new FormData();
-      form.set('image_file', image, fileName(image, 'image'));
-      for (const [name, value] of Object.entries(settings)) if (value !== undefined) form.set(name, String(value));
-      body = form;
-    }
-    await options.beforeSend?.();
-    const r = await this.#send(routePath('imageTool'), { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+    const r = await (await imageCalls()).imageTool(input, this.#post('imageTool', options));
     return {
       blob: await r.blob(),
       credits_charged: Number(r.headers.get(HEADERS.creditsCharged) ?? 0),
@@ -277,6 +235,14 @@ export class MediaClient {
     return data.token;
   }
 
+  /** Sends a creating call's checked body: `beforeSend` first, then with its Idempotency-Key, signal, progress and wait hooks. */
+  #post(route: RouteName, options: CreateOptions) {
+    return async (body: XMLHttpRequestBodyInit, headers?: Record<string, string>): Promise<Response> => {
+      await options.beforeSend?.();
+      return this.#send(routePath(route), { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+    };
+  }
+
   #send(path: string, init: SendInit): Promise<Response> {
     return this.#fetchWithRetry(this.endpoint + path, init, true);
   }
@@ -302,11 +268,12 @@ export class MediaClient {
       try {
         response =
           init.method === 'POST' && init.body !== undefined
-            ? await xhrFetch(url, { method: 'POST', headers, body: init.body, signal, onProgress: init.onProgress, withCredentials: this.#crossOrigin })
+            ? await (await transport()).xhrFetch(url, { method: 'POST', headers, body: init.body, signal, onProgress: init.onProgress, withCredentials: this.#crossOrigin })
             : await fetch(url, { method: init.method, headers, signal: signal ?? null, credentials: this.#crossOrigin ? 'include' : 'same-origin' });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        if (!(err instanceof NetworkError || err instanceof TypeError)) throw err;
+        // upload.ts's NetworkError (by name: that module loads only with the first body sent) or fetch's TypeError.
+        if (!(err instanceof TypeError || (err instanceof Error && err.name === 'NetworkError'))) throw err;
         const safe = init.method === 'GET' || init.key !== undefined;
         if (safe && attempt < this.#attempts) {
           await sleep(Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
@@ -350,22 +317,4 @@ function idempotencyKey(options: CreateOptions): string {
 function checkHandle(jobId: string): string {
   if (typeof jobId !== 'string' || !HANDLE.test(jobId)) throw new ValidationError('invalid_request', 'job_id', 'job_id must be the id this session was given when it created the job.');
   return jobId;
-}
-
-function fileName(blob: Blob, fallback: string): string {
-  return blob instanceof File && blob.name ? blob.name : fallback;
-}
-
-/** A photo for a 3D job: a checked file as a data URL, or an http(s)/data URL as given. */
-async function imageSource(image: Blob | string, field: string): Promise<string> {
-  const { validateImageUrl, validateImage } = await inputChecks();
-  if (typeof image === 'string') {
-    if (/^data:image\/(?:jpeg|png|webp);base64,/i.test(image)) return image;
-    return validateImageUrl(image, field);
-  }
-  const { format } = await validateImage(image, field);
-  const bytes = new Uint8Array(await image.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:image/${format};base64,${btoa(binary)}`;
 }

@@ -4,6 +4,7 @@
  * surrounding `<form>` (a File, a URL or a job handle: each element documents which), `required`
  * takes part in validity through `setValidity`, and a form reset clears it.
  */
+import type { PropertyDeclaration } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { MkElement } from './mk-element.js';
 
@@ -39,7 +40,6 @@ export declare abstract class FormAssociatedInterface implements FormAssociatedM
   protected abstract formValue(): File | string | null | undefined;
   protected abstract requiredMessage(): string;
   protected abstract resetValue(): void;
-  protected syncForm(): void;
   formDisabledCallback(disabled: boolean): void;
   formResetCallback(): void;
 }
@@ -93,9 +93,26 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
     /** Clears the result (a form reset). */
     protected abstract resetValue(): void;
 
-    /** Call after the result changes: sets the form value and validity at once (synchronously). */
-    protected syncForm(): void {
-      const value = this.formValue() ?? null;
+    /**
+     * The form value follows the element as Material Web's form-associated behaviour does: set
+     * synchronously whenever anything asks for an update (a property, a controller's new job
+     * state, a reset), so a `submit` or `FormData` right after a change already sees it, and no
+     * element has to remember to sync.
+     */
+    override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: PropertyDeclaration): void {
+      super.requestUpdate(name, oldValue, options);
+      // Lit's own constructor asks for the first update before this class's members exist.
+      if (#syncForm in this) this.#syncForm();
+    }
+
+    #syncForm(): void {
+      let value: File | string | null;
+      try {
+        // Before the subclass's fields exist (property defaults set in the constructor) there is no value yet.
+        value = this.formValue() ?? null;
+      } catch {
+        return;
+      }
       try {
         // Submitted under the `name` attribute (reflected), as a file part when it is a File.
         this.internals.setFormValue(value);
@@ -107,11 +124,6 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
       }
     }
 
-    protected override updated(changed: Map<PropertyKey, unknown>): void {
-      super.updated(changed);
-      if (changed.has('name') || changed.has('required')) this.syncForm();
-    }
-
     formDisabledCallback(disabled: boolean): void {
       this.#formDisabled = disabled;
       this.requestUpdate();
@@ -119,7 +131,7 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
 
     formResetCallback(): void {
       this.resetValue();
-      this.syncForm();
+      this.requestUpdate();
     }
   }
   return FormAssociatedElement as unknown as T & Constructor<FormAssociatedInterface>;

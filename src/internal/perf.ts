@@ -30,6 +30,11 @@ export class PhaseTimer {
     }
   }
 
+  /** Forgets one open phase without measuring it (it was abandoned). */
+  drop(phase: string): void {
+    this.#open.delete(phase);
+  }
+
   /** Forgets open phases (a reset). */
   clear(): void {
     this.#open.clear();

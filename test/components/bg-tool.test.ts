@@ -6,6 +6,7 @@ import { MediaClient } from '../../src/client/media-client.js';
 import type { ImageReadyEvent } from '../../src/events/image-ready.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
+import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-bg';
 const cut = (el: Element) => el.shadowRoot!;
@@ -402,4 +403,63 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     expect(el.status).to.equal('failed');
     await check(); // failed
   });
+});
+
+describe('<bg-tool>: phases', function () {
+  this.timeout(60_000);
+
+  it('a reset while working cancels: back to idle, no failure shown, no `process` timing', async () => {
+    const el = await mount();
+    await ready(el);
+    const measured = performance.getEntriesByName('mediakit:bg-tool:process').length;
+    void el.start();
+    await el.updateComplete;
+    expect(el.status).to.equal('working');
+    el.reset();
+    await until(() => el.status === 'idle', 10_000, `idle after the reset (now ${el.status})`);
+    await new Promise((r) => setTimeout(r, 500));
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+    expect(el.matches(':state(idle)')).to.equal(true);
+    expect(q(el, '[part~="error"]')).to.equal(undefined);
+    expect(performance.getEntriesByName('mediakit:bg-tool:process').length, 'the cancelled run is not a timing').to.equal(measured);
+  });
+
+  it('moves focus only for a user working inside it: a result that lands while they are elsewhere leaves their focus', async () => {
+    const wrap = await fixture(html`<div><input aria-label="elsewhere" /><bg-tool endpoint=${endpoint}></bg-tool></div>`);
+    const el = wrap.querySelector('bg-tool')!;
+    const other = wrap.querySelector('input')!;
+    await el.updateComplete;
+    other.focus();
+    await ready(el);
+    void el.start();
+    await done(el);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(el.status).to.equal('succeeded');
+    expect(document.activeElement).to.equal(other);
+    expect(cut(el).activeElement).to.equal(null);
+  });
+
+  it('disabled with a result: every button and field is off', async () => {
+    const el = await mount();
+    await ready(el);
+    void el.start();
+    await done(el);
+    el.disabled = true;
+    await el.updateComplete;
+    // :disabled, not .disabled: the options' own fieldset disables what is inside it.
+    const enabled = [...cut(el).querySelectorAll('button, input:not([hidden]), select')].filter((c) => !c.matches(':disabled'));
+    expect(enabled.map((c) => c.outerHTML.slice(0, 80))).to.deep.equal([]);
+  });
+});
+
+runProductElementTests({
+  tag: 'bg-tool',
+  endpoint,
+  idleState: 'idle',
+  produce: async (el) => {
+    await ready(el as BgTool);
+    void (el as BgTool).start();
+    await done(el as BgTool);
+  },
 });

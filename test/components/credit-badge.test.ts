@@ -7,6 +7,7 @@ import type { BgTool } from '../../src/components/bg-tool/bg-tool.js';
 import type { CreditsChangedEvent } from '../../src/events/credits-changed.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { photo, requestsTo, until } from '../fixtures/browser.js';
+import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-badge';
 const cut = (el: Element) => el.shadowRoot!;
@@ -195,3 +196,5 @@ describe('<credit-badge>: offline and errors', function () {
     await check(el); // compact
   });
 });
+
+runProductElementTests({ tag: 'credit-badge', endpoint, idleState: 'ready', form: false });

@@ -8,6 +8,7 @@ import type { HeadshotChooseEvent } from '../../src/events/headshot-choose.js';
 import type { FileSelectEvent } from '../../src/events/file-select.js';
 import { fault, ledger, photo, requestsTo, until, type StackName } from '../fixtures/browser.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
+import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-headshot';
 const cut = (el: Element) => el.shadowRoot!;
@@ -367,4 +368,57 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     expect(el.status).to.equal('failed');
     await check(); // failed
   });
+});
+
+describe('<headshot-studio>: disabled, and focus that stays with the user', function () {
+  this.timeout(60_000);
+
+  it('is disabled by a fieldset in every state: with a photo and with results, no control can be used', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><fieldset><headshot-studio endpoint=${endpoint}></headshot-studio></fieldset></form>`);
+    const fieldset = form.querySelector('fieldset')!;
+    const el = form.querySelector('headshot-studio')!;
+    const enabled = () => qa<HTMLButtonElement | HTMLInputElement>(el, 'button, input:not([hidden])').filter((c) => !c.disabled).map((c) => c.outerHTML.slice(0, 80));
+    const off = async (on: boolean) => {
+      fieldset.disabled = on;
+      await until(() => el.matches(':disabled') === on, 2_000, `:disabled ${on}`);
+      await el.updateComplete;
+    };
+    await ready(el);
+    expect(enabled().length, 'the choices are usable').to.be.greaterThan(4);
+    await off(true);
+    expect(enabled(), 'ready').to.deep.equal([]);
+    await off(false);
+    void el.start();
+    await done(el);
+    expect(enabled().length, 'the results are usable').to.be.greaterThan(4);
+    await off(true);
+    expect(enabled(), 'succeeded').to.deep.equal([]);
+  });
+
+  it('leaves the focus where the user is when they work elsewhere on the page', async () => {
+    const wrap = await fixture<HTMLElement>(html`<div><input aria-label="elsewhere" /><headshot-studio endpoint=${endpoint}></headshot-studio></div>`);
+    const other = wrap.querySelector('input')!;
+    const el = wrap.querySelector('headshot-studio')!;
+    other.focus();
+    await ready(el);
+    void el.start();
+    await done(el);
+    expect(el.status).to.equal('succeeded');
+    await el.updateComplete;
+    // Compared as a boolean: a failing comparison of two elements would make the runner serialize the DOM.
+    expect(document.activeElement === other, `focus stays in the input (now ${document.activeElement?.localName})`).to.equal(true);
+  });
+});
+
+runProductElementTests({
+  tag: 'headshot-studio',
+  endpoint,
+  idleState: 'idle',
+  produce: async (el) => {
+    const studio = el as HeadshotStudio;
+    await ready(studio);
+    void studio.start();
+    await done(studio);
+    studio.choose(studio.headshots.find((h) => h.status === 'succeeded')!.slot);
+  },
 });

@@ -6,9 +6,10 @@ import type { ModelJob } from '../../src/api/index.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
-import { advance, fault, ledger, photo, requestsTo, until } from '../fixtures/browser.js';
+import { advance, fault, ledger, photo, until } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
+import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-model';
 const cut = (el: Element) => el.shadowRoot!;
@@ -519,7 +520,7 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
       try {
         await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
       } catch (err) {
-        throw new Error(`${phase}: ${(err as Error).message}`);
+        throw new Error(`${phase}: ${(err as Error).message}`, { cause: err });
       }
     };
     await check('idle');
@@ -546,4 +547,57 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
     await reach(el, 'failed');
     await check('failed (with history)');
   });
+});
+
+describe('<model-generator>: a disabled element, and a failed job’s reason', function () {
+  this.timeout(60_000);
+  const enabled = (el: Element) =>
+    qa<HTMLButtonElement | HTMLInputElement>(el, 'button, input:not([hidden]), select, textarea').filter((c) => !c.disabled).map((c) => c.outerHTML.slice(0, 80));
+
+  it('turns off every control under a disabled fieldset: the photo list’s and the description’s too', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><fieldset><model-generator endpoint=${endpoint} quality="fast"></model-generator></fieldset></form>`);
+    const el = form.querySelector('model-generator')!;
+    const fieldset = form.querySelector('fieldset')!;
+    el.images = [await file(640, 640, 'a.png'), await file(640, 640, 'b.png')];
+    await checked(el);
+    expect(qa(el, '[part~="view-select"], [part~="remove-photo"]').length).to.equal(4);
+    fieldset.disabled = true;
+    await until(() => el.matches(':disabled'), 2_000, ':disabled');
+    await el.updateComplete;
+    expect(enabled(el)).to.deep.equal([]);
+    el.mode = 'prompt';
+    await el.updateComplete;
+    expect(q(el, '[part~="prompt"]')).to.not.equal(undefined);
+    expect(enabled(el)).to.deep.equal([]);
+    fieldset.disabled = false;
+    await el.updateComplete;
+    expect(q<HTMLTextAreaElement>(el, '[part~="prompt"]')!.disabled).to.equal(false);
+    expect(qa<HTMLInputElement>(el, '[part~="quality"] input').every((r) => !r.disabled)).to.equal(true);
+  });
+
+  it('says why a job failed in the page’s language, never in the API’s own words', async () => {
+    const el = await mount();
+    await fault('mk-model', 'job_fail', { count: 1 });
+    await prompted(el, 'a clay pot');
+    void el.start();
+    await reach(el, 'failed');
+    const message = el.job!.error?.message ?? '';
+    expect(message.length, 'the API said something').to.be.greaterThan(10);
+    const panel = q(el, '.failed [part~="error"]')!;
+    expect(panel.textContent).to.contain('The service could not finish this job.');
+    expect(panel.textContent).to.not.contain(message);
+  });
+});
+
+runProductElementTests({
+  tag: 'model-generator',
+  endpoint,
+  idleState: 'idle',
+  produce: async (el) => {
+    const generator = el as ModelGenerator;
+    generator.quality = 'fast';
+    await prompted(generator, 'a small ceramic mug');
+    void generator.start();
+    await reach(generator, 'succeeded');
+  },
 });

@@ -7,6 +7,7 @@ import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
 import { advance, fault, ledger, padded, requestsTo, until, video } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
+import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-video';
 const cut = (el: Element) => el.shadowRoot!;
@@ -407,4 +408,16 @@ describe('<video-to-3d-uploader>: results kept on this device, and the end of a 
       document.title = before;
     }
   });
+});
+
+runProductElementTests({
+  tag: 'video-to-3d-uploader',
+  endpoint,
+  idleState: 'idle',
+  produce: async (el) => {
+    const uploader = el as VideoTo3dUploader;
+    await choose(uploader, await video({ seconds: 3, width: 160, height: 120 }));
+    void uploader.start();
+    await reach(uploader, 'succeeded');
+  },
 });

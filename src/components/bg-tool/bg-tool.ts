@@ -4,39 +4,26 @@ import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../a
 import { validateImageUrl } from '../../client/validate-input.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
 import { AnnouncerController } from '../shared/announcer.js';
-import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
-import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
+import { ErrorPanelController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
-import { sharedStrings, type SharedStrings } from '../shared/strings.js';
+import { PhaseController } from '../shared/phase-controller.js';
+import { PhaseTimingsController } from '../shared/phase-timings.js';
+import { ProductElement } from '../shared/product-element.js';
+import { RequestController, type SendContext } from '../shared/request-controller.js';
+import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
-import { limitsLine } from '../shared/limits.js';
 import { bgToolStyles } from './bg-tool.styles.js';
 import { CompareController } from './compare.js';
 import { BgImage } from './image.js';
-import { hex6, renderOptions } from './options-view.js';
-import { renderBefore, renderResult } from './result-view.js';
-import { BgRunController } from './run.js';
-import { bgStrings, type BgStrings } from './strings.js';
-import { focusFirst } from '../../internal/small.js';
+import { hex6 } from './options-view.js';
+import { copyAsPng, removeBackground, resultFile, type BgRequest } from './run.js';
+import { bgStrings } from './strings.js';
+import { FOCUS, PHASES, type BgOptions, type BgToolResult, type BgToolStatus, type BgView, type Strings } from './types.js';
+import { renderBody } from './views.js';
 
-void sharedStrings;
-void bgStrings;
-
-export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
-const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
-type Strings = BgStrings & SharedStrings;
-
-export interface BgToolResult {
-  blob: Blob;
-  url: string;
-  width: number;
-  height: number;
-  format: ImageToolFormat;
-  charged: number;
-  remaining: number;
-}
+export type { BgToolResult, BgToolStatus } from './types.js';
 
 /**
  * @summary Background removal for one image: picker, drop, paste or URL; size, format, background colour and crop; a before/after slider; download, copy, run again; the result as a form value.
@@ -61,8 +48,10 @@ export interface BgToolResult {
  * @csspart facts - Size, dimensions, format and charge of the result.
  * @csspart download-button - Downloads the result.
  * @csspart copy-button - Copies the result to the clipboard (where the browser allows).
+ * @csspart progress - The progress bar while the background is being removed.
  * @csspart wait - The countdown while the service asks to wait (429).
  * @csspart error - The error panel.
+ * @csspart announcer - The polite live region.
  *
  * @cssproperty --mk-accent - Accent colour. Default #2f5bea.
  * @cssproperty --mk-surface - Card background.
@@ -80,6 +69,35 @@ export interface BgToolResult {
  */
 export class BgTool extends ProductElement {
   static override styles = [elementStyles, bgToolStyles];
+
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, bgStrings);
+  readonly #announce = new AnnouncerController(this);
+  readonly #credits = new CreditsController(this, () => this.mediaClient());
+  readonly #request = new RequestController(this);
+  readonly #phase = new PhaseController<BgToolStatus>(this, {
+    phases: PHASES,
+    derive: () => this.#derive(),
+    states: (names, now) => this.setPhase(names, now),
+    announcer: this.#announce,
+    say: (now) => (now === 'working' ? this.#t.term('bgWorking') : now === 'succeeded' ? this.#doneText() : undefined),
+    // Focus follows the end of a request, and a new image turning ready; never a reset.
+    focus: (now, before) => (before === 'working' || (now === 'ready' && before === 'idle') ? FOCUS[now] : undefined),
+  });
+  // User Timing `process` (README "Performance timings"); the image's check measures `validate`.
+  readonly #timings = new PhaseTimingsController(this, { tag: 'bg-tool', phase: () => this.status, spans: { process: ['working'] } });
+  readonly #panel = new ErrorPanelController(this);
+  readonly #compare = new CompareController(this);
+  /** The original and its check (why it was refused; a request's failure is `_error`). */
+  readonly #image = new BgImage(this);
+  readonly #intake = new FileIntakeController(this, {
+    accept: 'image/jpeg,image/png,image/webp',
+    onFiles: ([file]) => {
+      this.#clear();
+      void this.#image.check(file!);
+    },
+    enabled: () => !this.isDisabled && !this.#request.busy,
+    pageWide: () => this.pasteGlobal,
+  });
 
   /** Output size: `auto`, `preview` (at most 0.25 MP) or `full`. Default `auto`. */
   @property() size: ImageToolSize = 'auto';
@@ -101,38 +119,20 @@ export class BgTool extends ProductElement {
   @state() private _notice = '';
   /** The last non-`none` colour, so unticking "none" brings it back. */
   @state() private _colour = '#ffffff';
-
-  readonly #t = new LocalizeController<Strings>(this);
-  readonly #announce = new AnnouncerController(this);
-  readonly #credits = new CreditsController(this, () => this.mediaClient());
-  readonly #compare = new CompareController(this);
-  /** The original and its check (why it was refused; a request's failure is the run controller's). */
-  readonly #image = new BgImage(this);
-  readonly #request = new BgRunController(this, {
-    client: () => this.mediaClient(),
-    onResult: (result) => this.#resultIn(result),
-  });
-  readonly #intake = new FileIntakeController(this, {
-    accept: 'image/jpeg,image/png,image/webp',
-    onFiles: ([file]) => {
-      this.#clear();
-      void this.#image.check(file!);
-    },
-    enabled: () => !this.isDisabled && !this.#request.busy,
-    pageWide: () => this.pasteGlobal,
-  });
-
-  #status: BgToolStatus = 'idle';
+  /** The last result, until the image changes. */
+  @state() private _result: BgToolResult | undefined;
+  /** Why the last request failed. */
+  @state() private _error: unknown;
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
   get status(): BgToolStatus {
-    return this.#status;
+    return this.#phase.phase;
   }
 
   /** The last result (blob, dimensions, format, what it charged), or undefined. */
   get result(): Omit<BgToolResult, 'url'> | undefined {
-    if (!this.#request.result) return undefined;
-    const { url: _url, ...rest } = this.#request.result;
+    if (!this._result) return undefined;
+    const { url: _url, ...rest } = this._result;
     return rest;
   }
 
@@ -143,16 +143,8 @@ export class BgTool extends ProductElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Other options are another request: a new key, so it is never mistaken for a replay.
-    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#request.forgetKey();
+    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#request.forget();
     if (changed.has('bgColor') && this.bgColor !== 'none' && LIMITS.imageTools.bgColorPattern.test(this.bgColor)) this._colour = hex6(this.bgColor);
-    const before = this.#status;
-    this.#status = this.#derive();
-    if (before !== this.#status) this.#phaseChanged(before);
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    this.setPhase(PHASES, this.#status);
   }
 
   // ---------------------------------------------------------------- public methods
@@ -180,24 +172,20 @@ export class BgTool extends ProductElement {
     const { source, checking } = this.#image;
     if (!source || checking || this.#request.busy || this.isDisabled) return;
     this._notice = '';
-    await this.#request.run({ image: source, size: this.size, format: this.format, crop: this.crop, bgColor: this.bgColor });
+    this._error = undefined;
+    const { size, format, crop, bgColor } = this;
+    const request: BgRequest = { image: source, size, format, crop, bgColor };
+    // #send shows the outcome; a failure keeps the key, so trying again replays instead of charging twice.
+    await this.#request.send((context) => this.#send(request, context)).catch(() => undefined);
   }
 
   /** Copies the result to the clipboard as PNG (where the browser allows it). */
   async copy(): Promise<boolean> {
-    const result = this.#request.result;
-    if (!result) return false;
-    try {
-      const png = result.format === 'png' ? result.blob : await toPng(result.blob);
-      await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
-      this._notice = this.#t.term('bgCopied');
-      this.#announce.say(this._notice);
-      return true;
-    } catch {
-      this._notice = this.#t.term('bgCopyFailed');
-      this.#announce.say(this._notice);
-      return false;
-    }
+    if (!this._result) return false;
+    const copied = await copyAsPng(this._result);
+    this._notice = this.#t.term(copied ? 'bgCopied' : 'bgCopyFailed');
+    this.#announce.say(this._notice);
+    return copied;
   }
 
   /** Back to the start: forgets the image and the result. */
@@ -207,17 +195,12 @@ export class BgTool extends ProductElement {
     this.#clear();
     this._urlText = '';
     this._urlInvalid = false;
-    this.syncForm();
   }
 
   // ---------------------------------------------------------------- form association
 
   protected formValue(): File | null {
-    const r = this.#request.result;
-    if (!r) return null;
-    const source = this.#image.source;
-    const base = source instanceof File ? source.name.replace(/\.[^.]+$/, '') : 'image';
-    return new File([r.blob], `${base}-no-background.${r.format === 'jpg' ? 'jpg' : 'png'}`, { type: r.blob.type || (r.format === 'jpg' ? 'image/jpeg' : 'image/png') });
+    return this._result ? resultFile(this._result, this.#image.source) : null;
   }
 
   protected requiredMessage(): string {
@@ -233,137 +216,79 @@ export class BgTool extends ProductElement {
   #derive(): BgToolStatus {
     if (this.#request.busy) return 'working';
     const { source, checking, error } = this.#image;
-    if ((error || this.#request.error) && source) return 'failed';
-    if (this.#request.result) return 'succeeded';
+    if ((error || this._error) && source) return 'failed';
+    if (this._result) return 'succeeded';
     if (source && !checking) return 'ready';
     return 'idle';
   }
 
-  #phaseChanged(before: BgToolStatus): void {
-    if (this.#status === 'working') this.#announce.say(this.#t.term('bgWorking'));
-    const focusTo: Partial<Record<BgToolStatus, string>> = {
-      ready: '[part~="run-button"]',
-      succeeded: '.result-title',
-      failed: '[part~="error"] button, [part~="error"] a, [part~="run-button"]',
-    };
-    const selector = focusTo[this.#status];
-    if (selector && (before === 'working' || (this.#status === 'ready' && before === 'idle'))) {
-      void this.updateComplete.then(() => focusFirst(this.renderRoot, selector));
+  /** The request; its outcome is in before the send ends, so `busy` never drops with neither (no `ready` between). */
+  async #send(request: BgRequest, context: SendContext): Promise<void> {
+    try {
+      const result = await removeBackground(this.mediaClient(), request, context);
+      this.#showResult(result);
+      const { url: _url, ...detail } = result;
+      this.dispatchEvent(new ImageReadyEvent(detail));
+    } catch (err) {
+      // A cancel (a reset, the element leaving the page) is neither a failure nor a timing.
+      if (context.signal.aborted) this.#timings.clear();
+      else this._error = err;
+      throw err;
     }
   }
 
-  #resultIn({ blob, width, height, format, charged, remaining }: BgToolResult): void {
-    this.syncForm();
-    this.dispatchEvent(new ImageReadyEvent({ blob, width, height, format, charged, remaining }));
-    this.#announce.say(this.#t.term('bgDoneSay', { width, height, format: format.toUpperCase(), bytes: blob.size }));
+  #doneText(): string | undefined {
+    const r = this._result;
+    return r && this.#t.term('bgDoneSay', { ...r, format: r.format.toUpperCase(), bytes: r.blob.size });
   }
 
+  #showResult(result: BgToolResult | undefined): void {
+    if (this._result) URL.revokeObjectURL(this._result.url);
+    this._result = result;
+  }
+
+  /** Forgets the image, the result and the failure (a request that is out still lands). Another image is another request: a new key. */
   #clear(): void {
     this.#image.clear();
-    this.#request.clear();
+    this.#showResult(undefined);
+    this._error = undefined;
     this._notice = '';
-  }
-
-  #setColour(colour: string): void {
-    this._colour = colour;
-    this.bgColor = colour;
+    this.#request.forget();
   }
 
   // ---------------------------------------------------------------- rendering
 
+  readonly #actions = {
+    start: () => void this.start(),
+    reset: () => this.reset(),
+    copy: () => void this.copy(),
+    choose: () => this.#intake.open(),
+    typeUrl: (text: string) => ((this._urlText = text), (this._urlInvalid = false)),
+    useUrl: () => this.selectUrl(this._urlText),
+    setOptions: (options: Partial<BgOptions>) => Object.assign(this, options),
+  };
+
+  #view(): BgView {
+    return {
+      ...this.#actions, t: this.#t, image: this.#image, intake: this.#intake, compare: this.#compare, panel: this.#panel,
+      size: this.size, format: this.format, bgColor: this.bgColor, crop: this.crop, colour: this._colour, result: this._result,
+      error: this.#image.error ?? this._error, waitSeconds: this.#request.waitSeconds, busy: this.#request.busy, disabled: this.isDisabled,
+      short: (this.#credits.remaining ?? Infinity) < COSTS.imageTool, urlText: this._urlText, urlInvalid: this._urlInvalid, notice: this._notice,
+      fileName: this.formValue()?.name ?? 'image.png', topUpHref: this.topUpHref || undefined,
+    };
+  }
+
   protected override render() {
     const t = this.#t;
-    const { source, checking } = this.#image;
-    const result = this.#request.result;
-    const error = this.#image.error ?? this.#request.error;
-    const wait = this.#request.waitSeconds;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('bgTitle')}</h2>
-        ${source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
+        ${this.#image.source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
-      ${source ? nothing : this.#renderIntake()}
-      ${checking ? html`<p>${t.term('bgChecking')}</p>` : nothing}
-      ${result ? this.#renderResult() : source && !checking ? renderBefore(t, this.#image, () => this.reset()) : nothing}
-      ${source && !checking ? this.#renderOptions() : nothing}
-      ${wait ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: wait })}</p>` : nothing}
-      ${error
-        ? renderErrorPanel(t, error, { onChoose: () => this.#intake.open(), onRetry: source ? () => void this.start() : undefined, onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined })
-        : nothing}
+      ${renderBody(this.#view())}
       ${this.#announce.render()}
     </section>`;
   }
-
-  #renderIntake() {
-    const t = this.#t;
-    return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}" data-validity-anchor>
-        <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="4" width="18" height="16" rx="2" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="9" cy="10" r="2" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4 18l5-5 4 4 3-3 4 4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>
-        ${this.#intake.render(t.term('bgChoose'), { describedBy: 'limits' })}
-        <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
-        ${limitsLine(t.term('bgLimits'))}
-      </div>
-      <div class="url-row">
-        <label for="url">${t.term('bgUrlLabel')}</label>
-        <div class="row">
-          <input id="url" part="url-input" type="url" inputmode="url" autocomplete="off" placeholder="https://" .value=${this._urlText}
-            aria-invalid=${this._urlInvalid ? 'true' : 'false'} aria-describedby=${this._urlInvalid ? 'url-error' : nothing} ?disabled=${this.isDisabled}
-            @input=${(e: Event) => ((this._urlText = (e.target as HTMLInputElement).value), (this._urlInvalid = false))}
-            @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && (e.preventDefault(), this.selectUrl(this._urlText))} />
-          <button type="button" class="secondary" ?disabled=${this.isDisabled || !this._urlText.trim()} @click=${() => this.selectUrl(this._urlText)}>${t.term('bgUrlUse')}</button>
-        </div>
-        ${this._urlInvalid ? html`<p class="invalid" id="url-error">${t.term('bgUrlInvalid')}</p>` : nothing}
-      </div>`;
-  }
-
-  #renderOptions() {
-    const t = this.#t;
-    const working = this.#request.busy;
-    const again = !!this.#request.result;
-    const short = (this.#credits.remaining ?? Infinity) < COSTS.imageTool;
-    return html`${renderOptions({
-        t,
-        disabled: working || this.isDisabled,
-        size: this.size,
-        format: this.format,
-        bgColor: this.bgColor,
-        colour: this._colour,
-        crop: this.crop,
-        onSize: (size) => (this.size = size),
-        onFormat: (format) => (this.format = format),
-        onNone: (none) => (this.bgColor = none ? 'none' : this._colour),
-        onColour: (colour) => this.#setColour(colour),
-        onCrop: (crop) => (this.crop = crop),
-      })}
-      <div class="actions">
-        <button type="button" part="run-button" class="primary" aria-describedby=${again ? 'again-note' : nothing} ?disabled=${working || this.isDisabled || short} @click=${() => void this.start()}>
-          ${again ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
-        </button>
-        ${working ? html`<div class="meter indeterminate" role="progressbar" aria-label=${t.term('bgWorking')}><div></div></div>` : nothing}
-      </div>
-      ${again ? html`<p class="muted" id="again-note">${t.term('bgRunAgainNote')}</p>` : nothing}`;
-  }
-
-  #renderResult() {
-    return renderResult({
-      t: this.#t,
-      result: this.#request.result!,
-      image: this.#image,
-      compare: this.#compare,
-      fileName: this.formValue()?.name ?? 'image.png',
-      busy: this.#request.busy,
-      notice: this._notice,
-      onCopy: () => void this.copy(),
-      onNew: () => this.reset(),
-    });
-  }
-}
-
-async function toPng(blob: Blob): Promise<Blob> {
-  const bitmap = await createImageBitmap(blob);
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
-  bitmap.close();
-  return canvas.convertToBlob({ type: 'image/png' });
 }
 
 declare global {

@@ -1,29 +1,12 @@
 /**
  * The options of <bg-tool>, the spec's parameters of POST /api/v1: size, format, background colour
- * (a colour input plus "none") and crop. Rendering only; the element owns the values.
+ * (a colour input plus "none") and crop; then the run button with its cost, the progress while it
+ * works, and the note that running again is a new charge. Rendering only; the element owns the values.
  */
 import { html, nothing } from 'lit';
-import { LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
-import type { LocalizeController } from '../shared/localize.js';
-import type { SharedStrings } from '../shared/strings.js';
-import type { BgStrings } from './strings.js';
-
-export interface OptionsView {
-  t: LocalizeController<BgStrings & SharedStrings>;
-  disabled: boolean;
-  size: ImageToolSize;
-  format: ImageToolFormat;
-  /** `none` or a colour. */
-  bgColor: string;
-  /** The colour the input shows (the last one chosen, also while "none" is ticked). */
-  colour: string;
-  crop: boolean;
-  onSize(size: ImageToolSize): void;
-  onFormat(format: ImageToolFormat): void;
-  onNone(none: boolean): void;
-  onColour(colour: string): void;
-  onCrop(crop: boolean): void;
-}
+import { COSTS, LIMITS, type ImageToolSize } from '../../api/index.js';
+import { renderProgress } from '../shared/progress.js';
+import type { BgView } from './types.js';
 
 /** `#abc` or `abc` -> `#aabbcc` (what `<input type=color>` takes). */
 export function hex6(colour: string): string {
@@ -31,33 +14,46 @@ export function hex6(colour: string): string {
   return '#' + (h.length === 3 ? [...h].map((c) => c + c).join('') : h);
 }
 
-export function renderOptions(v: OptionsView) {
+export function renderOptions(v: BgView) {
   const t = v.t;
   const none = v.bgColor === 'none';
-  return html`<fieldset part="options" class="options" ?disabled=${v.disabled}>
-    <legend>${t.term('bgOptions')}</legend>
-    <label class="field">${t.term('bgSize')}
-      <select .value=${v.size} @change=${(e: Event) => v.onSize((e.target as HTMLSelectElement).value as ImageToolSize)}>
-        ${LIMITS.imageTools.sizes.map((s) => html`<option value=${s} ?selected=${v.size === s}>${t.term(`bgSize_${s}`)}</option>`)}
-      </select>
-    </label>
-    <div class="field" role="radiogroup" aria-labelledby="format-label">
-      <span id="format-label">${t.term('bgFormat')}</span>
-      <div class="row">
-        ${LIMITS.imageTools.formats.map(
-          (f) => html`<label class="check"><input type="radio" name="format" value=${f} .checked=${v.format === f} @change=${() => v.onFormat(f)} />${t.term(`bgFormat_${f}`)}</label>`,
-        )}
+  const again = !!v.result;
+  return html`<fieldset part="options" class="options" ?disabled=${v.busy || v.disabled}>
+      <legend>${t.term('bgOptions')}</legend>
+      <label class="field">${t.term('bgSize')}
+        <select .value=${v.size} @change=${(e: Event) => v.setOptions({ size: (e.target as HTMLSelectElement).value as ImageToolSize })}>
+          ${LIMITS.imageTools.sizes.map((s) => html`<option value=${s} ?selected=${v.size === s}>${t.term(`bgSize_${s}`)}</option>`)}
+        </select>
+      </label>
+      <div class="field" role="radiogroup" aria-labelledby="format-label">
+        <span id="format-label">${t.term('bgFormat')}</span>
+        <div class="row">
+          ${LIMITS.imageTools.formats.map(
+            (f) => html`<label class="check"><input type="radio" name="format" value=${f} .checked=${v.format === f}
+              @change=${() => v.setOptions({ format: f })} />${t.term(`bgFormat_${f}`)}</label>`,
+          )}
+        </div>
       </div>
-    </div>
-    <div class="field" role="group" aria-labelledby="bg-label">
-      <span id="bg-label">${t.term('bgBackground')}</span>
-      <div class="row">
-        <label class="check"><input type="checkbox" name="none" .checked=${none} @change=${(e: Event) => v.onNone((e.target as HTMLInputElement).checked)} />${t.term('bgNone')}</label>
-        <label class="check colour"><input type="color" name="bg" .value=${none ? v.colour : hex6(v.bgColor)} aria-label=${t.term('bgColour')}
-          @input=${(e: Event) => v.onColour((e.target as HTMLInputElement).value)} /><span class="muted nums">${none ? '' : hex6(v.bgColor)}</span></label>
+      <div class="field" role="group" aria-labelledby="bg-label">
+        <span id="bg-label">${t.term('bgBackground')}</span>
+        <div class="row">
+          <label class="check"><input type="checkbox" name="none" .checked=${none}
+            @change=${(e: Event) => v.setOptions({ bgColor: (e.target as HTMLInputElement).checked ? 'none' : v.colour })} />${t.term('bgNone')}</label>
+          <label class="check colour"><input type="color" name="bg" .value=${none ? v.colour : hex6(v.bgColor)} aria-label=${t.term('bgColour')}
+            @input=${(e: Event) => v.setOptions({ bgColor: (e.target as HTMLInputElement).value })}
+          /><span class="muted nums">${none ? '' : hex6(v.bgColor)}</span></label>
+        </div>
+        ${none && v.format === 'jpg' ? html`<p class="muted">${t.term('bgJpgWhite')}</p>` : nothing}
       </div>
-      ${none && v.format === 'jpg' ? html`<p class="muted">${t.term('bgJpgWhite')}</p>` : nothing}
+      <label class="check"><input type="checkbox" name="crop" .checked=${v.crop}
+        @change=${(e: Event) => v.setOptions({ crop: (e.target as HTMLInputElement).checked })} />${t.term('bgCrop')}</label>
+    </fieldset>
+    <div class="actions">
+      <button type="button" part="run-button" class="primary" aria-describedby=${again ? 'again-note' : nothing}
+        ?disabled=${v.busy || v.disabled || v.short} @click=${v.start}>
+        ${again ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
+      </button>
+      ${v.busy ? renderProgress(undefined, t.term('bgWorking')) : nothing}
     </div>
-    <label class="check"><input type="checkbox" name="crop" .checked=${v.crop} @change=${(e: Event) => v.onCrop((e.target as HTMLInputElement).checked)} />${t.term('bgCrop')}</label>
-  </fieldset>`;
+    ${again ? html`<p class="muted" id="again-note">${t.term('bgRunAgainNote')}</p>` : nothing}`;
 }

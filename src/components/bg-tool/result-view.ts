@@ -5,18 +5,13 @@
  * owns the state.
  */
 import { html, nothing } from 'lit';
-import { styleProps } from '../../internal/style-props.js';
-import type { LocalizeController } from '../shared/localize.js';
-import type { SharedStrings } from '../shared/strings.js';
-import type { BgToolResult } from './bg-tool.js';
-import { shape, type CompareController } from './compare.js';
-import type { BgImage } from './image.js';
-import type { BgStrings } from './strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
+import { styleProps } from '../../internal/style-props.js';
+import { shape } from './compare.js';
+import type { BgToolResult, BgView } from './types.js';
 
-type Localize = LocalizeController<BgStrings & SharedStrings>;
-
-export function renderBefore(t: Localize, image: BgImage, onNew: () => void) {
+export function renderBefore(v: BgView) {
+  const { t, image } = v;
   const unshown = image.beforeUrl !== undefined && image.unshown === image.beforeUrl;
   return html`<div class="before-only">
     <div class="picture" style=${styleProps(shape(image.ratio))}>
@@ -30,26 +25,12 @@ export function renderBefore(t: Localize, image: BgImage, onNew: () => void) {
         : nothing}
     </div>
     <p class="muted file-name">${image.source instanceof File ? image.source.name : t.term('bgFromUrl')} ·
-      <button type="button" class="link" @click=${onNew}>${t.term('bgNewImage')}</button></p>
+      <button type="button" class="link" ?disabled=${v.disabled} @click=${v.reset}>${t.term('bgNewImage')}</button></p>
   </div>`;
 }
 
-export interface ResultView {
-  t: Localize;
-  result: BgToolResult;
-  image: BgImage;
-  compare: CompareController;
-  /** The download's file name (the form value's). */
-  fileName: string;
-  busy: boolean;
-  /** What the last copy said. */
-  notice: string;
-  onCopy(): void;
-  onNew(): void;
-}
-
-export function renderResult(v: ResultView) {
-  const { t, result: r } = v;
+export function renderResult(v: BgView, r: BgToolResult) {
+  const t = v.t;
   const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
@@ -70,8 +51,10 @@ export function renderResult(v: ResultView) {
     </dl>
     <div class="actions">
       ${safeUrl(r.url) ? html`<a part="download-button" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>` : nothing}
-      ${canCopy ? html`<button type="button" part="copy-button" class="secondary" @click=${v.onCopy}>${t.term('bgCopy')}</button>` : nothing}
-      <button type="button" class="link" ?disabled=${v.busy} @click=${v.onNew}>${t.term('bgNewImage')}</button>
+      ${canCopy
+        ? html`<button type="button" part="copy-button" class="secondary" ?disabled=${v.disabled} @click=${v.copy}>${t.term('bgCopy')}</button>`
+        : nothing}
+      <button type="button" class="link" ?disabled=${v.busy || v.disabled} @click=${v.reset}>${t.term('bgNewImage')}</button>
     </div>
     ${v.notice ? html`<p class="notice">${v.notice}</p>` : nothing}
   </div>`;

@@ -1,114 +1,52 @@
 /**
- * `BgRunController`: removing the background for <bg-tool>. It keeps one Idempotency-Key per
- * request (a second click, or a retry after a lost answer, replays it instead of charging again;
- * other options or a new image are a new key), sits out a 429 wait with a once-a-second
- * countdown, keeps the result with what the answer charged (X-Credits-Charged, never the price
- * table), and measures the User Timing `process` from the request to the answer shown (README
- * "Performance timings").
+ * Removing the background for <bg-tool>: one image-tool request, sent with the Idempotency-Key,
+ * AbortSignal and 429 hook of the element's `RequestController`, and its result: the dimensions
+ * read from the image itself, and what the answer charged (X-Credits-Charged, never the price
+ * table). Also what the result is as a file (the form value, the download) and on the clipboard.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ImageToolFormat, ImageToolSize } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
-import { PhaseTimer } from '../../internal/perf.js';
-import type { BgToolResult } from './bg-tool.js';
+import type { SendContext } from '../shared/request-controller.js';
+import type { BgOptions, BgToolResult } from './types.js';
 
-export interface BgRequest {
+export interface BgRequest extends BgOptions {
   image: File | string;
-  size: ImageToolSize;
-  format: ImageToolFormat;
-  crop: boolean;
-  /** `none` or a colour. */
-  bgColor: string;
 }
 
-export interface BgRunOptions {
-  client(): MediaClient;
-  /** A result came in (it is `result` already). */
-  onResult(result: BgToolResult): void;
+/** Sends `request`; resolves with the result (its `url` an object URL the caller revokes), rejects on a failure or a cancel. */
+export async function removeBackground(client: MediaClient, request: BgRequest, { key, signal, onWait }: SendContext): Promise<BgToolResult> {
+  const { image, size, format, crop, bgColor } = request;
+  const input = { image, size, format, crop, ...(bgColor === 'none' ? {} : { bg_color: bgColor }) };
+  const out = await client.imageTool(input, { idempotencyKey: key, signal, onWait });
+  const bitmap = await createImageBitmap(out.blob);
+  const { width, height } = bitmap;
+  bitmap.close();
+  // Cancelled while the answer was being read: it is not shown.
+  signal.throwIfAborted();
+  return { blob: out.blob, url: URL.createObjectURL(out.blob), width, height, format, charged: out.credits_charged, remaining: out.credits_remaining };
 }
 
-export class BgRunController implements ReactiveController {
-  readonly host: ReactiveControllerHost;
-  /** The last result, until the image changes. */
-  result: BgToolResult | undefined;
-  /** Why the last request failed. */
-  error: unknown;
-  /** A request is out. */
-  busy = false;
-  readonly #o: BgRunOptions;
-  readonly #perf = new PhaseTimer('bg-tool');
-  #key: string | undefined;
-  #abort: AbortController | undefined;
-  #waitUntil = 0;
-  #ticker: ReturnType<typeof setInterval> | undefined;
+/** The result as a file named after the original: `product.png` gives `product-no-background.png`. */
+export function resultFile(result: BgToolResult, source: File | string | undefined): File {
+  const base = source instanceof File ? source.name.replace(/\.[^.]+$/, '') : 'image';
+  const jpg = result.format === 'jpg';
+  return new File([result.blob], `${base}-no-background.${jpg ? 'jpg' : 'png'}`, { type: result.blob.type || (jpg ? 'image/jpeg' : 'image/png') });
+}
 
-  constructor(host: ReactiveControllerHost, options: BgRunOptions) {
-    this.host = host;
-    this.#o = options;
-    host.addController(this);
+/** Writes the result to the clipboard as PNG (what `ClipboardItem` takes everywhere); whether the browser took it. */
+export async function copyAsPng(result: BgToolResult): Promise<boolean> {
+  try {
+    const png = result.format === 'png' ? result.blob : await toPng(result.blob);
+    await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+    return true;
+  } catch {
+    return false;
   }
+}
 
-  hostConnected(): void {
-    this.#ticker = setInterval(() => this.#waitUntil > Date.now() && this.host.requestUpdate(), 1000);
-  }
-
-  hostDisconnected(): void {
-    clearInterval(this.#ticker);
-  }
-
-  /** Seconds left of a 429 wait (0: none). */
-  get waitSeconds(): number {
-    return this.#waitUntil > Date.now() ? Math.ceil((this.#waitUntil - Date.now()) / 1000) : 0;
-  }
-
-  /** Other options are another request: a new key, so it is never mistaken for a replay. */
-  forgetKey(): void {
-    this.#key = undefined;
-  }
-
-  async run(request: BgRequest): Promise<void> {
-    this.busy = true;
-    this.error = undefined;
-    this.host.requestUpdate();
-    const key = (this.#key ??= crypto.randomUUID());
-    const abort = (this.#abort = new AbortController());
-    const { image, size, format, crop } = request;
-    this.#perf.start('process');
-    try {
-      const bg = request.bgColor === 'none' ? undefined : request.bgColor;
-      const out = await this.#o.client().imageTool(
-        { image, size, format, crop, ...(bg ? { bg_color: bg } : {}) },
-        { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => ((this.#waitUntil = Date.now() + seconds * 1000), this.host.requestUpdate()) },
-      );
-      const bitmap = await createImageBitmap(out.blob);
-      const { width, height } = bitmap;
-      bitmap.close();
-      if (this.result) URL.revokeObjectURL(this.result.url);
-      this.result = { blob: out.blob, url: URL.createObjectURL(out.blob), width, height, format, charged: out.credits_charged, remaining: out.credits_remaining };
-      this.#key = undefined;
-      this.#o.onResult(this.result);
-    } catch (err) {
-      if (!abort.signal.aborted) this.error = err;
-    } finally {
-      if (!abort.signal.aborted) this.#perf.end('process', { status: this.error ? 'failed' : 'succeeded' });
-      this.busy = false;
-      this.#waitUntil = 0;
-      this.host.requestUpdate();
-    }
-  }
-
-  /** Abandons the request that is out (no result, no error) and drops an open `process` phase. */
-  cancel(): void {
-    this.#perf.clear();
-    this.#abort?.abort();
-  }
-
-  /** Forgets the result, the failure and the key (a new image); a request that is out still lands. */
-  clear(): void {
-    if (this.result) URL.revokeObjectURL(this.result.url);
-    this.result = undefined;
-    this.error = undefined;
-    this.#key = undefined;
-    this.host.requestUpdate();
-  }
+async function toPng(blob: Blob): Promise<Blob> {
+  const bitmap = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return canvas.convertToBlob({ type: 'image/png' });
 }

@@ -4,9 +4,10 @@ import type { CreditLedger } from '../../client/credit-ledger.js';
 import type { MediaClient } from '../../client/media-client.js';
 import { CreditsChangedEvent } from '../../events/credits-changed.js';
 import { AnnouncerController } from '../shared/announcer.js';
+import { PhaseController } from '../shared/phase-controller.js';
 import { ClientElement } from '../shared/client-element.js';
 import { CreditsController } from '../shared/credits.js';
-import { errorFacts } from '../shared/error-panel.js';
+import { errorFacts } from '../shared/error-facts.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
@@ -14,8 +15,6 @@ import { badgeStyles } from './credit-badge.styles.js';
 import { badgeStrings, type BadgeStrings } from './strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
 
-void sharedStrings;
-void badgeStrings;
 
 export type CreditBadgeStatus = 'loading' | 'ready' | 'offline' | 'error';
 const PHASES: readonly CreditBadgeStatus[] = ['loading', 'ready', 'offline', 'error'];
@@ -67,18 +66,22 @@ export class CreditBadge extends ClientElement {
 
   @state() private _online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
 
-  readonly #t = new LocalizeController<Strings>(this);
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, badgeStrings);
   readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.#source());
+  readonly #phase = new PhaseController<CreditBadgeStatus>(this, {
+    phases: PHASES,
+    derive: () => this.#derive(),
+    states: (names, now) => this.setPhase(names, now),
+  });
 
-  #status: CreditBadgeStatus = 'loading';
   #wasLow = false;
   #views = new WeakMap<MediaClient, MediaClient>();
   #ledger: CreditLedger | undefined;
 
   /** `loading`, `ready`, `offline` or `error`. */
   get status(): CreditBadgeStatus {
-    return this.#status;
+    return this.#phase.phase;
   }
 
   /** The number shown, or undefined while it is not known. */
@@ -101,9 +104,8 @@ export class CreditBadge extends ClientElement {
     this.#listen(undefined);
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(): void {
     if (this.isConnected) this.#listen(this.mediaClient().credits);
-    this.#status = this.#derive();
     const left = this.#credits.remaining;
     const isLow = this.low > 0 && left !== undefined && left < this.low;
     // Said once when the number falls below `low`, not on every later change; said again only after a top-up lifted it.
@@ -113,7 +115,6 @@ export class CreditBadge extends ClientElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    this.setPhase(PHASES, this.#status);
     this.setState('low', this.#wasLow);
   }
 
@@ -177,7 +178,7 @@ export class CreditBadge extends ClientElement {
   protected override render() {
     const t = this.#t;
     const left = this.#credits.remaining;
-    const s = this.#status;
+    const s = this.#phase.phase;
     const n = left === undefined ? '' : this.format === 'compact' ? t.f.compact(left) : t.f.number(left);
     const words = left === undefined ? '' : t.term(this.source === 'account' ? 'cbAccountLeft' : 'cbSessionLeft', { n: t.f.number(left), count: left });
     const title = s === 'offline' ? t.term('cbOfflineTitle') : t.term(this.source === 'account' ? 'cbAccountTitle' : 'cbSessionTitle');

@@ -1,17 +1,19 @@
 /**
  * One headshot batch of <headshot-studio>: the request for the chosen slots, the per-slot state
  * (making, succeeded, failed), the retry of one slot (`variants: [n]`), and what each answer
- * charged, read from the answer (never from the price table). One Idempotency-Key per batch and per
- * slot retry, kept until it got an answer, so a lost answer tried again is never charged twice. A
- * 429 wait that the client sits out is counted down once a second. The batch's files are named
- * here, and zipped here for "download all".
+ * charged, read from the answer (never from the price table). Requests go out through the
+ * element's RequestController, the batch in one slot and each retried variant in its own, so a
+ * lost answer tried again replays its Idempotency-Key and is never charged twice, and a 429 wait
+ * is counted down by the page's one ticker. The batch's files are named here, zipped and
+ * downloaded here for "download all", and the chosen one is the element's value.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { HeadshotStyle, HeadshotVariant, VariantSlot } from '../../api/index.js';
+import type { ReactiveControllerHost } from 'lit';
+import { LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
+import type { HeadshotChooseDetail } from '../../events/headshot-choose.js';
 import type { HeadshotSlot } from '../../events/headshots-ready.js';
-import type { SlotView } from './results-view.js';
 import { isAbort } from '../../internal/small.js';
+import type { RequestController } from '../shared/request-controller.js';
 
 export interface BatchAnswer {
   style: HeadshotStyle;
@@ -20,53 +22,73 @@ export interface BatchAnswer {
   remaining: number;
 }
 
-export class HeadshotBatch implements ReactiveController {
+export interface BatchOptions {
+  /** The element's requests: one Idempotency-Key per input and slot, the abort, the 429 countdown. */
+  request: RequestController;
+  client: () => MediaClient;
+  onAnswer: (answer: BatchAnswer) => void;
+}
+
+/** One slot of the grid: the public slot, whether a request for it is out, and its object URL. */
+export interface SlotView extends HeadshotSlot {
+  /** A request for this slot is out. */
+  loading: boolean;
+  url?: string;
+}
+
+/** The RequestController slots: the batch, and the retry of each variant. */
+const BATCH = 'batch';
+const retrySlot = (slot: VariantSlot) => `retry-${slot}`;
+
+export class HeadshotBatch {
   readonly host: ReactiveControllerHost;
   results: SlotView[] = [];
   style: HeadshotStyle = 'corporate';
   /** The failure of the last request, and the slot whose retry it was (undefined: the batch). */
   error: unknown;
   errorSlot: VariantSlot | undefined;
+  /** The slot the last request retried (undefined: it was a batch). */
+  retried: VariantSlot | undefined;
   /** What the last answer charged and left. */
   last: { charged: number; remaining: number } | undefined;
   /** Everything charged for this photo so far (batch and retries). */
   chargedTotal = 0;
-  /** When the client's wait for a 429 ends (ms since epoch), 0 when not waiting. */
-  waitUntil = 0;
-  readonly #client: () => MediaClient;
-  readonly #onAnswer: (answer: BatchAnswer) => void;
-  #batchKey: string | undefined;
-  readonly #retryKeys = new Map<VariantSlot, string>();
-  readonly #aborts = new Set<AbortController>();
-  #ticker: ReturnType<typeof setInterval> | undefined;
+  /** The succeeded slot chosen as the element's value. */
+  chosen: VariantSlot | undefined;
+  readonly #o: BatchOptions;
 
-  constructor(host: ReactiveControllerHost, options: { client: () => MediaClient; onAnswer: (answer: BatchAnswer) => void }) {
+  constructor(host: ReactiveControllerHost, options: BatchOptions) {
     this.host = host;
-    this.#client = options.client;
-    this.#onAnswer = options.onAnswer;
-    host.addController(this);
-  }
-
-  hostConnected(): void {
-    this.#ticker = setInterval(() => this.waitUntil > Date.now() && this.host.requestUpdate(), 1000);
-  }
-
-  hostDisconnected(): void {
-    clearInterval(this.#ticker);
-  }
-
-  /** Seconds left of a 429 wait (0: none). */
-  get waitSeconds(): number {
-    return this.waitUntil > Date.now() ? Math.ceil((this.waitUntil - Date.now()) / 1000) : 0;
+    this.#o = options;
   }
 
   /** A request is out, or a slot is still being made. */
   get working(): boolean {
-    return this.#aborts.size > 0 || this.results.some((r) => r.loading);
+    return this.#o.request.busy || this.results.some((r) => r.loading);
+  }
+
+  /** How many slots succeeded. */
+  get succeeded(): number {
+    return this.results.filter((r) => r.status === 'succeeded').length;
   }
 
   get headshots(): HeadshotSlot[] {
     return this.results.map(({ slot, status, blob, width, height, error }) => ({ slot, status, blob, width, height, error }) as HeadshotSlot);
+  }
+
+  /** Chooses one succeeded slot: the detail of its `mk-headshot-choose`, or undefined when there is no such slot. */
+  choose(slot: VariantSlot): HeadshotChooseDetail | undefined {
+    const entry = this.results.find((r) => r.slot === slot && r.status === 'succeeded');
+    if (!entry) return undefined;
+    this.chosen = slot;
+    this.host.requestUpdate();
+    return { slot, style: this.style, file: this.chosenFile()!, width: entry.width ?? 0, height: entry.height ?? 0 };
+  }
+
+  /** The chosen headshot as a PNG file (the element's value), or null. */
+  chosenFile(): File | null {
+    const entry = this.results.find((r) => r.slot === this.chosen && r.status === 'succeeded');
+    return entry?.blob ? new File([entry.blob], this.fileName(entry.slot), { type: 'image/png' }) : null;
   }
 
   /** The file name of one slot's headshot. */
@@ -85,49 +107,58 @@ export class HeadshotBatch implements ReactiveController {
     return new Blob([zipSync(files, { level: 0 }) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
   }
 
+  /** Downloads every succeeded headshot as one zip. */
+  async download(): Promise<void> {
+    const url = URL.createObjectURL(await this.zip());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `headshots-${this.style}.zip`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
   /** The style or the slots changed: the next batch is a different request. */
   forgetKey(): void {
-    this.#batchKey = undefined;
+    this.#o.request.forget(BATCH);
   }
 
   /** Makes `slots` of `image` in `style`; resolves when the answer (or the failure) is in. */
   async make(image: Blob, style: HeadshotStyle, slots: VariantSlot[]): Promise<void> {
     this.#clearResults();
     this.error = undefined;
+    this.retried = undefined;
     this.style = style;
     this.results = slots.map((slot) => ({ slot, status: 'failed', loading: true }));
-    const key = (this.#batchKey ??= crypto.randomUUID());
     try {
-      await this.#request(image, slots, key);
-      this.#batchKey = undefined;
+      await this.#send(image, slots, BATCH);
     } catch (err) {
-      if (isAbort(err)) return;
+      // Aborted (a reset, the element left the page): back to the choices, with nothing to say.
       this.results = [];
-      this.error = err;
-      this.errorSlot = undefined;
+      if (!isAbort(err)) {
+        this.error = err;
+        this.errorSlot = undefined;
+      }
     }
     this.host.requestUpdate();
   }
 
-  /** Makes one failed slot again; false when there is no such slot to retry. */
-  async retry(image: Blob, slot: VariantSlot): Promise<boolean> {
+  /** Makes one failed slot again (nothing when there is no such slot to retry). */
+  async retry(image: Blob, slot: VariantSlot): Promise<void> {
     const entry = this.results.find((r) => r.slot === slot);
-    if (!entry || entry.status !== 'failed' || entry.loading) return false;
+    if (!entry || entry.status !== 'failed' || entry.loading) return;
     this.error = undefined;
+    this.retried = slot;
     this.results = this.results.map((r) => (r.slot === slot ? { ...r, loading: true } : r));
-    let key = this.#retryKeys.get(slot);
-    if (!key) this.#retryKeys.set(slot, (key = crypto.randomUUID()));
     try {
-      await this.#request(image, [slot], key);
-      this.#retryKeys.delete(slot);
+      await this.#send(image, [slot], retrySlot(slot));
     } catch (err) {
-      if (isAbort(err)) return true;
       this.results = this.results.map((r) => (r.slot === slot ? { ...r, loading: false } : r));
-      this.error = err;
-      this.errorSlot = slot;
+      if (!isAbort(err)) {
+        this.error = err;
+        this.errorSlot = slot;
+      }
     }
     this.host.requestUpdate();
-    return true;
   }
 
   /** Only the results (for making another batch of the same photo). */
@@ -140,34 +171,24 @@ export class HeadshotBatch implements ReactiveController {
 
   /** Everything: requests out, results, charges, keys (a new photo). */
   clear(): void {
-    for (const a of this.#aborts) a.abort();
-    this.#aborts.clear();
+    this.#o.request.cancel();
+    this.#o.request.forget();
     this.clearResults();
     this.chargedTotal = 0;
-    this.waitUntil = 0;
-    this.#batchKey = undefined;
   }
 
-  async #request(image: Blob, slots: VariantSlot[], key: string): Promise<void> {
-    const abort = new AbortController();
-    this.#aborts.add(abort);
-    this.host.requestUpdate();
+  /** One request (`slot`: the batch's or a retry's key); the photo is the input, so another photo gets another key. */
+  async #send(image: Blob, slots: VariantSlot[], slot: string): Promise<void> {
     const style = this.style;
-    try {
-      const batch = await this.#client().headshots(
-        { image, style, variants: slots },
-        { idempotencyKey: key, signal: abort.signal, onWait: ({ seconds }) => ((this.waitUntil = Date.now() + seconds * 1000), this.host.requestUpdate()) },
-      );
-      this.#merge(batch.data.variants);
-      this.last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
-      this.chargedTotal += batch.credits_charged;
-      this.error = undefined;
-      this.#onAnswer({ style, slots, charged: batch.credits_charged, remaining: batch.credits_remaining });
-    } finally {
-      this.#aborts.delete(abort);
-      this.waitUntil = 0;
-      this.host.requestUpdate();
-    }
+    const batch = await this.#o.request.send(
+      ({ key, signal, onWait }) => this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait }),
+      { slot, input: image },
+    );
+    this.#merge(batch.data.variants);
+    this.last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
+    this.chargedTotal += batch.credits_charged;
+    this.error = undefined;
+    this.#o.onAnswer({ style, slots, charged: batch.credits_charged, remaining: batch.credits_remaining });
   }
 
   #merge(variants: HeadshotVariant[]): void {
@@ -192,7 +213,9 @@ export class HeadshotBatch implements ReactiveController {
   #clearResults(): void {
     for (const r of this.results) if (r.url) URL.revokeObjectURL(r.url);
     this.results = [];
-    this.#retryKeys.clear();
+    this.chosen = undefined;
+    // Retries of the new results are new requests.
+    for (const slot of LIMITS.headshot.slots) this.#o.request.forget(retrySlot(slot));
   }
 }
 

@@ -7,22 +7,27 @@
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { createRef, ref } from 'lit/directives/ref.js';
+import { focusFirst } from '../../internal/small.js';
 import type { LocalizeController } from '../shared/localize.js';
-import type { SharedStrings } from '../shared/strings.js';
-import type { HeadshotStrings } from './strings.js';
+import type { Strings } from './types.js';
 
 export type CameraState = 'off' | 'starting' | 'on' | 'denied';
 
+type Host = ReactiveControllerHost & { readonly renderRoot: ParentNode };
+
 export class CameraController implements ReactiveController {
-  readonly host: ReactiveControllerHost;
+  readonly host: Host;
   state: CameraState = 'off';
   stream: MediaStream | undefined;
   #opening = 0;
   readonly #video = createRef<HTMLVideoElement>();
   readonly #fallback = createRef<HTMLInputElement>();
+  readonly #onOpen: (open: boolean) => void;
 
-  constructor(host: ReactiveControllerHost) {
+  /** `onOpen`: after each update, whether the preview is open (the element's `:state(camera)`). */
+  constructor(host: Host, onOpen: (open: boolean) => void = () => undefined) {
     this.host = host;
+    this.#onOpen = onOpen;
     host.addController(this);
   }
 
@@ -38,11 +43,20 @@ export class CameraController implements ReactiveController {
   hostUpdated(): void {
     const video = this.#video.value;
     if (video && video.srcObject !== (this.stream ?? null)) video.srcObject = this.stream ?? null;
+    this.#onOpen(this.open);
   }
 
   /** The preview is open or opening. */
   get open(): boolean {
     return this.state === 'on' || this.state === 'starting';
+  }
+
+  /** Opens the live camera (call from a click), else the phone camera picker; the focus goes to the capture button, or back to the camera button if refused. */
+  async show(): Promise<void> {
+    if (!CameraController.supported) return this.pick();
+    await this.start();
+    await this.host.updateComplete;
+    focusFirst(this.host.renderRoot, this.state === 'on' ? '[part~="capture-button"]' : '[part~="camera-button"]');
   }
 
   /** Opens the front camera (call from a click). Resolves once the preview runs or was refused. */
@@ -99,8 +113,8 @@ export class CameraController implements ReactiveController {
     return new File([blob], `selfie-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.jpg`, { type: 'image/jpeg' });
   }
 
-  /** The preview with its framing guide (head and shoulders), and the capture and cancel buttons. */
-  render(t: LocalizeController<HeadshotStrings & SharedStrings>, onCapture: () => void) {
+  /** The preview with its framing guide (head and shoulders), and the capture and cancel buttons (`off`: the element is disabled). */
+  render(t: LocalizeController<Strings>, onCapture: () => void, off = false) {
     return html`<div class="camera" part="camera">
       <div class="frame">
         <video ${ref(this.#video)} autoplay playsinline muted aria-label=${t.term('hsCameraLabel')}></video>
@@ -113,8 +127,8 @@ export class CameraController implements ReactiveController {
       </div>
       <p class="muted">${t.term('hsCameraGuide')}</p>
       <div class="actions">
-        <button type="button" part="capture-button" class="primary" ?disabled=${this.state !== 'on'} @click=${onCapture}>${t.term('hsCapture')}</button>
-        <button type="button" class="secondary" @click=${() => this.stop()}>${t.term('hsCameraCancel')}</button>
+        <button type="button" part="capture-button" class="primary" ?disabled=${off || this.state !== 'on'} @click=${onCapture}>${t.term('hsCapture')}</button>
+        <button type="button" class="secondary" ?disabled=${off} @click=${() => this.stop()}>${t.term('hsCameraCancel')}</button>
       </div>
     </div>`;
   }

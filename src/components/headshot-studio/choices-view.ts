@@ -1,68 +1,70 @@
 /**
- * The choices of <headshot-studio> before spending: the checked photo, hints about it (never
- * blocking), the four styles with the API's descriptions, which slots to make, and the generate
- * button with its price. Rendering only.
+ * The choices of <headshot-studio> before spending: the photo (picker, drop, paste, or the live
+ * camera with its framing guide), then the checked photo, hints about it (never blocking), the
+ * four styles with the API's descriptions, which slots to make, and the generate button with its
+ * price. Rendering only; the element owns the state.
  */
 import { html, nothing } from 'lit';
-import { LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
-import type { LocalizeController } from '../shared/localize.js';
-import type { SharedStrings } from '../shared/strings.js';
+import { LIMITS, type VariantSlot } from '../../api/index.js';
+import { imageLimits, limitsLine } from '../shared/limits.js';
 import type { PhotoAdvice } from './photo-checks.js';
-import type { HeadshotPhoto } from './photo.js';
-import type { HeadshotStrings } from './strings.js';
+import { slotsOf, type StudioView } from './types.js';
 
-export interface ChoicesView {
-  t: LocalizeController<HeadshotStrings & SharedStrings>;
-  advice: PhotoAdvice[];
-  dims: { width: number; height: number } | undefined;
-  style: HeadshotStyle;
-  slots: VariantSlot[];
-  slotName(slot: VariantSlot): string;
-  onStyle(style: HeadshotStyle): void;
-  onSlot(slot: VariantSlot, on: boolean): void;
-}
-
-export interface ReadyView extends Omit<ChoicesView, 'advice' | 'dims'> {
-  photo: HeadshotPhoto;
-  /** The price of the chosen slots. */
-  cost: number;
-  /** The generate button is off (disabled, no slot, too few credits). */
-  disabled: boolean;
-  onNewPhoto(): void;
-  onGenerate(): void;
+/** No photo yet: the drop zone with the picker and camera buttons, or the live camera. */
+export function renderIntake(v: StudioView) {
+  const { t, intake, camera } = v;
+  if (camera.open) return camera.render(t, () => void v.host.capture(), v.off);
+  return html`<div part="drop-zone" class="drop ${intake.dragging ? 'dragging' : ''}">
+    <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="9" r="4" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4.5 20c1.2-3.6 4-5.5 7.5-5.5s6.3 1.9 7.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
+    <div class="actions center">
+      ${intake.render(t.term('hsChoose'), { describedBy: 'limits' })}
+      <button type="button" part="camera-button" class="secondary" ?disabled=${v.off} @click=${() => void v.host.openCamera()}>${t.term('hsCamera')}</button>
+      ${camera.renderFallback((files) => intake.offer(files, 'camera'))}
+    </div>
+    <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
+    ${limitsLine(t.term('hsLimits', imageLimits(t.f)))}
+    ${camera.state === 'denied' ? html`<p class="notice" role="status">${t.term('hsCameraDenied')}</p>` : nothing}
+  </div>`;
 }
 
 /** A checked photo: its thumbnail and facts, the choices, and the generate button. */
-export function renderReady(v: ReadyView) {
+export function renderReady(v: StudioView) {
   const { t, photo, slots } = v;
   const { file, dims } = photo;
+  // Off when disabled, with no slot chosen, or with too few credits (a script calling start() anyway gets the 402 panel).
+  const generateOff = v.off || !slots.length || (v.remaining ?? Infinity) < v.cost;
   return html`<div class="ready">
     <div class="photo-row">
       <img part="photo" src=${photo.url ?? nothing} alt=${t.term('hsPhotoAlt')} />
       <div class="photo-facts">
         <p class="file-name">${file?.name}</p>
         ${dims ? html`<p class="muted nums">${dims.width}×${dims.height} · ${t.f.bytes(file?.size ?? 0)}</p>` : nothing}
-        <button type="button" class="link" @click=${v.onNewPhoto}>${t.term('hsNewPhoto')}</button>
+        <button type="button" class="link" ?disabled=${v.off} @click=${() => v.host.reset()}>${t.term('hsNewPhoto')}</button>
       </div>
     </div>
-    ${renderChoices({ ...v, advice: photo.advice, dims })}
+    ${renderChoices(v)}
     <div class="actions">
       <button type="button" part="generate-button" class="primary" aria-describedby="price-note" data-validity-anchor
-        ?disabled=${v.disabled} @click=${v.onGenerate}>
+        ?disabled=${generateOff} @click=${() => void v.host.start()}>
         ${t.term('hsGenerate', { count: slots.length, cost: v.cost })}
       </button>
     </div>
   </div>`;
 }
 
-export function renderChoices(v: ChoicesView) {
-  const t = v.t;
+function renderChoices(v: StudioView) {
+  const { t, photo } = v;
+  // From the slots at the click, not at the render: two clicks may come before the next render.
+  const toggle = (slot: VariantSlot, on: boolean) => {
+    const now = slotsOf(v.host.variants);
+    v.host.variants = on ? [...new Set([...now, slot])].sort() : now.filter((x) => x !== slot);
+  };
   const adviceText = (a: PhotoAdvice) =>
-    a === 'small' ? t.term('hsAdviceSmall', v.dims ?? { width: 0, height: 0 }) : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
-  return html`${v.advice.length
+    a === 'small' ? t.term('hsAdviceSmall', photo.dims ?? { width: 0, height: 0 }) : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
+  return html`${photo.advice.length
       ? html`<div class="advice" part="advice">
           <h3>${t.term('hsAdviceTitle')}</h3>
-          <ul>${v.advice.map((a) => html`<li data-advice=${a}>${adviceText(a)}</li>`)}</ul>
+          <ul>${photo.advice.map((a) => html`<li data-advice=${a}>${adviceText(a)}</li>`)}</ul>
           <p class="muted">${t.term('hsAdviceGoOn')}</p>
         </div>`
       : nothing}
@@ -70,7 +72,7 @@ export function renderChoices(v: ChoicesView) {
       <legend>${t.term('hsStyleLegend')}</legend>
       ${LIMITS.headshot.styles.map(
         (style) => html`<label class="choice">
-          <input type="radio" name="style" value=${style} .checked=${v.style === style} @change=${() => v.onStyle(style)} />
+          <input type="radio" name="style" value=${style} .checked=${v.host.headshotStyle === style} ?disabled=${v.off} @change=${() => (v.host.headshotStyle = style)} />
           <span><strong>${t.term(`hsStyle_${style}`)}</strong><span class="muted">${t.term(`hsStyleDesc_${style}`)}</span></span>
         </label>`,
       )}
@@ -80,8 +82,8 @@ export function renderChoices(v: ChoicesView) {
       <legend>${t.term('hsSlotsLegend')}</legend>
       ${LIMITS.headshot.slots.map(
         (slot) => html`<label class="choice compact">
-          <input type="checkbox" value=${slot} .checked=${v.slots.includes(slot)} @change=${(e: Event) => v.onSlot(slot, (e.target as HTMLInputElement).checked)} />
-          <span>${v.slotName(slot)}</span>
+          <input type="checkbox" value=${slot} .checked=${v.slots.includes(slot)} ?disabled=${v.off} @change=${(e: Event) => toggle(slot, (e.target as HTMLInputElement).checked)} />
+          <span>${t.term(`hsSlot${slot}`)}</span>
         </label>`,
       )}
       <p class="muted note" id="price-note">${v.slots.length ? t.term('hsPriceNote') : t.term('hsSlotsNone')}</p>

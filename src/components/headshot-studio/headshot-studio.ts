@@ -1,39 +1,30 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
+import { property } from 'lit/decorators.js';
+import { headshotCharge, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
-import { PhaseTimer } from '../../internal/perf.js';
 import { AnnouncerController } from '../shared/announcer.js';
-import { ProductElement } from '../shared/product-element.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
-import { renderErrorPanel } from '../shared/error-panel.js';
 import { FileIntakeController } from '../shared/file-intake.js';
+import { ErrorPanelController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
-import { sharedStrings, type SharedStrings } from '../shared/strings.js';
+import { PhaseController } from '../shared/phase-controller.js';
+import { PhaseTimingsController } from '../shared/phase-timings.js';
+import { ProductElement } from '../shared/product-element.js';
+import { renderProgress } from '../shared/progress.js';
+import { RequestController } from '../shared/request-controller.js';
+import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
-import { limitsLine } from '../shared/limits.js';
-import { CameraController } from './camera.js';
-import { headshotStyles } from './headshot-studio.styles.js';
-import { renderReady } from './choices-view.js';
 import { HeadshotBatch } from './batch.js';
+import { CameraController } from './camera.js';
+import { renderIntake, renderReady } from './choices-view.js';
+import { headshotStyles } from './headshot-studio.styles.js';
 import { HeadshotPhoto } from './photo.js';
 import { renderResults } from './results-view.js';
-import { headshotStrings, type HeadshotStrings } from './strings.js';
-import { focusFirst } from '../../internal/small.js';
+import { headshotStrings } from './strings.js';
+import { focusAfter, PHASES, sayFor, slotsOf, variantsConverter, type HeadshotStatus, type StudioView, type Strings } from './types.js';
 
-void sharedStrings;
-void headshotStrings;
-
-export type HeadshotStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'partial' | 'failed';
-const PHASES: readonly HeadshotStatus[] = ['idle', 'ready', 'working', 'succeeded', 'partial', 'failed'];
-const SLOTS = LIMITS.headshot.slots;
-type Strings = HeadshotStrings & SharedStrings;
-
-const variantsConverter = {
-  fromAttribute: (v: string | null): VariantSlot[] => [...new Set((v ?? '').split(/[\s,]+/).map(Number).filter((n) => (SLOTS as readonly number[]).includes(n)))].sort() as VariantSlot[],
-  toAttribute: (v: VariantSlot[]) => v.join(','),
-};
+export type { HeadshotStatus } from './types.js';
 
 /**
  * @summary Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the chosen headshot as the form value.
@@ -66,8 +57,10 @@ const variantsConverter = {
  * @csspart download-all - Downloads all as one zip.
  * @csspart choose-result - Chooses one headshot as the value.
  * @csspart charged - What the last answer charged.
+ * @csspart progress - The progress bars (the photo being checked, a slot being made).
  * @csspart wait - The countdown while the service asks to wait (429).
  * @csspart error - The error panel.
+ * @csspart announcer - The polite live region.
  *
  * @cssproperty --mk-accent - Accent colour (buttons, chosen outline). Default #2f5bea.
  * @cssproperty --mk-surface - Card background.
@@ -87,6 +80,41 @@ const variantsConverter = {
 export class HeadshotStudio extends ProductElement {
   static override styles = [elementStyles, headshotStyles];
 
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, headshotStrings);
+  readonly #announce = new AnnouncerController(this);
+  readonly #credits = new CreditsController(this, () => this.mediaClient());
+  readonly #request = new RequestController(this);
+  readonly #camera = new CameraController(this, (open) => this.setState('camera', open));
+  /** The selfie and its checks (why it was refused; a batch's failure is the batch's). */
+  readonly #photo = new HeadshotPhoto(this);
+  readonly #batch = new HeadshotBatch(this, {
+    request: this.#request,
+    client: () => this.mediaClient(),
+    onAnswer: (a) => this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots })),
+  });
+  readonly #phase = new PhaseController<HeadshotStatus>(this, {
+    phases: PHASES,
+    derive: () => this.#derive(),
+    states: (names, now) => this.setPhase(names, now),
+    announcer: this.#announce,
+    say: (now, before) => sayFor(this.#t, now, before, slotsOf(this.variants).length, this.#batch),
+    focus: (now, before) => focusAfter(now, before, this.#batch.retried),
+  });
+  // User Timing `process`: the generation request (the photo goes with it), a batch or one slot's retry (README "Performance timings").
+  readonly #timings = new PhaseTimingsController(this, { tag: 'headshot-studio', phase: () => this.status, spans: { process: ['working'] } });
+  readonly #panel = new ErrorPanelController(this);
+  readonly #intake = new FileIntakeController(this, {
+    accept: 'image/jpeg,image/png,image/webp',
+    onFiles: ([file]) => {
+      // Dropped, pasted or picked: the user is working here (focus may follow the phases) unless focus is elsewhere on the page.
+      this.#phase.engage();
+      this.reset();
+      void this.#photo.check(file!);
+    },
+    enabled: () => !this.isDisabled && !this.#batch.working,
+    pageWide: () => this.pasteGlobal,
+  });
+
   /** The style to make: `corporate`, `business-casual`, `bewerbung` or `creative`. Default `corporate`. */
   @property({ attribute: 'headshot-style' }) headshotStyle: HeadshotStyle = 'corporate';
 
@@ -96,34 +124,9 @@ export class HeadshotStudio extends ProductElement {
   /** Overrides of single strings, in any language: `{ hsTitle: 'Your profile photo' }`. */
   declare strings: Partial<Strings> | undefined;
 
-  @state() private _chosen: VariantSlot | undefined;
-
-  readonly #t = new LocalizeController<Strings>(this);
-  readonly #announce = new AnnouncerController(this);
-  readonly #credits = new CreditsController(this, () => this.mediaClient());
-  readonly #camera = new CameraController(this);
-  /** The selfie and its checks (why it was refused; a batch's failure is the batch controller's). */
-  readonly #photo = new HeadshotPhoto(this);
-  readonly #batch = new HeadshotBatch(this, {
-    client: () => this.mediaClient(),
-    onAnswer: (a) => this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots })),
-  });
-  readonly #intake = new FileIntakeController(this, {
-    accept: 'image/jpeg,image/png,image/webp',
-    onFiles: ([file]) => {
-      this.reset();
-      void this.#photo.check(file!);
-    },
-    enabled: () => !this.isDisabled && !this.#batch.working,
-    pageWide: () => this.pasteGlobal,
-  });
-
-  #status: HeadshotStatus = 'idle';
-  readonly #perf = new PhaseTimer('headshot-studio');
-
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `partial`, `failed`. */
   get status(): HeadshotStatus {
-    return this.#status;
+    return this.#phase.phase;
   }
 
   /** The slots of the current batch: status, PNG blob and size, or the failure message. */
@@ -137,16 +140,8 @@ export class HeadshotStudio extends ProductElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Another style or other versions: the next batch is another request, with its own Idempotency-Key.
     if (changed.has('headshotStyle') || changed.has('variants')) this.#batch.forgetKey();
-    const before = this.#status;
-    this.#status = this.#derive();
-    if (before !== this.#status) this.#phaseChanged(before);
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    this.setPhase(PHASES, this.#status);
-    this.setState('camera', this.#camera.open);
   }
 
   // ---------------------------------------------------------------- public methods
@@ -158,10 +153,7 @@ export class HeadshotStudio extends ProductElement {
 
   /** Opens the live camera (call from a user gesture); where there is none, the phone camera picker. */
   async openCamera(): Promise<void> {
-    if (!CameraController.supported) return this.#camera.pick();
-    await this.#camera.start();
-    await this.updateComplete;
-    (this.renderRoot.querySelector(this.#camera.state === 'on' ? '[part~="capture-button"]' : '[part~="camera-button"]') as HTMLElement | null)?.focus();
+    await this.#camera.show();
   }
 
   /** Takes the photo from the live camera and checks it. */
@@ -174,32 +166,24 @@ export class HeadshotStudio extends ProductElement {
 
   /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
   async start(): Promise<void> {
-    const slots = this.#slots();
+    const slots = slotsOf(this.variants);
     const file = this.#photo.file;
     if (!file || this.#photo.checking || this.#batch.working || this.isDisabled || !slots.length) return;
-    this._chosen = undefined;
-    const made = this.#batch.make(file, this.headshotStyle, slots);
-    this.syncForm();
-    await made;
+    await this.#batch.make(file, this.headshotStyle, slots);
   }
 
   /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. */
   async retry(slot: VariantSlot): Promise<void> {
     const file = this.#photo.file;
-    if (!file || this.isDisabled || !(await this.#batch.retry(file, slot))) return;
-    await this.updateComplete;
-    (this.renderRoot.querySelector(`[data-slot="${slot}"] h4`) as HTMLElement | null)?.focus();
+    if (file && !this.isDisabled) await this.#batch.retry(file, slot);
   }
 
   /** Chooses one succeeded headshot as the form value (fires `mk-headshot-choose`). */
   choose(slot: VariantSlot): void {
-    const entry = this.#batch.results.find((r) => r.slot === slot && r.status === 'succeeded');
-    if (!entry) return;
-    this._chosen = slot;
-    this.syncForm();
-    const file = this.formValue()!;
-    this.#announce.say(this.#t.term('hsChosenSay', { slot: this.#slotName(slot) }));
-    this.dispatchEvent(new HeadshotChooseEvent({ slot, style: this.#batch.style, file, width: entry.width ?? 0, height: entry.height ?? 0 }));
+    const detail = this.#batch.choose(slot);
+    if (!detail) return;
+    this.#announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
+    this.dispatchEvent(new HeadshotChooseEvent(detail));
   }
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
@@ -209,29 +193,20 @@ export class HeadshotStudio extends ProductElement {
 
   /** Downloads every succeeded headshot as one zip. */
   async downloadAll(): Promise<void> {
-    const url = URL.createObjectURL(await this.toZip());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `headshots-${this.#batch.style}.zip`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    await this.#batch.download();
   }
 
   /** Back to the start: forgets the photo, the results and the choice. */
   reset(): void {
-    this.#perf.clear();
+    // A cancelled phase is not a timing: the site's monitoring never sees it.
+    this.#timings.clear();
     this.#camera.stop();
     this.#batch.clear();
     this.#photo.clear();
-    this._chosen = undefined;
-    this.syncForm();
   }
 
-  // ---------------------------------------------------------------- form association
-
   protected formValue(): File | null {
-    const entry = this.#batch.results.find((r) => r.slot === this._chosen && r.status === 'succeeded');
-    return entry?.blob ? new File([entry.blob], this.#batch.fileName(entry.slot), { type: 'image/png' }) : null;
+    return this.#batch.chosenFile();
   }
 
   protected requiredMessage(): string {
@@ -242,146 +217,48 @@ export class HeadshotStudio extends ProductElement {
     this.reset();
   }
 
-  // ---------------------------------------------------------------- internals
-
-  #slots(): VariantSlot[] {
-    return SLOTS.filter((s) => this.variants.includes(s));
-  }
-
-  #slotName(slot: VariantSlot): string {
-    return this.#t.term(`hsSlot${slot}`);
-  }
+  // ---------------------------------------------------------------- phases
 
   #derive(): HeadshotStatus {
-    const results = this.#batch.results;
+    const { results, succeeded } = this.#batch;
     if (this.#batch.working) return 'working';
-    if (results.length) {
-      const ok = results.filter((r) => r.status === 'succeeded').length;
-      return ok === results.length ? 'succeeded' : ok > 0 ? 'partial' : 'failed';
-    }
+    if (results.length) return succeeded === results.length ? 'succeeded' : succeeded > 0 ? 'partial' : 'failed';
     const { file, checking, error } = this.#photo;
     if ((error || this.#batch.error) && file) return 'failed';
     if (file && !checking) return 'ready';
     return 'idle';
   }
 
-  #phaseChanged(before: HeadshotStatus): void {
-    // User Timing `process`: the generation request (the photo goes with it), a batch or one slot's retry (README "Performance timings").
-    if (this.#status === 'working') this.#perf.start('process');
-    if (before === 'working') this.#perf.end('process', { status: this.#status });
-    const t = this.#t;
-    const ok = this.#batch.results.filter((r) => r.status === 'succeeded').length;
-    if (this.#status === 'ready' && before === 'idle') this.#announce.say(t.term('hsGenerate', { count: this.#slots().length, cost: headshotCharge(this.#slots().length) }));
-    if (this.#status === 'working') this.#announce.say(t.term('hsWorking'));
-    if (this.#status === 'succeeded' || this.#status === 'partial') this.#announce.say(t.term('hsReady', { ok, total: this.#batch.results.length }));
-    // Focus follows the end of a phase: to the next action, the results, or what to do about a failure.
-    const focusTo: Partial<Record<HeadshotStatus, string>> = {
-      ready: '[part~="generate-button"]',
-      succeeded: '.results-title',
-      partial: '.results-title',
-      failed: '[part~="error"] button, [part~="error"] a, [part~="generate-button"]',
-    };
-    const selector = focusTo[this.#status];
-    if (selector && (before === 'working' || this.#status === 'ready')) {
-      void this.updateComplete.then(() => focusFirst(this.renderRoot, selector));
-    }
-  }
-
   // ---------------------------------------------------------------- rendering
+
+  #view(): StudioView {
+    const slots = slotsOf(this.variants);
+    const [photo, batch, camera, intake] = [this.#photo, this.#batch, this.#camera, this.#intake];
+    return { t: this.#t, host: this, status: this.status, off: this.isDisabled, photo, batch, camera, intake, slots, cost: headshotCharge(slots.length), remaining: this.#credits.remaining };
+  }
 
   protected override render() {
     const t = this.#t;
-    const s = this.#status;
-    const b = this.#batch;
-    const photo = this.#photo;
+    const v = this.#view();
+    const { status: s, photo, batch: b } = v;
     const error = photo.error ?? b.error;
     const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !b.results.length);
+    // The error panel's "try again": the batch, or the slot whose retry failed.
+    const onRetry = photo.file ? () => void (b.errorSlot === undefined ? this.start() : this.retry(b.errorSlot)) : undefined;
+    const topUpHref = this.topUpHref || undefined;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('hsTitle')}</h2>
-        ${choosing ? renderCost(t, headshotCharge(this.#slots().length), this.#credits.remaining, this.topUpHref || undefined) : nothing}
+        ${choosing ? renderCost(t, v.cost, v.remaining, topUpHref) : nothing}
       </header>
-      ${photo.file ? nothing : this.#renderIntake()}
-      ${photo.checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p><div class="meter indeterminate" role="progressbar" aria-label=${t.term('hsChecking')}><div></div></div></div>` : nothing}
-      ${photo.file && !photo.checking && choosing ? this.#renderReady() : nothing}
-      ${error
-        ? renderErrorPanel(t, error, {
-            onChoose: () => this.#intake.open(),
-            onRetry: photo.file ? () => void (b.errorSlot === undefined ? this.start() : this.retry(b.errorSlot)) : undefined,
-            onRestart: () => this.reset(),
-            topUpHref: this.topUpHref || undefined,
-          })
-        : nothing}
-      ${b.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: b.waitSeconds })}</p>` : nothing}
-      ${b.results.length ? this.#renderResults() : nothing}
+      ${photo.file ? nothing : renderIntake(v)}
+      ${photo.checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p>${renderProgress(undefined, t.term('hsChecking'))}</div>` : nothing}
+      ${photo.file && !photo.checking && choosing ? renderReady(v) : nothing}
+      ${error ? this.#panel.render(t, error, { onChoose: () => v.intake.open(), onRetry, onRestart: () => this.reset(), topUpHref }) : nothing}
+      ${this.#request.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: this.#request.waitSeconds })}</p>` : nothing}
+      ${b.results.length ? renderResults(v) : nothing}
       ${this.#announce.render()}
     </section>`;
-  }
-
-  #renderIntake() {
-    const t = this.#t;
-    if (this.#camera.open) return this.#camera.render(t, () => void this.capture());
-    return html`<div part="drop-zone" class="drop ${this.#intake.dragging ? 'dragging' : ''}">
-      <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="9" r="4" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4.5 20c1.2-3.6 4-5.5 7.5-5.5s6.3 1.9 7.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
-      <div class="actions center">
-        ${this.#intake.render(t.term('hsChoose'), { describedBy: 'limits' })}
-        <button type="button" part="camera-button" class="secondary" ?disabled=${this.isDisabled} @click=${() => void this.openCamera()}>${t.term('hsCamera')}</button>
-        ${this.#camera.renderFallback((files) => this.#intake.offer(files, 'camera'))}
-      </div>
-      <p class="muted">${this.#intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
-      ${limitsLine(t.term('hsLimits'))}
-      ${this.#camera.state === 'denied' ? html`<p class="notice" role="status">${t.term('hsCameraDenied')}</p>` : nothing}
-    </div>`;
-  }
-
-  #renderReady() {
-    const slots = this.#slots();
-    const cost = headshotCharge(slots.length);
-    return renderReady({
-      t: this.#t,
-      photo: this.#photo,
-      style: this.headshotStyle,
-      slots,
-      cost,
-      disabled: this.isDisabled || !slots.length || (this.#credits.remaining ?? Infinity) < cost,
-      slotName: (slot) => this.#slotName(slot),
-      onStyle: (style) => (this.headshotStyle = style),
-      onSlot: (slot, on) => this.#toggleSlot(slot, on),
-      onNewPhoto: () => this.reset(),
-      onGenerate: () => void this.start(),
-    });
-  }
-
-  #renderResults() {
-    return renderResults({
-      t: this.#t,
-      results: this.#batch.results,
-      style: this.#batch.style,
-      working: this.#status === 'working',
-      chosen: this._chosen,
-      last: this.#batch.last,
-      chargedTotal: this.#batch.chargedTotal,
-      retryAllowed: !this.isDisabled && (this.#credits.remaining ?? Infinity) >= headshotCharge(1),
-      slotName: (slot) => this.#slotName(slot),
-      fileName: (slot) => this.#batch.fileName(slot),
-      onChoose: (slot) => this.choose(slot),
-      onRetry: (slot) => void this.retry(slot),
-      onDownloadAll: () => void this.downloadAll(),
-      onAgain: () => this.#again(),
-      onReset: () => this.reset(),
-    });
-  }
-
-  #toggleSlot(slot: VariantSlot, on: boolean): void {
-    const now = this.#slots();
-    this.variants = on ? [...new Set([...now, slot])].sort() : now.filter((x) => x !== slot);
-  }
-
-  #again(): void {
-    this.#batch.clearResults();
-    this._chosen = undefined;
-    this.syncForm();
-    void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="generate-button"]') as HTMLElement | null)?.focus());
   }
 }
 

@@ -6,42 +6,19 @@
 import { html, nothing } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import { COSTS, type ModelJob } from '../../api/index.js';
-import type { JobRecord } from '../../jobs/job-store.js';
-import type { AnnouncerController } from '../shared/announcer.js';
-import { renderErrorPanel } from '../shared/error-panel.js';
-import type { LocalizeController } from '../shared/localize.js';
-import type { SharedStrings } from '../shared/strings.js';
-import type { ModelResultController } from './model-result.js';
-import { bar, renderStats } from './parts.js';
-import type { ModelGeneratorStrings } from './strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
+import { jobErrorText } from '../shared/job-error.js';
+import { renderProgress } from '../shared/progress.js';
+import { renderStats } from './parts.js';
+import type { JobView } from './types.js';
 
-export interface JobViewContext {
-  t: LocalizeController<ModelGeneratorStrings & SharedStrings>;
-  status: string;
-  record: JobRecord | undefined;
-  result: ModelResultController;
-  /** `ref` callback for the turntable <video> (TurntableController). */
-  turntable: (el: Element | undefined) => void;
-  announce: AnnouncerController;
-  /** Seconds left of a 429 wait the client is sitting out (0: none). */
-  waitSeconds: number;
-  away: boolean;
-  prompt: string;
-  canAgain: boolean;
-  absolute: (url: string) => string;
-  onCancel: () => void;
-  onAgain: (variation: boolean) => void;
-  onEdit: () => void;
-}
-
-export function renderJobView(c: JobViewContext) {
+export function renderJobView(c: JobView) {
   if (c.status === 'succeeded') return renderSucceeded(c);
   if (c.status === 'failed') return renderFailed(c);
-  return renderProgress(c);
+  return renderRunning(c);
 }
 
-function renderProgress(c: JobViewContext) {
+function renderRunning(c: JobView) {
   const { t, record: r } = c;
   const running = r && (r.status === 'queued' || r.status === 'processing');
   const processing = r?.status === 'processing';
@@ -50,18 +27,18 @@ function renderProgress(c: JobViewContext) {
   const title = c.status === 'creating' ? t.term('mgCreating') : c.status === 'resending' ? t.term('mgResending') : r?.status === 'queued' ? t.term('mgQueued') : t.term('mgProcessing');
   return html`<div class="stage">
     <p><strong>${title}</strong> ${processing ? html`<span class="nums">${t.f.percent(percent / 100)}</span>` : nothing}</p>
-    ${bar(processing ? percent / 100 : undefined, processing ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
+    ${renderProgress(processing ? percent / 100 : undefined, processing ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
     ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${c.prompt ? html` · “${c.prompt}”` : nothing}</p>` : nothing}
     ${c.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: c.waitSeconds })}</p>` : nothing}
     ${c.result.reference(r) && c.absolute(c.result.reference(r)!)
       ? html`<figure class="reference" part="reference"><img src=${c.absolute(c.result.reference(r)!)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
       : nothing}
     ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
-    ${c.status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
+    ${c.status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" ?disabled=${c.disabled} @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
   </div>`;
 }
 
-function renderSucceeded(c: JobViewContext) {
+function renderSucceeded(c: JobView) {
   const { t, result } = c;
   const r = c.record!;
   const job = r.job as ModelJob | undefined;
@@ -76,10 +53,10 @@ function renderSucceeded(c: JobViewContext) {
     <div class="result-grid">
       <div class="result-main">
         ${result.error
-          ? renderErrorPanel(t, result.error, { onRetry: () => result.clear() })
+          ? c.panel.render(t, result.error, { onRetry: () => result.clear() })
           : safeUrl(result.url)
             ? html`<glb-viewer part="viewer" loading="eager" src=${result.url} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
-            : html`<div class="viewer-wait" part="viewer">${bar(undefined, t.term('mgLoadingModel'), t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
+            : html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
         ${result.cached ? html`<p class="muted">${t.term('mgCached')}</p>` : nothing}
       </div>
       <div class="result-side">
@@ -94,15 +71,15 @@ function renderSucceeded(c: JobViewContext) {
     <div class="actions">
       ${download ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
       ${c.canAgain
-        ? html`<button type="button" part="again-button" class="secondary" @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
-            <button type="button" part="variation-button" class="secondary" @click=${() => c.onAgain(true)}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`
+        ? html`<button type="button" part="again-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
+            <button type="button" part="variation-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(true)}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`
         : nothing}
-      <button type="button" class="link" @click=${c.onEdit}>${t.term('mgEdit')}</button>
+      <button type="button" class="link" ?disabled=${c.disabled} @click=${c.onEdit}>${t.term('mgEdit')}</button>
     </div>
   </div>`;
 }
 
-function renderFailed(c: JobViewContext) {
+function renderFailed(c: JobView) {
   const { t } = c;
   const r = c.record!;
   // Not the kit's provider panel: that one says "nothing was charged", but this job was charged and refunded.
@@ -112,12 +89,12 @@ function renderFailed(c: JobViewContext) {
       <div class="error-text">
         <h3 class="error-title">${t.term('mgFailed')}</h3>
         <span class="error-hint">${t.term('mgFailedHint')}</span>
-        ${r.error?.message ? html`<span class="error-detail">${r.error.message}</span>` : nothing}
+        ${r.error ? html`<span class="error-detail">${jobErrorText(t, r.error)}</span>` : nothing}
         ${r.handle ? html`<span class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</span>` : nothing}
       </div>
       <div class="actions">
-        ${c.canAgain ? html`<button type="button" part="retry-button" class="primary" @click=${() => c.onAgain(true)}>${t.term('mgTryAgain', { cost: COSTS.modelJob })}</button>` : nothing}
-        <button type="button" class="secondary" @click=${c.onEdit}>${t.term('mgEdit')}</button>
+        ${c.canAgain ? html`<button type="button" part="retry-button" class="primary" ?disabled=${c.disabled} @click=${() => c.onAgain(true)}>${t.term('mgTryAgain', { cost: COSTS.modelJob })}</button>` : nothing}
+        <button type="button" class="secondary" ?disabled=${c.disabled} @click=${c.onEdit}>${t.term('mgEdit')}</button>
       </div>
     </div>
   </div>`;

@@ -1,41 +1,29 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { TaskStatus } from '@lit/task';
-import { COSTS, LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
-import type { ModelJobInput } from '../../client/media-client.js';
-import { JobController } from '../../jobs/job-controller.js';
-import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
+import { COSTS, type ModelJob, type ModelQuality } from '../../api/index.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import { focusFirst } from '../../internal/small.js';
 import { AnnouncerController } from '../shared/announcer.js';
-import { AwayController } from '../shared/away.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
-import { renderErrorPanel } from '../shared/error-panel.js';
-import { FileIntakeController } from '../shared/file-intake.js';
+import { ErrorPanelController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
+import { PhaseController } from '../shared/phase-controller.js';
+import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
-import { sharedStrings, type SharedStrings } from '../shared/strings.js';
+import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
-import { modelGeneratorStyles } from './model-generator.styles.js';
-import { renderJobView } from './job-view.js';
 import { renderFormView } from './form-view.js';
+import { ModelJobsController } from './jobs.js';
+import { renderJobView } from './job-view.js';
+import { modelGeneratorStyles } from './model-generator.styles.js';
 import { renderHistory } from './parts.js';
-import { ModelHistoryController } from './history.js';
-import { ModelResultController } from './model-result.js';
-import { ModelRunController } from './run.js';
 import { PhotoListController } from './photo-list.js';
-import { inputOf, promptReady, requestFor } from './request.js';
-import { modelGeneratorStrings, type ModelGeneratorStrings } from './strings.js';
-import { ModelTimingsController } from './timings.js';
+import { absoluteUrl, promptLeft, promptReady, requestFor } from './request.js';
+import { modelGeneratorStrings } from './strings.js';
 import { TurntableController } from './turntable.js';
-import { safeUrl } from '../../internal/safe-url.js';
+import { focusAfter, PHASES, SAY, SPANS, type ModelGeneratorMode, type ModelGeneratorStatus, type Strings } from './types.js';
 
-void sharedStrings;
-void modelGeneratorStrings;
-
-export type ModelGeneratorStatus = 'idle' | 'ready' | 'creating' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed';
-export type ModelGeneratorMode = 'photos' | 'prompt';
-const PHASES: readonly ModelGeneratorStatus[] = ['idle', 'ready', 'creating', 'resending', 'queued', 'processing', 'succeeded', 'failed'];
-type Strings = ModelGeneratorStrings & SharedStrings;
-const { maxPromptChars } = LIMITS.model;
+export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
 
 /**
  * @summary From 1-6 photos or a short description to a 3D model (GLB): checks the input before spending, follows the job across reloads, shows the model turning with its statistics and turntable video, and makes it again by seed.
@@ -124,70 +112,61 @@ export class ModelGenerator extends ProductElement {
 
   @state() private _error: unknown;
   @state() private _notice = '';
-  @state() private _away = false;
 
-  readonly #t = new LocalizeController<Strings>(this);
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, modelGeneratorStrings);
   readonly #announce = new AnnouncerController(this);
-  readonly #awayCtl = new AwayController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
-  readonly #jobs = new JobController(this, { kind: 'model', client: () => this.mediaClient() });
-  readonly #turntable = new TurntableController(this);
-  readonly #result = new ModelResultController(this);
-  readonly #photos = new PhotoListController(this, {
+  readonly #photos: PhotoListController = new PhotoListController(this, {
     t: this.#t,
     announce: this.#announce,
-    onChange: () => this.#run.forgetKey(),
+    // Other photos are another input: the next send gets a new Idempotency-Key.
+    onChange: () => this.#run.request.forget(),
     onError: (err) => (this._error = err),
-  });
-  readonly #run = new ModelRunController(this, {
-    jobs: this.#jobs,
-    photos: this.#photos,
-    result: this.#result,
-    running: () => this.#status === 'queued' || this.#status === 'processing',
-    onSend: () => {
-      this.#awayCtl.askPermission();
-      this._error = undefined;
-      this._notice = '';
-      this.#announce.resetProgress();
-      this.#result.clear();
-      this._away = false;
-    },
-    onFail: (err, cancelled) => {
-      if (cancelled) this._notice = this.#t.term('mgCancelled');
-      else this._error = err;
-    },
-  });
-  readonly #history = new ModelHistoryController(this, {
-    client: () => this.mediaClient(),
-    result: this.#result,
-    onRestored: (records) => {
-      if (this.jobId) this.#adopt(this.jobId);
-      else if (!this.#jobs.record && !this.#run.busy) {
-        const unfinished = records.find((r) => !isTerminal(r.status));
-        if (unfinished) this.#jobs.adopt(unfinished.id, { resumed: true });
-      }
-    },
-  });
-  readonly #timings = new ModelTimingsController(this, { status: () => this.#status, validating: () => this.#photos.blocker() === 'checking' });
-  readonly #intake = new FileIntakeController(this, {
-    accept: 'image/jpeg,image/png,image/webp',
-    multiple: true,
-    onFiles: (files) => this.#photos.add(files),
-    enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#showingJob(),
+    enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#run.showing,
     pageWide: () => this.pasteGlobal,
   });
-
-  #status: ModelGeneratorStatus = 'idle';
-  #counterBucket = '';
+  // The job shown and sending one: JobController, RequestController, JobHistoryController and the model's result.
+  readonly #run: ModelJobsController = new ModelJobsController(this, {
+    t: this.#t,
+    announce: this.#announce,
+    photos: this.#photos,
+    client: () => this.mediaClient(),
+    running: () => this.status === 'queued' || this.status === 'processing',
+    onFail: (err, cancelled) => (cancelled ? (this._notice = this.#t.term('mgCancelled')) : (this._error = err)),
+    onShow: () => {
+      this.#timings.clear();
+      this._error = undefined;
+      this._notice = '';
+    },
+  });
+  readonly #phase = new PhaseController<ModelGeneratorStatus>(this, {
+    phases: PHASES,
+    derive: () => this.#derive(),
+    states: (names, now) => this.setPhase(names, now),
+    announcer: this.#announce,
+    say: (now) => (now in SAY ? this.#t.term(SAY[now as keyof typeof SAY]) : undefined),
+    focus: focusAfter,
+    freeFocus: true,
+  });
+  // User Timing: validate, upload, queue, process, first-frame (README "Performance timings").
+  readonly #timings = new PhaseTimingsController(this, {
+    tag: 'model-generator',
+    phase: () => this.status,
+    spans: { validate: () => this.#photos.blocker() === 'checking', ...SPANS },
+    endOn: { 'first-frame': 'mk-viewer-load' },
+  });
+  readonly #turntable = new TurntableController(this);
+  readonly #panel = new ErrorPanelController(this);
+  #milestone = '';
 
   /** Where the element is: `idle`, `ready`, `creating`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
   get status(): ModelGeneratorStatus {
-    return this.#status;
+    return this.#phase.phase;
   }
 
   /** The job as last seen (status, progress, seed, output with model URL and stats), or undefined. */
   get job(): JobRecord | undefined {
-    return this.#jobs.record;
+    return this.#run.record;
   }
 
   /** The photos (Files, or http(s)/data URLs the service fetches), in order. Setting it replaces them and checks each. */
@@ -200,77 +179,58 @@ export class ModelGenerator extends ProductElement {
     this.#photos.add([...(list ?? [])], false);
   }
 
-  constructor() {
-    super();
-    this.addEventListener('mk-job-succeeded', (e) => {
-      this._away = e.detail.whileAway;
-      this.#awayCtl.finished(this.#t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
-    });
-    this.addEventListener('mk-job-failed', (e) => this.#awayCtl.finished(this.#t.term('mgNotifyFailedTitle'), e.detail.error?.message ?? ''));
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
-    if (changed.has('prompt') || changed.has('mode') || changed.has('quality') || changed.has('seed') || changed.has('removeBackground')) this.#run.forgetKey();
-    if (changed.has('prompt')) this.#counterMilestone();
-    const before = this.#status;
-    this.#status = this.#derive();
-    if (before !== this.#status) this.#phaseChanged(before);
-    const record = this.#jobs.record;
-    if (record) {
-      this.#history.track(record);
-      if (record.status === 'succeeded' && !this.#result.has(record)) void this.#result.load(record, this.mediaClient(), () => this.#jobs.refresh());
-    }
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    this.setPhase(PHASES, this.#status);
+    if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#run.adopt(this.jobId);
+    // Another input is another request: the next send gets a new Idempotency-Key.
+    if ((['prompt', 'mode', 'quality', 'seed', 'removeBackground'] as const).some((k) => changed.has(k))) this.#run.request.forget();
+    // The counter is announced once near the limit and once over it, not on every key.
+    const { left, milestone } = promptLeft(this.prompt);
+    if (milestone && milestone !== this.#milestone) this.#announce.say(this.#t.term('mgCharsLeft', { left }));
+    this.#milestone = milestone;
   }
 
   // ---------------------------------------------------------------- public methods
 
   /** Starts the job with the current input (what the generate button does). Refusals show before anything is sent; a second call while one runs does nothing. */
   async start(): Promise<void> {
-    if (this.#run.busy || this.isDisabled || this.#showingJob()) return;
-    const input = this.#input();
-    if (input) await this.#run.run(input);
+    if (this.isDisabled || this.#run.showing) return;
+    this._error = undefined;
+    try {
+      const { mode, prompt, quality, seed, removeBackground } = this;
+      const input = requestFor({ mode, prompt, quality, seed, removeBackground, photos: this.#photos });
+      if (input) await this.#run.send(input);
+    } catch (err) {
+      this._error = err;
+    }
   }
 
   /** Cancels sending (costs nothing). A job already created goes on and stays in the list. */
   cancel(): void {
-    if (this.#jobs.creation.status !== TaskStatus.PENDING) return;
+    if (!this.#run.request.busy) return;
+    // A cancelled phase is not a timing: the site's monitoring never sees it.
     this.#timings.clear();
-    this.#jobs.cancel();
+    this.#run.request.cancel();
   }
 
   /** Back to the start: forgets photos, description and the job shown (which goes on, and stays in the list). */
   reset(): void {
-    this.#timings.clear();
     this.cancel();
-    this.#jobs.clear();
-    this.#result.clear();
+    this.#run.clear(true);
     this.#photos.clear();
     this.prompt = '';
-    this.#run.forgetKey();
-    this.#run.lastInput = undefined;
-    this._error = undefined;
-    this._notice = '';
-    this.syncForm();
+    this.#run.request.forget();
   }
 
   /** Makes the last model again: with its seed (the same model), or with `{ variation: true }` a new seed. */
   async again(options: { variation?: boolean } = {}): Promise<void> {
-    if (this.#run.busy) return;
-    const input = this.#run.againInput(options.variation === true);
-    if (input) await this.#run.run(input);
+    await this.#run.again(options.variation === true);
   }
 
   // ---------------------------------------------------------------- form association
 
   protected formValue(): string | null {
-    const url = (this.#jobs.record?.job as ModelJob | undefined)?.output?.model_url;
-    return (url && this.#jobs.record?.status === 'succeeded' && this.#absolute(url)) || null;
+    const url = (this.#run.record?.job as ModelJob | undefined)?.output?.model_url;
+    return (url && this.#run.record?.status === 'succeeded' && this.#absolute(url)) || null;
   }
 
   protected requiredMessage(): string {
@@ -281,123 +241,51 @@ export class ModelGenerator extends ProductElement {
     this.reset();
   }
 
-  // ---------------------------------------------------------------- internals
-
-  /** An answer's URL made absolute against the endpoint, or '' when it is not a link we may render (safeUrl). */
-  #absolute(url: string): string {
-    const base = new URL(this.mediaClient().endpoint + '/', location.href).href;
-    return safeUrl(url, base) === undefined ? '' : new URL(url, base).href;
-  }
-
-  /** A job (running or finished) is on screen instead of the form. */
-  #showingJob(): boolean {
-    return this.#run.busy || this.#jobs.record !== undefined;
-  }
+  // ---------------------------------------------------------------- phases and rendering
 
   #derive(): ModelGeneratorStatus {
-    if (this.#run.busy) return 'creating';
-    const record = this.#jobs.record;
+    if (this.#run.request.busy) return 'creating';
+    const record = this.#run.record;
     if (record) return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
-    const ready = this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready;
-    return ready ? 'ready' : 'idle';
+    return (this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready) ? 'ready' : 'idle';
   }
 
-  #phaseChanged(before: ModelGeneratorStatus): void {
-    const t = this.#t;
-    const say: Partial<Record<ModelGeneratorStatus, string>> = { resending: t.term('mgResending'), queued: t.term('mgQueued'), processing: t.term('mgProcessing'), succeeded: t.term('mgSucceeded') };
-    const text = say[this.#status];
-    if (text) this.#announce.say(text);
-    if (this.#status === 'succeeded' || this.#status === 'failed' || before === 'succeeded') this.syncForm();
-    // Focus follows the end of a job: to the result, or to what to do next.
-    const focusTo: Partial<Record<ModelGeneratorStatus, string>> = { succeeded: '.result-title', failed: '.failed [part~="error"] button' };
-    const selector = focusTo[this.#status];
-    if (selector && before !== 'idle' && before !== 'ready') void this.updateComplete.then(() => (this.renderRoot.querySelector(selector) as HTMLElement | null)?.focus());
-  }
+  readonly #absolute = (url: string): string => absoluteUrl(url, this.mediaClient().endpoint);
 
-  /** The request for the current input, or undefined after showing why it cannot be sent. */
-  #input(): ModelJobInput | undefined {
-    this._error = undefined;
-    try {
-      return requestFor({ mode: this.mode, prompt: this.prompt, quality: this.quality, seed: this.seed, removeBackground: this.removeBackground, photos: this.#photos });
-    } catch (err) {
-      this._error = err;
-      return undefined;
-    }
-  }
-
-  #counterMilestone(): void {
-    const left = maxPromptChars - [...this.prompt].length;
-    const bucket = left < 0 ? 'over' : left === 0 ? '0' : left <= 10 ? '10' : left <= 20 ? '20' : '';
-    if (bucket !== this.#counterBucket && bucket) this.#announce.say(this.#t.term('mgCharsLeft', { left }));
-    this.#counterBucket = bucket;
-  }
-
-  #adopt(id: string): void {
-    const known = this.#history.find(id);
-    this.#timings.clear();
-    this.#result.clear();
-    this._away = false;
-    this._error = undefined;
-    this.#run.lastInput = undefined;
-    this.#jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
-  }
-
-  // ---------------------------------------------------------------- rendering
+  readonly #actions = {
+    set: (patch: Partial<Pick<this, 'mode' | 'prompt' | 'quality' | 'removeBackground'>>) => (Object.assign(this, patch), this.updateComplete),
+    start: () => void this.start(),
+    onCancel: () => this.cancel(),
+    onAgain: (variation: boolean) => void this.again({ variation }),
+    // Back to the form with the same photos or description (the job goes on, in the list), focus on its first control.
+    onEdit: () => {
+      this.#run.clear();
+      void this.updateComplete.then(() => focusFirst(this.renderRoot, '[role="tab"][aria-selected="true"]'));
+    },
+  };
 
   protected override render() {
     const t = this.#t;
-    const form = !this.#showingJob();
+    const run = this.#run;
+    const form = !run.showing;
+    const { mode, prompt, quality, seed, removeBackground } = this;
+    const common = { ...this.#actions, t, disabled: this.isDisabled, status: this.status, panel: this.#panel };
+    const topUpHref = this.topUpHref || undefined;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('mgTitle')}</h2>
-        ${form ? renderCost(t, COSTS.modelJob, this.#credits.remaining, this.topUpHref || undefined) : nothing}
+        ${form ? renderCost(t, COSTS.modelJob, this.#credits.remaining, topUpHref) : nothing}
       </header>
-      ${form ? this.#renderForm() : this.#renderJob()}
-      ${this._error ? renderErrorPanel(t, this._error, { onChoose: () => this.#intake.open(), onRetry: () => void this.start(), onRestart: () => this.reset(), topUpHref: this.topUpHref || undefined }) : nothing}
+      ${form
+        ? renderFormView({ ...common, mode, prompt, quality, seed, removeBackground, credits: this.#credits.remaining, photos: this.#photos })
+        : renderJobView({ ...common, ...run.view(), turntable: this.#turntable.ref, announce: this.#announce, absolute: this.#absolute })}
+      ${this._error
+        ? this.#panel.render(t, this._error, { onChoose: () => this.#photos.intake.open(), onRetry: common.start, onRestart: () => this.reset(), topUpHref })
+        : nothing}
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
-      ${this.#renderHistory()}
+      ${renderHistory(t, run.history.recent(run.record?.id), run.result.thumbs, form, this.isDisabled, (r) => run.adopt(r.id))}
       ${this.#announce.render()}
     </section>`;
-  }
-
-  #renderForm() {
-    const c = { t: this.#t, disabled: this.isDisabled, ready: this.#status === 'ready', credits: this.#credits.remaining, photos: this.#photos, intake: this.#intake };
-    return renderFormView(this, c);
-  }
-
-  #renderJob() {
-    const r = this.#jobs.record;
-    return renderJobView({
-      t: this.#t,
-      status: this.#status,
-      record: r,
-      result: this.#result,
-      turntable: this.#turntable.ref,
-      announce: this.#announce,
-      waitSeconds: this.#run.waitSeconds,
-      away: this._away,
-      prompt: String(r?.summary['prompt'] ?? this.#run.lastInput?.prompt ?? ''),
-      canAgain: this.#run.lastInput !== undefined || inputOf(r) !== undefined,
-      absolute: (url) => this.#absolute(url),
-      onCancel: () => this.cancel(),
-      onAgain: (variation) => void this.again({ variation }),
-      onEdit: () => this.#backToForm(),
-    });
-  }
-
-  /** Back to the form with the same photos or description (the job shown goes on in the list). */
-  #backToForm(): void {
-    this.#timings.clear();
-    this.#jobs.clear();
-    this.#result.clear();
-    this._away = false;
-    this._error = undefined;
-    this.syncForm();
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus());
-  }
-
-  #renderHistory() {
-    return renderHistory(this.#t, this.#history.recent(this.#jobs.record?.id), this.#result.thumbs, !this.#showingJob(), (r) => this.#adopt(r.id));
   }
 }
 

@@ -1,16 +1,15 @@
 /**
  * Pieces of <model-generator>'s template that need no element state: the quality choice, the
- * description field, the statistics table, the history list and its cards, and the progress bar.
+ * description field, the statistics table, and the history list and its cards.
  */
 import { html, nothing } from 'lit';
-import { styleProps } from '../../internal/style-props.js';
 import { LIMITS, type ModelMode, type ModelQuality, type ModelStats } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import type { LocalizeController } from '../shared/localize.js';
-import type { SharedStrings } from '../shared/strings.js';
 import type { ModelGeneratorStrings } from './strings.js';
+import type { Strings } from './types.js';
 
-type T = LocalizeController<ModelGeneratorStrings & SharedStrings>;
+type T = LocalizeController<Strings>;
 
 /** Typical time of a job by quality (the spec: "30-60+ seconds"), plus the reference image in text mode. */
 export function typicalSeconds(quality: ModelQuality, mode: ModelMode): number {
@@ -24,7 +23,7 @@ export function renderQuality(t: T, quality: ModelQuality, mode: ModelMode, disa
     ${LIMITS.model.qualities.map((q) => {
       const s = LIMITS.model.qualitySettings[q];
       return html`<label class="choice">
-        <input type="radio" name="quality" value=${q} .checked=${quality === q} @change=${() => onChange(q)} aria-describedby=${`q-${q}`} />
+        <input type="radio" name="quality" value=${q} .checked=${quality === q} ?disabled=${disabled} @change=${() => onChange(q)} aria-describedby=${`q-${q}`} />
         <span><strong>${t.term(label[q])}</strong>
           <span class="muted" id=${`q-${q}`}>${t.term('mgQualityFacts', { texture: s.textureSize, steps: s.steps, seconds: typicalSeconds(q, mode) })}</span></span>
       </label>`;
@@ -56,7 +55,7 @@ export function renderStats(t: T, stats: ModelStats) {
 }
 
 /** One history card: the first photo (a cached JPEG) or the prompt, quality, status, seed. No viewer. */
-export function renderCard(t: T, r: JobRecord, thumb: string | undefined, onShow: () => void) {
+export function renderCard(t: T, r: JobRecord, thumb: string | undefined, disabled: boolean, onShow: () => void) {
   const status = { queued: 'mgStatusQueued', processing: 'mgStatusProcessing', succeeded: 'mgStatusSucceeded', failed: 'mgStatusFailed', expired: 'mgStatusExpired', creating: 'mgStatusCreating' } as const;
   const quality = { fast: 'mgQualityFast', standard: 'mgQualityStandard', high: 'mgQualityHigh' } as const;
   const prompt = typeof r.summary['prompt'] === 'string' ? r.summary['prompt'] : '';
@@ -69,36 +68,28 @@ export function renderCard(t: T, r: JobRecord, thumb: string | undefined, onShow
       <span class="card-what">${what}</span>
       <span class="muted">${t.term(quality[q] ?? 'mgQualityStandard')} · ${t.term(status[r.status])}${seed !== undefined ? html` · ${t.term('mgSeed')} <span class="nums">${seed}</span>` : nothing}</span>
     </span>
-    <button type="button" class="secondary" aria-label=${t.term('mgShowLabel', { what })} @click=${onShow}>${t.term('mgShow')}</button>
+    <button type="button" class="secondary" aria-label=${t.term('mgShowLabel', { what })} ?disabled=${disabled} @click=${onShow}>${t.term('mgShow')}</button>
   </li>`;
 }
 
 /** The recent models (`part="history"`), open while the form is shown; nothing when there are none. */
-export function renderHistory(t: T, list: readonly JobRecord[], thumbs: Readonly<Record<string, string>>, open: boolean, onShow: (r: JobRecord) => void) {
+export function renderHistory(t: T, list: readonly JobRecord[], thumbs: Readonly<Record<string, string>>, open: boolean, disabled: boolean, onShow: (r: JobRecord) => void) {
   if (!list.length) return nothing;
   return html`<details class="history" part="history" ?open=${open}>
     <summary>${t.term('mgRecent')}</summary>
-    <ul>${list.map((r) => renderCard(t, r, thumbs[r.id], () => onShow(r)))}</ul>
+    <ul>${list.map((r) => renderCard(t, r, thumbs[r.id], disabled, () => onShow(r)))}</ul>
   </details>`;
 }
 
-export function bar(fraction: number | undefined, valueText: string, label: string) {
-  const pct = fraction === undefined ? undefined : Math.round(Math.max(0, Math.min(1, fraction)) * 100);
-  return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${label}
-    aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing} aria-valuetext=${valueText}>
-    <div style=${styleProps(pct === undefined ? {} : { inlineSize: `${pct}%` })}></div>
-  </div>`;
-}
-
 /** The description field with its counter (bold in the last 20 characters, red when over). */
-export function renderPrompt(t: T, prompt: string, onInput: (value: string) => void) {
+export function renderPrompt(t: T, prompt: string, disabled: boolean, onInput: (value: string) => void) {
   const max = LIMITS.model.maxPromptChars;
   const length = [...prompt].length;
   const left = max - length;
   return html`<div class="prompt-field">
     <label for="prompt">${t.term('mgPromptLabel')}</label>
     <textarea id="prompt" part="prompt" rows="4" .value=${prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
-      @input=${(e: Event) => onInput((e.target as HTMLTextAreaElement).value)}></textarea>
+      ?disabled=${disabled} @input=${(e: Event) => onInput((e.target as HTMLTextAreaElement).value)}></textarea>
     <div class="prompt-meta">
       <span class="muted" id="prompt-hint">${t.term('mgPromptHint')}</span>
       <span part="counter" id="counter" class="counter nums ${left < 0 ? 'over' : left <= 20 ? 'near' : ''}">${t.term('mgCounter', { length, max })}${left <= 20 ? html`<span class="sr-only">, ${t.term('mgCharsLeft', { left })}</span>` : nothing}</span>

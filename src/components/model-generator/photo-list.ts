@@ -1,17 +1,18 @@
 /**
  * `PhotoListController`: the photos of <model-generator>'s photo mode, their checks, order (the
  * move buttons, or dragging a thumbnail with a mouse, pen or finger), view labels, removal and
- * downscale, and their part of the template. The host hears about every
- * change (its Idempotency-Key belongs to one input) and about refusals (its error panel).
+ * downscale, their intake (picker, drop, paste: the shared FileIntakeController) and their part
+ * of the template. The host hears about every change (its Idempotency-Key belongs to one input)
+ * and about refusals (its error panel).
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { LIMITS } from '../../api/index.js';
 import { ValidationError } from '../../client/validate.js';
 import type { AnnouncerController } from '../shared/announcer.js';
-import type { FileIntakeController } from '../shared/file-intake.js';
+import { FileIntakeController } from '../shared/file-intake.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
-import { limitsLine } from '../shared/limits.js';
+import { imageLimits, limitsLine } from '../shared/limits.js';
 import { checkPhoto, downscale, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
@@ -24,6 +25,10 @@ export interface PhotoListOptions {
   onChange(): void;
   /** A refusal to show (too many photos, not an image, a failed downscale); undefined clears it. */
   onError(error: unknown): void;
+  /** Whether photos may be added now (picker, drop, paste). */
+  enabled(): boolean;
+  /** Take pasted photos anywhere on the page (`paste-global`). */
+  pageWide(): boolean;
 }
 
 /** A thumbnail being dragged: where it was, where it would land, and how far the pointer went. */
@@ -38,6 +43,8 @@ interface Drag {
 
 export class PhotoListController implements ReactiveController {
   readonly host: ReactiveControllerHost & HTMLElement;
+  /** The picker, drop and paste that add photos. */
+  readonly intake: FileIntakeController;
   #photos: Photo[] = [];
   #drag: Drag | undefined;
   readonly #o: PhotoListOptions;
@@ -46,6 +53,8 @@ export class PhotoListController implements ReactiveController {
     this.host = host;
     this.#o = options;
     host.addController(this);
+    const { enabled, pageWide } = options;
+    this.intake = new FileIntakeController(host, { accept: 'image/jpeg,image/png,image/webp', multiple: true, onFiles: (files) => this.add(files), enabled, pageWide });
   }
 
   get photos(): readonly Photo[] {
@@ -211,8 +220,9 @@ export class PhotoListController implements ReactiveController {
   }
 
   /** The drop zone with the picker (and, on touch devices, the camera); none once six photos are in. */
-  renderIntake(intake: FileIntakeController) {
-    const t = this.#o.t;
+  renderIntake(disabled = false) {
+    const { t } = this.#o;
+    const intake = this.intake;
     const full = this.#photos.length >= maxImages;
     const touch = typeof matchMedia !== 'undefined' && matchMedia('(pointer: coarse)').matches;
     return html`<div part="drop-zone" class="drop ${intake.dragging ? 'dragging' : ''}">
@@ -220,26 +230,26 @@ export class PhotoListController implements ReactiveController {
       <div class="row">
         ${full ? nothing : intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this.#photos.length === 0 })}
         ${touch && !full
-          ? html`<button type="button" part="camera-button" class="secondary" @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
+          ? html`<button type="button" part="camera-button" class="secondary" ?disabled=${disabled} @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
               <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
           : nothing}
       </div>
       <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
-      ${limitsLine(t.term('mgPhotoLimits'))}
+      ${limitsLine(t.term('mgPhotoLimits', imageLimits(t.f)))}
     </div>`;
   }
 
-  /** The list (`part="photos"`), or nothing when empty. */
-  render() {
+  /** The list (`part="photos"`), or nothing when empty; `disabled` turns every control in it off. */
+  render(disabled = false) {
     if (!this.#photos.length) return nothing;
     const label = this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages });
     return html`<ol part="photos" class="photos ${this.#drag?.moved ? 'sorting' : ''}" aria-label=${label}
-      @pointerdown=${this.#onPointerDown} @pointermove=${this.#onPointerMove} @pointerup=${this.#onPointerUp} @pointercancel=${this.#onPointerCancel} @lostpointercapture=${this.#onPointerCancel}>
-      ${this.#photos.map((p, i) => this.#renderPhoto(p, i))}
+      @pointerdown=${disabled ? nothing : this.#onPointerDown} @pointermove=${this.#onPointerMove} @pointerup=${this.#onPointerUp} @pointercancel=${this.#onPointerCancel} @lostpointercapture=${this.#onPointerCancel}>
+      ${this.#photos.map((p, i) => this.#renderPhoto(p, i, disabled))}
     </ol>`;
   }
 
-  #renderPhoto(p: Photo, i: number) {
+  #renderPhoto(p: Photo, i: number, disabled: boolean) {
     const t = this.#o.t;
     const n = i + 1;
     const viewLabel = { '': 'mgViewNone', front: 'mgViewFront', back: 'mgViewBack', left: 'mgViewLeft', right: 'mgViewRight', top: 'mgViewTop' } as const;
@@ -255,20 +265,20 @@ export class PhotoListController implements ReactiveController {
           ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
           : p.state === 'oversized'
             ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
-                <button type="button" part="downscale-button" class="secondary" @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
+                <button type="button" part="downscale-button" class="secondary" ?disabled=${disabled} @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
             : html`<span class="muted nums">${p.width ? `${p.width}×${p.height} · ${t.f.bytes(p.bytes)}` : ''}</span>
                 ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
                 ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height })}</span>` : nothing}`}
         <label class="view">${t.term('mgView')}
-          <select part="view-select" @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
+          <select part="view-select" ?disabled=${disabled} @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
             ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}
           </select>
         </label>
       </div>
       <div class="photo-actions">
-        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${i === 0} @click=${() => this.#move(i, i - 1)}>↑</button>
-        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${i === this.#photos.length - 1} @click=${() => this.#move(i, i + 1)}>↓</button>
-        <button type="button" part="remove-photo" class="secondary icon" aria-label=${t.term('mgRemove', { n })} @click=${() => this.#remove(i)}>✕</button>
+        <button type="button" part="move-earlier" class="secondary icon" aria-label=${t.term('mgMoveEarlier', { n })} ?disabled=${disabled || i === 0} @click=${() => this.#move(i, i - 1)}>↑</button>
+        <button type="button" part="move-later" class="secondary icon" aria-label=${t.term('mgMoveLater', { n })} ?disabled=${disabled || i === this.#photos.length - 1} @click=${() => this.#move(i, i + 1)}>↓</button>
+        <button type="button" part="remove-photo" class="secondary icon" aria-label=${t.term('mgRemove', { n })} ?disabled=${disabled} @click=${() => this.#remove(i)}>✕</button>
       </div>
     </li>`;
   }

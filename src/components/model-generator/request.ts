@@ -1,12 +1,13 @@
 /**
  * What <model-generator> sends for its input, and what it keeps about a job to show it later:
  * the request (checked before anything is spent), the summary stored with the job record, and
- * the request a finished job can be made again from.
+ * the request a finished job can be made again from ("same again" with its seed, or a variation).
  */
-import { LIMITS, type ModelQuality } from '../../api/index.js';
+import { LIMITS, type ModelJob, type ModelQuality } from '../../api/index.js';
 import type { ModelJobInput } from '../../client/media-client.js';
 import { validateModelRequest } from '../../client/validate-input.js';
 import type { JobRecord } from '../../jobs/job-store.js';
+import { safeUrl } from '../../internal/safe-url.js';
 import type { PhotoListController } from './photo-list.js';
 
 export interface FormInput {
@@ -16,6 +17,12 @@ export interface FormInput {
   seed: number | undefined;
   removeBackground: boolean;
   photos: PhotoListController;
+}
+
+/** Characters left in the description, and the milestone the counter announces once (near the limit, or over it). */
+export function promptLeft(prompt: string): { left: number; milestone: string } {
+  const left = LIMITS.model.maxPromptChars - [...prompt].length;
+  return { left, milestone: left < 0 ? 'over' : left === 0 ? '0' : left <= 10 ? '10' : left <= 20 ? '20' : '' };
 }
 
 /** A description of 3-300 characters (counted as the API counts them: code points, trimmed). */
@@ -55,4 +62,22 @@ export function inputOf(record: JobRecord | undefined): ModelJobInput | undefine
   const s = record?.summary;
   if (!s || s['mode'] !== 'text' || typeof s['prompt'] !== 'string') return undefined;
   return { mode: 'text', prompt: s['prompt'], quality: (s['quality'] as ModelQuality) ?? 'standard' };
+}
+
+/**
+ * The request that makes the shown model again: the one last sent from here (`last`), else what the
+ * record keeps of it; with the record's seed (the same model), or for a variation without a seed.
+ */
+export function againInput(last: ModelJobInput | undefined, record: JobRecord | undefined, variation: boolean): ModelJobInput | undefined {
+  const input = last ?? inputOf(record);
+  if (!input) return undefined;
+  const seed = (record?.job as ModelJob | undefined)?.seed;
+  const { seed: _old, ...rest } = input;
+  return variation || seed === undefined ? rest : { ...rest, seed };
+}
+
+/** An answer's URL made absolute against the endpoint, or '' when it is not a link we may render (safeUrl). */
+export function absoluteUrl(url: string, endpoint: string): string {
+  const base = new URL(endpoint + '/', location.href).href;
+  return safeUrl(url, base) === undefined ? '' : new URL(url, base).href;
 }

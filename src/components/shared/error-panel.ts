@@ -4,13 +4,16 @@
  * language. Rendered with role=alert, so a failure is announced once without the polite region.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { ApiError, reasonOf, type ErrorParams, type ErrorReason } from '../../api/index.js';
-import type { LocalizeController } from './localize.js';
+import { LIMITS, type ErrorParams, type ErrorReason } from '../../api/index.js';
+import { errorFacts } from './error-facts.js';
+import { addEnglish, type LocalizeController } from './localize.js';
+
+export { errorFacts };
 import type { SharedStrings } from './strings.js';
 import { errorStrings, type ErrorStrings } from './error-strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
 
-void errorStrings;
+addEnglish(errorStrings);
 
 /** What the user can do about an error. */
 export type ErrorAction = 'choose' | 'retry' | 'top-up' | 'wait' | 'restart' | 'none';
@@ -22,6 +25,18 @@ export interface ExplainedError {
   hint: string;
   action: ErrorAction;
 }
+
+/**
+ * The limits a hint states, from the API's limits table: what the check that refused found comes
+ * in the error's params; what is allowed comes from here when the error does not say.
+ */
+const LIMIT_PARAMS: Partial<Record<ErrorReason, ErrorParams>> = {
+  too_large: { max: LIMITS.image.maxBytes },
+  too_long: { max: LIMITS.video.maxDurationSeconds },
+  resolution: { maxShort: LIMITS.video.maxShortSidePixels, maxLong: LIMITS.video.maxLongSidePixels },
+  image_count: { min: LIMITS.model.minImages, max: LIMITS.model.maxImages },
+  prompt_length: { min: LIMITS.model.minPromptChars, max: LIMITS.model.maxPromptChars },
+};
 
 const KEYS: Record<ErrorReason, [keyof ErrorStrings, keyof ErrorStrings, ErrorAction]> = {
   empty: ['errEmptyTitle', 'errEmptyHint', 'choose'],
@@ -49,18 +64,10 @@ const KEYS: Record<ErrorReason, [keyof ErrorStrings, keyof ErrorStrings, ErrorAc
   unknown: ['errUnknownTitle', 'errUnknownHint', 'retry'],
 };
 
-/** Reason and params of anything thrown or reported (ApiError, a job's `error`, a viewer error). */
-export function errorFacts(error: unknown): { reason: ErrorReason; params: ErrorParams; message: string } {
-  if (error instanceof ApiError) return { reason: error.reason, params: error.params, message: error.message };
-  if (error && typeof error === 'object' && 'code' in error) {
-    const { code, message } = error as { code: unknown; message?: unknown };
-    return { reason: reasonOf(-1, String(code)), params: {}, message: typeof message === 'string' ? message : '' };
-  }
-  return { reason: 'unknown', params: {}, message: error instanceof Error ? error.message : String(error ?? '') };
-}
-
 export function explainError(t: LocalizeController<SharedStrings>, error: unknown): ExplainedError {
-  const { reason, params } = errorFacts(error);
+  const facts = errorFacts(error);
+  const reason = facts.reason;
+  const params = { ...LIMIT_PARAMS[reason], ...facts.params };
   const [title, hint, action] = KEYS[reason] ?? KEYS.unknown;
   const term = (k: keyof ErrorStrings) => (t.term as (key: string, p?: unknown) => string)(k, params);
   return { reason, params, title: term(title), hint: term(hint), action };

@@ -1,0 +1,82 @@
+/**
+ * What <bg-tool> and its modules share: the phases and where each one moves focus, the result, the
+ * options, and the data the views are drawn from. The views and the request take these as
+ * arguments, never the element, so nothing in the folder imports the element's class file.
+ */
+import type { ImageToolFormat, ImageToolSize } from '../../api/index.js';
+import type { FileIntakeController } from '../shared/file-intake.js';
+import type { ErrorPanelController } from '../shared/lazy-panel.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { CompareController } from './compare.js';
+import type { BgImage } from './image.js';
+import type { BgStrings } from './strings.js';
+
+export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
+export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
+export type Strings = BgStrings & SharedStrings;
+
+export interface BgToolResult {
+  blob: Blob;
+  url: string;
+  width: number;
+  height: number;
+  format: ImageToolFormat;
+  charged: number;
+  remaining: number;
+}
+
+/** Focus follows the end of a request (to the result, or to what to do next) and a new image turning ready. */
+export const FOCUS: Partial<Record<BgToolStatus, string>> = {
+  ready: '[part~="run-button"]',
+  succeeded: '.result-title',
+  failed: '[part~="error"] button, [part~="error"] a, [part~="run-button"]',
+};
+
+/** The spec's parameters of an image-tool request, as the element's properties hold them. */
+export interface BgOptions {
+  size: ImageToolSize;
+  format: ImageToolFormat;
+  /** `none` or a colour. */
+  bgColor: string;
+  crop: boolean;
+}
+
+/** Everything the views are drawn from, and what their controls do. */
+export interface BgView extends BgOptions {
+  t: LocalizeController<Strings>;
+  image: BgImage;
+  intake: FileIntakeController;
+  compare: CompareController;
+  panel: ErrorPanelController;
+  result: BgToolResult | undefined;
+  /** Why the image was refused or the request failed. */
+  error: unknown;
+  /** Seconds left of a 429 wait (0: none). */
+  waitSeconds: number;
+  /** A request is out. */
+  busy: boolean;
+  /** The element (or its fieldset) is disabled. */
+  disabled: boolean;
+  /** Too few credits for a run. */
+  short: boolean;
+  /** The colour the colour input shows (the last one chosen, also while "none" is ticked). */
+  colour: string;
+  /** What the address field holds, and whether it was refused. */
+  urlText: string;
+  urlInvalid: boolean;
+  /** What the last copy said. */
+  notice: string;
+  /** The download's file name (the form value's). */
+  fileName: string;
+  topUpHref: string | undefined;
+  start(): void;
+  reset(): void;
+  copy(): void;
+  /** Opens the file picker. */
+  choose(): void;
+  typeUrl(text: string): void;
+  /** Uses the address in the field. */
+  useUrl(): void;
+  setOptions(options: Partial<BgOptions>): void;
+}

@@ -1,0 +1,159 @@
+/**
+ * `ModelJobsController`: the job <model-generator> shows and the sending of a new one, put
+ * together from the shared controllers it owns. A send goes through the RequestController (one
+ * Idempotency-Key per input, so a double click or a retry after a lost answer is charged once; the
+ * abort; the 429 countdown; the page's one ticker for the elapsed clock) to the JobController;
+ * what was sent is kept for "same again" (its seed) and "variation" (a new seed), and the first
+ * photo's thumbnail for its history card. A job is adopted by id or handle (from `job-id`, a
+ * history card, or the unfinished one a reload left); the JobHistoryController's list is kept in
+ * step, and a succeeded job's model is loaded (ModelResultController). With `notify`, a user who
+ * is not looking hears when the job ends (AwayController, loaded only once `notify` is set).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
+import { JobController } from '../../jobs/job-controller.js';
+import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
+import { isAbort } from '../../internal/small.js';
+import type { AnnouncerController } from '../shared/announcer.js';
+import type { AwayController } from '../shared/away.js';
+import { jobErrorText } from '../shared/job-error.js';
+import { JobHistoryController } from '../shared/job-history.js';
+import type { LocalizeController } from '../shared/localize.js';
+import { RequestController } from '../shared/request-controller.js';
+import { ModelResultController } from './model-result.js';
+import type { PhotoListController } from './photo-list.js';
+import { againInput, inputOf, summaryOf } from './request.js';
+import type { JobView, Strings } from './types.js';
+
+type Host = ReactiveControllerHost & HTMLElement & { notify: boolean; jobId: string };
+
+export interface ModelJobsOptions {
+  t: LocalizeController<Strings>;
+  announce: AnnouncerController;
+  client(): MediaClient;
+  photos: PhotoListController;
+  /** A job is queued or processing: its elapsed clock ticks. */
+  running(): boolean;
+  /** Sending failed (the request, not the job); `cancelled` when the user cancelled it. */
+  onFail(error: unknown, cancelled: boolean): void;
+  /** A job is about to be sent or shown, or none: the host drops what the last one left (its timings, its error, its notice). */
+  onShow(): void;
+}
+
+export class ModelJobsController implements ReactiveController {
+  readonly host: Host;
+  readonly jobs: JobController<'model'>;
+  readonly request: RequestController;
+  readonly history: JobHistoryController;
+  readonly result: ModelResultController;
+  /** The request last sent from here (undefined after a reset or an adopted job). */
+  lastInput: ModelJobInput | undefined;
+  /** The job shown ended while the page was closed (its mk-job-succeeded said `whileAway`). */
+  away = false;
+  readonly #o: ModelJobsOptions;
+  #notifier: AwayController | undefined;
+
+  constructor(host: Host, options: ModelJobsOptions) {
+    this.host = host;
+    this.#o = options;
+    const { t, client } = options;
+    this.jobs = new JobController(host, { kind: 'model', client });
+    this.request = new RequestController(host, { running: options.running });
+    this.history = new JobHistoryController(host, { kind: 'model', client, onRestored: (records) => this.#restored(records) });
+    this.result = new ModelResultController(host);
+    host.addController(this);
+    host.addEventListener('mk-job-succeeded', (e) => {
+      this.away = e.detail.whileAway;
+      this.#notifier?.finished(t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
+      host.requestUpdate();
+    });
+    host.addEventListener('mk-job-failed', (e) => this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error)));
+  }
+
+  /** The job shown, as last seen. */
+  get record(): JobRecord | undefined {
+    return this.jobs.record;
+  }
+
+  /** A job (running or finished) is on screen, or being sent. */
+  get showing(): boolean {
+    return this.request.busy || this.jobs.record !== undefined;
+  }
+
+  hostUpdate(): void {
+    if (this.host.notify && !this.#notifier) void import('../shared/away.js').then((m) => (this.#notifier ??= new m.AwayController(this.host)));
+    const record = this.jobs.record;
+    this.history.track(record);
+    if (record?.status === 'succeeded' && !this.result.has(record)) void this.result.load(record, this.#o.client(), () => this.jobs.refresh());
+  }
+
+  /** Sends a job for `input` (the host checked it). */
+  async send(input: ModelJobInput): Promise<void> {
+    const { photos } = this.#o;
+    this.#notifier?.askPermission();
+    this.#forgetShown();
+    this.#o.announce.resetProgress();
+    const summary = summaryOf(input, photos);
+    const first = input.mode === 'image' ? photos.photos[0]?.source : undefined;
+    try {
+      const record = await this.request.send(({ key, signal, onWait }) => this.jobs.start(input, { idempotencyKey: key, signal, summary, onWait }));
+      this.lastInput = input;
+      void this.result.keepThumb(record, first);
+    } catch (err) {
+      this.#o.onFail(err, isAbort(err));
+    }
+  }
+
+  /** Makes the shown model again (a new request, so a new key): with its seed, or for a variation with a new one. */
+  async again(variation: boolean): Promise<void> {
+    const input = this.request.busy ? undefined : againInput(this.lastInput, this.jobs.record, variation);
+    if (!input) return;
+    this.request.forget();
+    await this.send(input);
+  }
+
+  /** Shows and follows a job by id or handle (known on this device or not). */
+  adopt(id: string): void {
+    const known = this.history.find(id);
+    this.#forgetShown();
+    this.lastInput = undefined;
+    this.jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
+  }
+
+  /** Stops showing the job (it goes on, and stays in the list); `forget` also forgets the request last sent. */
+  clear(forget = false): void {
+    this.#forgetShown();
+    this.jobs.clear();
+    if (forget) this.lastInput = undefined;
+  }
+
+  /** What the job view shows of the job: the job, its model, a 429 countdown, the description it was made from, and whether it can be made again. */
+  view(): Pick<JobView, 'record' | 'result' | 'waitSeconds' | 'away' | 'prompt' | 'canAgain'> {
+    const record = this.jobs.record;
+    return {
+      record,
+      result: this.result,
+      waitSeconds: this.request.waitSeconds,
+      away: this.away,
+      prompt: String(record?.summary['prompt'] ?? this.lastInput?.prompt ?? ''),
+      // Its request is known: sent from here, or a description kept with the record.
+      canAgain: this.lastInput !== undefined || inputOf(record) !== undefined,
+    };
+  }
+
+  #forgetShown(): void {
+    this.#o.onShow();
+    this.result.clear();
+    this.away = false;
+  }
+
+  /** This device's jobs were read: show the one asked for, else resume an unfinished one; read the cards' thumbnails. */
+  #restored(records: readonly JobRecord[]): void {
+    if (this.host.jobId) this.adopt(this.host.jobId);
+    else if (!this.jobs.record && !this.request.busy) {
+      const unfinished = records.find((r) => !isTerminal(r.status));
+      if (unfinished) this.jobs.adopt(unfinished.id, { resumed: true });
+    }
+    void this.result.readThumbs(records.slice(0, 8)).catch(() => undefined);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * `JobHistoryController`: the user's recent jobs of one kind at this endpoint, for an element's
+ * "recent" list. Read once from the job store when the element first connects (this device's
+ * records, so they survive a reload; `JobPoller.resume()` also sends again what a reload cut and
+ * polls what is unfinished), then kept in step with the job on screen. The host decides what to
+ * adopt from the list (`onRestored`).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { MediaClient } from '../../client/media-client.js';
+import { JobPoller } from '../../jobs/job-poller.js';
+import type { JobKind, JobRecord } from '../../jobs/job-store.js';
+
+export interface JobHistoryOptions {
+  kind: JobKind;
+  client(): MediaClient;
+  /** The records were read (newest first): the host may adopt one, read thumbnails... */
+  onRestored?(records: readonly JobRecord[]): void;
+  /** How many `recent()` lists at most. Default 8. */
+  limit?: number;
+  /** Default: the page's poller for that client (as JobController's). */
+  poller?: (client: MediaClient) => JobPoller;
+}
+
+export class JobHistoryController implements ReactiveController {
+  readonly host: ReactiveControllerHost;
+  readonly #o: JobHistoryOptions;
+  #records: readonly JobRecord[] = [];
+  #restored = false;
+
+  constructor(host: ReactiveControllerHost, options: JobHistoryOptions) {
+    this.host = host;
+    this.#o = options;
+    host.addController(this);
+  }
+
+  /** Every known record, newest first. */
+  get records(): readonly JobRecord[] {
+    return this.#records;
+  }
+
+  hostConnected(): void {
+    if (this.#restored) return;
+    this.#restored = true;
+    void this.#restore();
+  }
+
+  /** A known record by id or handle. */
+  find(id: string): JobRecord | undefined {
+    return this.#records.find((r) => r.id === id || r.handle === id);
+  }
+
+  /** The recent jobs for the list: without the one shown (`current`, an id) and without unsent ones. */
+  recent(current?: string): JobRecord[] {
+    return this.#records.filter((r) => r.id !== current && r.status !== 'creating').slice(0, this.#o.limit ?? 8);
+  }
+
+  /** The job on screen changed: its newest copy replaces the listed one, or it joins the list once sent. */
+  track(record: JobRecord | undefined): void {
+    if (!record) return;
+    const i = this.#records.findIndex((r) => r.id === record.id);
+    if (i >= 0 && this.#records[i] !== record) this.#set(this.#records.map((r) => (r.id === record.id ? record : r)));
+    else if (i < 0 && record.status !== 'creating') this.#set([record, ...this.#records]);
+  }
+
+  #set(records: readonly JobRecord[]): void {
+    this.#records = records;
+    this.host.requestUpdate();
+  }
+
+  async #restore(): Promise<void> {
+    try {
+      const records = (await (this.#o.poller ?? JobPoller.for)(this.#o.client()).resume()).filter((r) => r.kind === this.#o.kind);
+      this.#set(records);
+      this.#o.onRestored?.(records);
+    } catch (err) {
+      console.warn('[mediakit] could not read the job list', err);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * One rule for code an element shows only sometimes (the error panel and its words, a view of a
+ * later phase): it is not part of the page's first load. `LazyModuleController` imports it when
+ * the browser is idle after the element connects (`idle`, the default) or the first time a render
+ * asks for it, renders nothing until it is in, and then asks the host to render again. A module
+ * may bring its own styles (`styles`), added to the element's shadow root once it is in.
+ */
+import { adoptStyles, nothing, type CSSResult, type ReactiveController, type ReactiveControllerHost, type ReactiveElement } from 'lit';
+import type { ErrorPanelOptions } from './error-panel.js';
+import type { LocalizeController } from './localize.js';
+import type { SharedStrings } from './strings.js';
+
+const whenIdle = (fn: () => void) => ('requestIdleCallback' in globalThis ? requestIdleCallback(fn) : setTimeout(fn, 200));
+
+export interface LazyModuleOptions<M> {
+  /** Load when the browser is idle after connect (default), or `false`: only when asked. */
+  idle?: boolean;
+  /** The module's own styles, adopted after the element's once it is in. */
+  styles?: (module: M) => CSSResult;
+}
+
+export class LazyModuleController<M> implements ReactiveController {
+  readonly host: ReactiveControllerHost;
+  readonly #load: () => Promise<M>;
+  readonly #o: LazyModuleOptions<M>;
+  #module: M | undefined;
+  #loading: Promise<M> | undefined;
+  #styled: ShadowRoot | undefined;
+
+  /** `load` should be a memoized `import()`. */
+  constructor(host: ReactiveControllerHost, load: () => Promise<M>, options: LazyModuleOptions<M> = {}) {
+    this.host = host;
+    this.#load = load;
+    this.#o = options;
+    host.addController(this);
+  }
+
+  /** The module once loaded; until then undefined, and asking starts the load. */
+  get module(): M | undefined {
+    if (!this.#module) void this.load().catch(() => undefined);
+    return this.#module;
+  }
+
+  /** Loads the module (once); the host renders again when it is in. */
+  load(): Promise<M> {
+    return (this.#loading ??= this.#load().then(
+      (m) => {
+        this.#module = m;
+        this.host.requestUpdate();
+        return m;
+      },
+      (err: unknown) => {
+        // A failed chunk (offline, a new deploy): the next render asks again.
+        this.#loading = undefined;
+        console.warn('[mediakit] a part of the element could not be loaded', err);
+        throw err;
+      },
+    ));
+  }
+
+  hostConnected(): void {
+    if (this.#o.idle !== false && !this.#module) whenIdle(() => void this.load().catch(() => undefined));
+  }
+
+  hostUpdated(): void {
+    const root = (this.host as ReactiveElement).renderRoot;
+    if (!this.#module || !this.#o.styles || this.#styled === root || !(root instanceof ShadowRoot)) return;
+    this.#styled = root;
+    // Lit's own adoption (constructable sheets, or <style> elements where those are missing), after the element's styles.
+    adoptStyles(root, [...(this.host.constructor as typeof ReactiveElement).elementStyles, this.#o.styles(this.#module)]);
+  }
+}
+
+type Panel = typeof import('./error-panel.js');
+let panel: Promise<Panel> | undefined;
+const loadPanel = () => (panel ??= import('./error-panel.js').catch((err: unknown) => ((panel = undefined), Promise.reject(err))));
+
+/** The error panel (`part="error"`, role=alert) of every element, loaded on idle after connect. */
+export class ErrorPanelController extends LazyModuleController<Panel> {
+  constructor(host: ReactiveControllerHost) {
+    super(host, loadPanel);
+  }
+
+  /** The panel for `error`, or nothing while its code loads (an update follows when it is in). */
+  render(t: LocalizeController<SharedStrings>, error: unknown, options?: ErrorPanelOptions) {
+    const m = this.module;
+    return m ? m.renderErrorPanel(t, error, options) : nothing;
+  }
+}

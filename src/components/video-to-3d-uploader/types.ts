@@ -1,0 +1,64 @@
+/**
+ * What <video-to-3d-uploader> and its views share: the phases, what each phase says and where it
+ * moves focus, and the data a view is drawn from (the views take it as an argument, never the
+ * element, so the element loads them lazily without an import cycle).
+ */
+import type { UploadProgress } from '../../events/upload-progress.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import type { AnnouncerController } from '../shared/announcer.js';
+import type { FileIntakeController } from '../shared/file-intake.js';
+import type { ErrorPanelController } from '../shared/lazy-panel.js';
+import type { LocalizeController } from '../shared/localize.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { VideoCheckController } from './check.js';
+import type { SceneController } from './scene.js';
+import type { UploaderStrings } from './strings.js';
+
+export type UploaderStatus = 'idle' | 'checking' | 'ready' | 'uploading' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed' | 'expired';
+export const PHASES: readonly UploaderStatus[] = ['idle', 'checking', 'ready', 'uploading', 'resending', 'queued', 'processing', 'succeeded', 'failed', 'expired'];
+/** The phases that end a job (its handle is the form value from then on). */
+/** The phases with a running clock (the elapsed time, re-rendered by the page's one ticker). */
+export const RUNNING: readonly UploaderStatus[] = ['queued', 'processing'];
+export type Strings = UploaderStrings & SharedStrings;
+
+/** The announcement of each phase (the term's key). */
+export const SAY = {
+  checking: 'vtChecking',
+  ready: 'vtReadyTitle',
+  resending: 'vtResending',
+  queued: 'vtQueued',
+  processing: 'vtProcessing',
+  succeeded: 'vtSucceeded',
+} as const satisfies Partial<Record<UploaderStatus, keyof UploaderStrings>>;
+
+/** The User Timing measures (README "Telemetry") and the phases each lasts through; first-frame ends at the viewer's first frame. */
+export const TIMED = { validate: ['checking'], upload: ['uploading', 'resending'], queue: ['queued'], process: ['processing'], 'first-frame': ['succeeded'] } satisfies Record<string, UploaderStatus[]>;
+
+/** Focus follows the end of a phase: to the result, or to what to do next. */
+export const FOCUS: Partial<Record<UploaderStatus, string>> = { ready: '[part~="confirm-button"]', succeeded: '.result-title', failed: '.failed button', expired: '.expired button' };
+
+/** Everything a phase view is drawn from, and what its buttons do. */
+export interface UploaderView {
+  t: LocalizeController<Strings>;
+  status: UploaderStatus;
+  /** The video chosen and what its checks found. */
+  video: VideoCheckController;
+  /** The job shown, and the bytes of its upload (or resend) in flight. */
+  record: JobRecord | undefined;
+  upload: UploadProgress | undefined;
+  /** Seconds left of a 429 wait (0: none). */
+  waitSeconds: number;
+  /** The scene of a finished job (there is one once a job is shown). */
+  scene: SceneController | undefined;
+  /** The confirm button is off (disabled element, too few credits). */
+  confirmOff: boolean;
+  intake: FileIntakeController;
+  panel: ErrorPanelController;
+  announce: AnnouncerController;
+  start(): void;
+  cancel(): void;
+  reset(): void;
+  /** Failed: start over and open the file picker. */
+  tryAnother(): void;
+  retryScene(): void;
+}
