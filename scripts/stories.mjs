@@ -53,7 +53,8 @@ const url = `http://127.0.0.1:${server.address().port}`;
 
 const index = JSON.parse(readFileSync(join(staticDir, 'index.json'), 'utf8'));
 // Every story, and every docs page (autodocs from the manifest, the quick start).
-const stories = Object.values(index.entries).filter((e) => (e.type === 'story' || e.type === 'docs') && e.id.includes(filter));
+// A filter may list several parts of story ids, comma-separated (`bg-tool--idle,badge--low`).
+const stories = Object.values(index.entries).filter((e) => (e.type === 'story' || e.type === 'docs') && filter.split(',').some((f) => e.id.includes(f)));
 const axe = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 const failures = [];

@@ -73,6 +73,14 @@ export class Formatter {
     return new Intl.ListFormat(this.locale, { type }).format(items);
   }
 
+  /**
+   * Width × height ("1920×1080"), kept left to right inside right-to-left text (a first-strong
+   * isolate): in Arabic the two numbers would otherwise swap places on screen.
+   */
+  dims(width: number, height: number): string {
+    return `\u2068${this.number(width)}×${this.number(height)}\u2069`;
+  }
+
   /** The plural category of n (for terms such as "1 credit" / "20 credits"). */
   plural(n: number): Intl.LDMLPluralRule {
     this.#plural ??= new Intl.PluralRules(this.locale);

@@ -38,7 +38,7 @@ export function renderReady(v: StudioView) {
       <img part="photo" src=${photo.url ?? nothing} alt=${t.term('hsPhotoAlt')} />
       <div class="photo-facts">
         <p class="file-name">${file?.name}</p>
-        ${dims ? html`<p class="muted nums">${dims.width}×${dims.height} · ${t.f.bytes(file?.size ?? 0)}</p>` : nothing}
+        ${dims ? html`<p class="muted nums">${t.f.dims(dims.width, dims.height)} · ${t.f.bytes(file?.size ?? 0)}</p>` : nothing}
         <button type="button" class="link" ?disabled=${v.off} @click=${() => v.host.reset()}>${t.term('hsNewPhoto')}</button>
       </div>
     </div>
