@@ -4,13 +4,6 @@ export const bgToolStyles = css`
   :host {
     --mk-compare-height: 360px;
   }
-  .head {
-    display: flex;
-    flex-wrap: wrap;
-    justify-content: space-between;
-    align-items: baseline;
-    gap: var(--_space) calc(var(--_space) * 2);
-  }
   .url-row {
     display: grid;
     gap: 4px;
@@ -26,9 +19,6 @@ export const bgToolStyles = css`
   .invalid {
     color: var(--_danger);
     font-size: 0.875em;
-  }
-  .nums {
-    font-variant-numeric: tabular-nums;
   }
   .picture,
   .compare {

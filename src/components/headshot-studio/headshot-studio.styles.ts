@@ -1,13 +1,6 @@
 import { css } from 'lit';
 
 export const headshotStyles = css`
-  .head {
-    display: flex;
-    flex-wrap: wrap;
-    justify-content: space-between;
-    align-items: baseline;
-    gap: var(--_space) calc(var(--_space) * 2);
-  }
   .actions.center {
     justify-content: center;
   }
@@ -46,21 +39,6 @@ export const headshotStyles = css`
   .file-name {
     font-weight: 600;
     overflow-wrap: anywhere;
-  }
-  .nums {
-    font-variant-numeric: tabular-nums;
-  }
-  .advice {
-    border-inline-start: 4px solid #d4a72c;
-    padding: var(--_space) calc(var(--_space) * 1.5);
-    background: var(--_surface-2);
-    border-radius: 4px;
-    display: grid;
-    gap: 4px;
-  }
-  .advice ul {
-    margin: 0;
-    padding-inline-start: calc(var(--_space) * 2.5);
   }
   fieldset {
     border: 1px solid var(--_border);

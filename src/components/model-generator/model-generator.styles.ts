@@ -4,13 +4,6 @@ export const modelGeneratorStyles = css`
   :host {
     --mk-viewer-height: 360px;
   }
-  .head {
-    display: flex;
-    flex-wrap: wrap;
-    justify-content: space-between;
-    align-items: baseline;
-    gap: var(--_space) calc(var(--_space) * 2);
-  }
   .tabs {
     display: flex;
     gap: 0;
@@ -195,16 +188,9 @@ export const modelGeneratorStyles = css`
     gap: 2px;
   }
   .advice {
-    border-inline-start: 4px solid var(--_accent);
-    padding: var(--_space) calc(var(--_space) * 1.5);
-    background: var(--_surface-2);
-    border-radius: 4px;
-    display: grid;
-    gap: 4px;
+    border-inline-start-color: var(--_accent);
   }
   .advice ul {
-    margin: 0;
-    padding-inline-start: calc(var(--_space) * 2.5);
     font-size: 0.9375em;
   }
   textarea {
@@ -255,9 +241,6 @@ export const modelGeneratorStyles = css`
   }
   .choice {
     padding: 4px 0;
-  }
-  .nums {
-    font-variant-numeric: tabular-nums;
   }
   .reference {
     margin: 0;

@@ -6,6 +6,20 @@
  */
 import { css } from 'lit';
 
+/** The dark palette, for the visitor's preference and for `theme="dark"` alike. */
+const darkTokens = css`
+  --_accent: var(--mk-accent, #7c9cff);
+  --_accent-text: var(--mk-accent-text, #0b1020);
+  --_surface: var(--mk-surface, #161b22);
+  --_surface-2: var(--mk-surface-2, #1f2630);
+  --_border: var(--mk-border, #3a4350);
+  --_muted: var(--mk-muted, #a3adba);
+  --_danger: var(--mk-danger, #ff8a80);
+  --_success: var(--mk-success, #6fd08c);
+  --_focus: var(--mk-focus-ring, var(--mk-accent, #7c9cff));
+  color-scheme: dark;
+`;
+
 export const tokens = css`
   :host {
     --_accent: var(--mk-accent, #2f5bea);
@@ -23,33 +37,37 @@ export const tokens = css`
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
-      --_accent: var(--mk-accent, #7c9cff);
-      --_accent-text: var(--mk-accent-text, #0b1020);
-      --_surface: var(--mk-surface, #161b22);
-      --_surface-2: var(--mk-surface-2, #1f2630);
-      --_border: var(--mk-border, #3a4350);
-      --_muted: var(--mk-muted, #a3adba);
-      --_danger: var(--mk-danger, #ff8a80);
-      --_success: var(--mk-success, #6fd08c);
-      --_focus: var(--mk-focus-ring, var(--mk-accent, #7c9cff));
-      color-scheme: dark;
+      ${darkTokens}
     }
   }
   :host([theme='dark']) {
-    --_accent: var(--mk-accent, #7c9cff);
-    --_accent-text: var(--mk-accent-text, #0b1020);
-    --_surface: var(--mk-surface, #161b22);
-    --_surface-2: var(--mk-surface-2, #1f2630);
-    --_border: var(--mk-border, #3a4350);
-    --_muted: var(--mk-muted, #a3adba);
-    --_danger: var(--mk-danger, #ff8a80);
-    --_success: var(--mk-success, #6fd08c);
-    --_focus: var(--mk-focus-ring, var(--mk-accent, #7c9cff));
-    color-scheme: dark;
+    ${darkTokens}
   }
 `;
 
 export const base = css`
+  .head {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    align-items: baseline;
+    gap: var(--_space) calc(var(--_space) * 2);
+  }
+  .nums {
+    font-variant-numeric: tabular-nums;
+  }
+  .advice {
+    border-inline-start: 4px solid #d4a72c;
+    padding: var(--_space) calc(var(--_space) * 1.5);
+    background: var(--_surface-2);
+    border-radius: 4px;
+    display: grid;
+    gap: 4px;
+  }
+  .advice ul {
+    margin: 0;
+    padding-inline-start: calc(var(--_space) * 2.5);
+  }
   :host {
     display: block;
     font: inherit;

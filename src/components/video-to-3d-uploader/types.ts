@@ -16,7 +16,6 @@ import type { UploaderStrings } from './strings.js';
 
 export type UploaderStatus = 'idle' | 'checking' | 'ready' | 'uploading' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed' | 'expired';
 export const PHASES: readonly UploaderStatus[] = ['idle', 'checking', 'ready', 'uploading', 'resending', 'queued', 'processing', 'succeeded', 'failed', 'expired'];
-/** The phases that end a job (its handle is the form value from then on). */
 /** The phases with a running clock (the elapsed time, re-rendered by the page's one ticker). */
 export const RUNNING: readonly UploaderStatus[] = ['queued', 'processing'];
 export type Strings = UploaderStrings & SharedStrings;

@@ -8,13 +8,6 @@ export const uploaderStyles = css`
   :host {
     --mk-viewer-height: 360px;
   }
-  .head {
-    display: flex;
-    flex-wrap: wrap;
-    justify-content: space-between;
-    align-items: baseline;
-    gap: var(--_space) calc(var(--_space) * 2);
-  }
   .tips summary,
   .history summary {
     cursor: pointer;

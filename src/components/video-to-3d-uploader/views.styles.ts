@@ -36,18 +36,6 @@ export const viewStyles = css`
     overflow-wrap: anywhere;
     margin-block-end: var(--_space);
   }
-  .advice {
-    border-inline-start: 4px solid #d4a72c;
-    padding: var(--_space) calc(var(--_space) * 1.5);
-    background: var(--_surface-2);
-    border-radius: 4px;
-    display: grid;
-    gap: 4px;
-  }
-  .advice ul {
-    margin: 0;
-    padding-inline-start: calc(var(--_space) * 2.5);
-  }
   .ready,
   .stage,
   .result,
@@ -56,9 +44,6 @@ export const viewStyles = css`
   .checking {
     display: grid;
     gap: calc(var(--_space) * 1.5);
-  }
-  .nums {
-    font-variant-numeric: tabular-nums;
   }
   .refund {
     color: var(--_success);
