@@ -45,7 +45,7 @@ export function renderResult(v: BgView, r: BgToolResult) {
     }, v.image.ratio ?? r.width / r.height)}
     <dl class="facts" part="facts">
       <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
-      <div><dt>${t.term('bgFactDims')}</dt><dd>${r.width}×${r.height}</dd></div>
+      <div><dt>${t.term('bgFactDims')}</dt><dd>${t.f.number(r.width)}×${t.f.number(r.height)}</dd></div>
       <div><dt>${t.term('bgFactFormat')}</dt><dd>${r.format.toUpperCase()}</dd></div>
       <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
     </dl>

@@ -53,7 +53,7 @@ function renderReady(v: UploaderView) {
         <p class="file-name">${file?.name}</p>
         <dl class="facts" part="facts">
           <div><dt>${t.term('vtFactDuration')}</dt><dd>${f.clock(c.durationSeconds)}</dd></div>
-          <div><dt>${t.term('vtFactResolution')}</dt><dd>${c.width}×${c.height}</dd></div>
+          <div><dt>${t.term('vtFactResolution')}</dt><dd>${f.number(c.width)}×${f.number(c.height)}</dd></div>
           <div><dt>${t.term('vtFactSize')}</dt><dd>${f.bytes(c.bytes)}</dd></div>
           <div><dt>${t.term('vtFactFormat')}</dt><dd>${c.container.toUpperCase()}</dd></div>
         </dl>
