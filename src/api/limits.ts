@@ -42,6 +42,13 @@ export const LIMITS = {
   },
   imageTools: {
     previewMaxPixels: 250_000,
+    /**
+     * Not in the spec (../shared/spec/media-api.md, POST /api/v1: "size | string | auto | auto,
+     * preview (at most 0.25 megapixel), full"; its Limits table has only "preview size | image
+     * tools | at most 0.25 MP"): auto has no stated limit. Ours, what the sandbox does and <bg-tool>
+     * says: the full resolution up to 10 megapixels, scaled down beyond.
+     */
+    autoMaxPixels: 10_000_000,
     sizes: ['auto', 'preview', 'full'] as const,
     formats: ['png', 'jpg'] as const,
     /** bg_color: "a hex color such as #<hex>"; we take 3 or 6 digits, the # optional, or "none". */

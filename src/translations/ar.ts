@@ -19,20 +19,6 @@ const counted = (category: Intl.LDMLPluralRule, shown: string, w: Forms, acc = f
   if (category === 'two') return acc ? w.twoAcc : w.two;
   return `${shown} ${category === 'few' ? w.few : w.other}`;
 };
-/** The Arabic plural category of a whole number, for the few terms that get no formatter. */
-const categoryOf = (n: number): Intl.LDMLPluralRule =>
-  n === 0
-    ? 'zero'
-    : n === 1
-      ? 'one'
-      : n === 2
-        ? 'two'
-        : n % 100 >= 3 && n % 100 <= 10
-          ? 'few'
-          : n % 100 >= 11
-            ? 'many'
-            : 'other';
-
 const CREDIT: Forms = { one: 'نقطة واحدة', two: 'نقطتان', twoAcc: 'نقطتين', few: 'نقاط', other: 'نقطة' };
 const PHOTO: Forms = { one: 'صورة واحدة', two: 'صورتان', twoAcc: 'صورتين', few: 'صور', other: 'صورة' };
 const HEADSHOT: Forms = {
@@ -91,7 +77,8 @@ const ar: Translation = {
   errTooLongTitle: (p, f) => `مدة الفيديو ${f.clock(Number(p['seconds'] ?? 0))}`,
   errTooLongHint: (p, f) =>
     `الحد الأقصى لمدة الفيديو ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. قصّه ليقتصر على لقطة واحدة متواصلة.`,
-  errResolutionTitle: (p) => `أبعاد الفيديو ${p['width']}×${p['height']}`,
+  errResolutionTitle: (p, f) =>
+    `أبعاد الفيديو ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
   errResolutionHint: (p) =>
     `الحد الأقصى لدقة الفيديو ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}، أفقيًا أو رأسيًا). صدّره بدقة ${p['maxShort']}p أو أقل.`,
   errImageCountTitle: (p) => `عدد الصور المُرسلة ${p['count']}`,
@@ -139,8 +126,8 @@ const ar: Translation = {
   bgNoPreview: 'لا تتوفر معاينة: تعذّر على هذا المتصفح تحميل العنوان.',
   bgOptions: 'الخيارات',
   bgSize: 'الحجم',
-  bgSize_auto: 'تلقائي (حتى 10 ميغابكسل)',
-  bgSize_preview: 'معاينة (حتى 0.25 ميغابكسل)',
+  bgSize_auto: (p, f) => `تلقائي (حتى ${f.number(p.megapixels)} ميغابكسل)`,
+  bgSize_preview: (p, f) => `معاينة (حتى ${f.number(p.megapixels)} ميغابكسل)`,
   bgSize_full: 'الحجم الكامل',
   bgFormat: 'الصيغة',
   bgFormat_png: 'PNG بخلفية شفافة',
@@ -155,10 +142,10 @@ const ar: Translation = {
   bgRunAgainNote: 'إعادة التنفيذ تُحتسب خصمًا جديدًا، وتبقى النتيجة أعلاه حتى تصل النتيجة الجديدة.',
   bgWorking: 'جارٍ إزالة الخلفية…',
   bgDone: 'أُزيلت الخلفية',
-  bgDoneSay: (p, f) => `أُزيلت الخلفية: ${p.width}×${p.height} ${p.format}، ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) => `أُزيلت الخلفية: ${f.number(p.width)}×${f.number(p.height)} ${p.format}، ${f.bytes(p.bytes)}`,
   bgCompare: 'قبل وبعد',
   bgSlider: 'المقارنة بين قبل وبعد',
-  bgSliderValue: (p) => `يظهر ${100 - p.percent}% من النتيجة`,
+  bgSliderValue: (p, f) => `يظهر ${f.percent((100 - p.percent) / 100)} من النتيجة`,
   bgSliderHint: 'اسحب المقبض، أو استخدم مفاتيح الأسهم وHome وEnd.',
   bgBefore: 'قبل',
   bgAfter: 'بعد',
@@ -207,8 +194,8 @@ const ar: Translation = {
   hsAdviceGoOn: 'هذه مجرد تلميحات، ويمكنك المتابعة على أي حال.',
   hsAdviceDark: 'الصورة معتمة. قف مقابل نافذة أو مصباح والتقطها مرة أخرى.',
   hsAdviceUneven: 'أحد جانبي الوجه أغمق بكثير من الآخر. استدر نحو الضوء ليسقط على وجهك بالتساوي.',
-  hsAdviceSmall: (p) =>
-    `الصورة صغيرة (${p.width}×${p.height}). للحصول على نتائج واضحة، استخدم صورة لا يقل ضلعها الأقصر عن 512 بكسل.`,
+  hsAdviceSmall: (p, f) =>
+    `الصورة صغيرة (${f.number(p.width)}×${f.number(p.height)}). للحصول على نتائج واضحة، استخدم صورة لا يقل ضلعها الأقصر عن ${f.number(p.px)} بكسل.`,
   hsAdviceBlurry: 'تبدو الصورة ضبابية. اثبت في مكانك، ونظّف العدسة، والتقطها مرة أخرى.',
   hsStyleLegend: 'النمط',
   hsStyle_corporate: 'مؤسسي',
@@ -267,7 +254,7 @@ const ar: Translation = {
     `من ${f.number(p.minImages)} إلى ${f.number(p.maxImages)} ${f.plural(p.maxImages) === 'few' ? 'صور' : 'صورة'} · ${p.formats} · حتى ${f.bytes(p.bytes)} لكل صورة`,
   mgAdviceTitle: 'للحصول على أفضل النتائج',
   mgAdvice1: 'جسم واحد في المنتصف، على خلفية سادة ونظيفة.',
-  mgAdvice2: 'الضلع الأقصر 512 بكسل على الأقل.',
+  mgAdvice2: (p, f) => `الضلع الأقصر ${f.number(p.px)} بكسل على الأقل.`,
   mgAdvice3:
     'عند استخدام صورتين أو أكثر، يجب أن تُظهر الجسم نفسه من جوانب مختلفة (الأمام، والخلف، واليسار، واليمين، والأعلى).',
   mgPhotosLabel: (p) => `الصور (${p.count} من ${p.max})`,
@@ -285,7 +272,7 @@ const ar: Translation = {
   mgMoved: (p) => `أصبحت الصورة ${p.n} الآن الصورة ${p.to}.`,
   mgRemoved: (p) => `تمت إزالة ${p.name}.`,
   mgChecking: 'جارٍ الفحص…',
-  mgSmall: (p) => `${p.width}×${p.height}: صغيرة؛ يُفضَّل 512 بكسل أو أكثر.`,
+  mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: صغيرة؛ يُفضَّل ${f.number(p.px)} بكسل أو أكثر.`,
   mgOversized: (p, f) =>
     `${f.bytes(p.bytes)}، ${f.number(p.width)}×${f.number(p.height)}: تتجاوز الحد البالغ ${f.number(p.maxMb)} ميغابايت أو كبيرة جدًا. يمكن تصغيرها هنا في متصفحك.`,
   mgDownscale: (p) => `تصغير الصورة ${p.n}`,
@@ -294,7 +281,8 @@ const ar: Translation = {
   mgRemoveBackground: 'إزالة الخلفية أولًا',
   mgRemoveBackgroundHint: 'يُقتطع الجسم من كل صورة قبل إنشاء النموذج؛ يفيد ذلك مع الخلفيات المزدحمة.',
   mgPromptLabel: 'صِف الجسم',
-  mgPromptHint: 'من 3 إلى 300 حرف، مثل «تمثال برونزي متآكل لثعلب».',
+  mgPromptHint: (p, f) =>
+    `من ${f.number(p.min)} إلى ${f.number(p.max)} ${f.plural(p.max) === 'few' ? 'أحرف' : 'حرف'}، مثل «تمثال برونزي متآكل لثعلب».`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) =>
     p.left >= 0 ? `الأحرف المتبقية: ${f.number(p.left)}` : `الأحرف الزائدة: ${f.number(-p.left)}`,
@@ -310,8 +298,8 @@ const ar: Translation = {
   mgResending: 'فُقد الرد. جارٍ الإرسال مرة أخرى، ولن تُخصم النقاط مرتين.',
   mgQueued: 'في انتظار خادم متاح',
   mgProcessing: 'جارٍ إنشاء النموذج ثلاثي الأبعاد',
-  mgProcessingValue: (p) => `جارٍ إنشاء النموذج ثلاثي الأبعاد: ${p.percent}%`,
-  mgMilestone: (p) => `اكتمل ${p.percent}% من النموذج`,
+  mgProcessingValue: (p, f) => `جارٍ إنشاء النموذج ثلاثي الأبعاد: ${f.percent(p.percent / 100)}`,
+  mgMilestone: (p, f) => `اكتمل ${f.percent(p.percent / 100)} من النموذج`,
   mgReference: 'الصورة المرجعية',
   mgReferenceAlt: (p) => `صورة مرجعية مولَّدة للوصف «${p.prompt}»`,
   mgReferenceNote: 'يُبنى النموذج من هذه الصورة.',
@@ -320,12 +308,12 @@ const ar: Translation = {
   mgSucceededAway: 'اكتمل نموذجك ثلاثي الأبعاد أثناء غيابك',
   mgLoadingModel: 'جارٍ تحميل النموذج…',
   mgModelAlt: (p) => `نموذج ثلاثي الأبعاد: ${p.what}`,
-  mgModelFromPhotos: (p) =>
-    p.count === 1
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one'
       ? 'الجسم الظاهر في صورتك'
-      : p.count === 2
+      : f.plural(p.count) === 'two'
         ? 'الجسم الظاهر في صورتيك'
-        : `الجسم الظاهر في صورك الـ${p.count}`,
+        : `الجسم الظاهر في صورك الـ${f.number(p.count)}`,
   mgStats: 'معلومات النموذج',
   mgStatTriangles: 'المثلثات',
   mgStatVertices: 'الرؤوس',
@@ -354,7 +342,7 @@ const ar: Translation = {
   mgRecent: 'نماذجك الأخيرة',
   mgShow: 'عرض',
   mgShowLabel: (p) => `عرض ${p.what}`,
-  mgPhotoJob: (p) => counted(categoryOf(p.count), String(p.count), PHOTO),
+  mgPhotoJob: (p, f) => counted(f.plural(p.count), f.number(p.count), PHOTO),
   mgStatusQueued: 'في الانتظار',
   mgStatusProcessing: 'قيد التنفيذ',
   mgStatusSucceeded: 'جاهز',
@@ -390,15 +378,16 @@ const ar: Translation = {
   vtAdviceCut: 'يبدو أن الفيديو ينتقل بين لقطات مختلفة. تحتاج المشاهد إلى لقطة واحدة متواصلة.',
   vtConfirm: (p, f) => `الرفع والبدء (${credits(p.cost, f)})`,
   vtUploading: 'جارٍ الرفع',
-  vtUploadValue: (p) => `جارٍ الرفع: ${p.percent}%، ${p.sent}${p.left ? '، ' + p.left : ''}`,
-  vtUploadMilestone: (p) => `اكتمل رفع ${p.percent}%`,
+  vtUploadValue: (p, f) => `جارٍ الرفع: ${f.percent(p.percent / 100)}، ${p.sent}${p.left ? '، ' + p.left : ''}`,
+  vtUploadMilestone: (p, f) => `اكتمل رفع ${f.percent(p.percent / 100)}`,
   vtCancelled: 'أُلغي الرفع. لم تُخصم أي نقاط.',
   vtResending: 'انقطع الرفع. جارٍ إرسال الفيديو مرة أخرى، ولن تُخصم النقاط مرتين.',
   vtResendingShort: 'جارٍ الإرسال مرة أخرى',
-  vtResendValue: (p) => `جارٍ الإرسال مرة أخرى: ${p.percent}%، ${p.sent}${p.left ? '، ' + p.left : ''}`,
+  vtResendValue: (p, f) =>
+    `جارٍ الإرسال مرة أخرى: ${f.percent(p.percent / 100)}، ${p.sent}${p.left ? '، ' + p.left : ''}`,
   vtQueued: 'في انتظار خادم متاح',
   vtProcessing: 'جارٍ بناء المشهد ثلاثي الأبعاد',
-  vtProcessingValue: (p) => `جارٍ بناء المشهد ثلاثي الأبعاد: ${p.percent}%`,
+  vtProcessingValue: (p, f) => `جارٍ بناء المشهد ثلاثي الأبعاد: ${f.percent(p.percent / 100)}`,
   vtCloseOk: 'يمكنك إغلاق هذه الصفحة: ستستمر المهمة، وستظهر هنا عند عودتك.',
   vtSucceeded: 'مشهدك ثلاثي الأبعاد جاهز',
   vtSucceededAway: 'اكتمل مشهدك ثلاثي الأبعاد أثناء غيابك',

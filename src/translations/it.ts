@@ -55,7 +55,8 @@ const it: Translation = {
   errTooLongTitle: (p, f) => `Il video dura ${f.clock(Number(p['seconds'] ?? 0))}`,
   errTooLongHint: (p, f) =>
     `I video possono durare al massimo ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Accorcialo a un'unica ripresa continua.`,
-  errResolutionTitle: (p) => `Il video ha una risoluzione di ${p['width']}×${p['height']}`,
+  errResolutionTitle: (p, f) =>
+    `Il video ha una risoluzione di ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
   errResolutionHint: (p) =>
     `I video possono avere una risoluzione massima di ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, in orizzontale o in verticale). Esportalo a ${p['maxShort']}p o meno.`,
   errImageCountTitle: (p) => `Foto inviate: ${p['count']}`,
@@ -104,8 +105,8 @@ const it: Translation = {
   bgNoPreview: "Nessuna anteprima: questo browser non è riuscito a caricare l'indirizzo.",
   bgOptions: 'Opzioni',
   bgSize: 'Dimensioni',
-  bgSize_auto: 'Automatiche (fino a 10 MP)',
-  bgSize_preview: 'Anteprima (fino a 0,25 MP)',
+  bgSize_auto: (p, f) => `Automatiche (fino a ${f.number(p.megapixels)} MP)`,
+  bgSize_preview: (p, f) => `Anteprima (fino a ${f.number(p.megapixels)} MP)`,
   bgSize_full: 'Dimensioni originali',
   bgFormat: 'Formato',
   bgFormat_png: 'PNG con trasparenza',
@@ -121,10 +122,10 @@ const it: Translation = {
     'Ogni nuova esecuzione viene addebitata; il risultato qui sopra resta visibile finché non arriva quello nuovo.',
   bgWorking: 'Rimozione dello sfondo…',
   bgDone: 'Sfondo rimosso',
-  bgDoneSay: (p, f) => `Sfondo rimosso: ${p.width}×${p.height} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) => `Sfondo rimosso: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
   bgCompare: 'Prima e dopo',
   bgSlider: 'Confronta prima e dopo',
-  bgSliderValue: (p) => `${100 - p.percent}% del risultato visibile`,
+  bgSliderValue: (p, f) => `${f.percent((100 - p.percent) / 100)} del risultato visibile`,
   bgSliderHint: 'Trascina il cursore oppure usa i tasti freccia, Home e Fine.',
   bgBefore: 'Prima',
   bgAfter: 'Dopo',
@@ -174,8 +175,8 @@ const it: Translation = {
   hsAdviceDark: 'La foto è scura. Mettiti di fronte a una finestra o a una lampada e scattala di nuovo.',
   hsAdviceUneven:
     "Un lato del viso è molto più scuro dell'altro. Girati verso la luce, così che ti illumini in modo uniforme.",
-  hsAdviceSmall: (p) =>
-    `La foto è piccola (${p.width}×${p.height}). Per risultati nitidi usane una di almeno 512 pixel sul lato corto.`,
+  hsAdviceSmall: (p, f) =>
+    `La foto è piccola (${f.number(p.width)}×${f.number(p.height)}). Per risultati nitidi usane una di almeno ${f.number(p.px)} pixel sul lato corto.`,
   hsAdviceBlurry: "La foto sembra sfocata. Evita di muoverti, pulisci l'obiettivo e scattala di nuovo.",
   hsStyleLegend: 'Stile',
   hsStyle_corporate: 'Aziendale',
@@ -235,7 +236,7 @@ const it: Translation = {
     `Da ${f.number(p.minImages)} a ${f.number(p.maxImages)} foto · ${p.formats} · fino a ${f.bytes(p.bytes)} ciascuna`,
   mgAdviceTitle: 'Per ottenere risultati migliori',
   mgAdvice1: 'Un solo oggetto, centrato, su uno sfondo pulito e uniforme.',
-  mgAdvice2: 'Almeno 512 px sul lato corto.',
+  mgAdvice2: (p, f) => `Almeno ${f.number(p.px)} px sul lato corto.`,
   mgAdvice3:
     'Se usi due o più foto, devono mostrare lo stesso oggetto da lati diversi (davanti, dietro, sinistra, destra, sopra).',
   mgPhotosLabel: (p) => `Foto (${p.count} di ${p.max})`,
@@ -253,7 +254,8 @@ const it: Translation = {
   mgMoved: (p) => `La foto ${p.n} ora è la foto ${p.to}.`,
   mgRemoved: (p) => `Foto rimossa: ${p.name}.`,
   mgChecking: 'Controllo in corso…',
-  mgSmall: (p) => `${p.width}×${p.height}: piccola; i risultati migliori si ottengono da 512 px in su.`,
+  mgSmall: (p, f) =>
+    `${f.number(p.width)}×${f.number(p.height)}: piccola; i risultati migliori si ottengono da ${f.number(p.px)} px in su.`,
   mgOversized: (p, f) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: supera il limite di ${f.number(p.maxMb)} MB o è molto grande. Puoi ridurla qui, nel tuo browser.`,
   mgDownscale: (p) => `Riduci la foto ${p.n}`,
@@ -262,7 +264,8 @@ const it: Translation = {
   mgRemoveBackground: 'Rimuovi prima lo sfondo',
   mgRemoveBackgroundHint: 'Ogni foto viene scontornata prima di creare il modello; utile con sfondi complessi.',
   mgPromptLabel: "Descrivi l'oggetto",
-  mgPromptHint: 'Da 3 a 300 caratteri, ad esempio “una volpe in bronzo consumata dal tempo”.',
+  mgPromptHint: (p, f) =>
+    `Da ${f.number(p.min)} a ${f.number(p.max)} caratteri, ad esempio “una volpe in bronzo consumata dal tempo”.`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) =>
     p.left >= 0
@@ -280,8 +283,8 @@ const it: Translation = {
   mgResending: 'La risposta è andata persa. Nuovo invio in corso: non riceverai un doppio addebito.',
   mgQueued: 'In attesa di un server libero',
   mgProcessing: 'Creazione del modello 3D',
-  mgProcessingValue: (p) => `Creazione del modello 3D: ${p.percent}%`,
-  mgMilestone: (p) => `Modello completato al ${p.percent}%`,
+  mgProcessingValue: (p, f) => `Creazione del modello 3D: ${f.percent(p.percent / 100)}`,
+  mgMilestone: (p, f) => `Modello completato al ${f.percent(p.percent / 100)}`,
   mgReference: 'Immagine di riferimento',
   mgReferenceAlt: (p) => `Immagine di riferimento generata per “${p.prompt}”`,
   mgReferenceNote: 'Il modello viene costruito a partire da questa immagine.',
@@ -290,7 +293,8 @@ const it: Translation = {
   mgSucceededAway: 'Il tuo modello 3D è stato completato mentre eri via',
   mgLoadingModel: 'Caricamento del modello…',
   mgModelAlt: (p) => `Modello 3D: ${p.what}`,
-  mgModelFromPhotos: (p) => (p.count === 1 ? "l'oggetto nella tua foto" : `l'oggetto nelle tue ${p.count} foto`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? "l'oggetto nella tua foto" : `l'oggetto nelle tue ${f.number(p.count)} foto`,
   mgStats: 'Informazioni sul modello',
   mgStatTriangles: 'Triangoli',
   mgStatVertices: 'Vertici',
@@ -319,7 +323,7 @@ const it: Translation = {
   mgRecent: 'I tuoi modelli recenti',
   mgShow: 'Mostra',
   mgShowLabel: (p) => `Mostra il modello: ${p.what}`,
-  mgPhotoJob: (p) => (p.count === 1 ? '1 foto' : `${p.count} foto`),
+  mgPhotoJob: (p, f) => `${f.number(p.count)} foto`,
   mgStatusQueued: 'in attesa',
   mgStatusProcessing: 'in corso',
   mgStatusSucceeded: 'pronto',
@@ -353,15 +357,15 @@ const it: Translation = {
   vtAdviceCut: "Il video sembra saltare da un'inquadratura all'altra. Le scene richiedono un'unica ripresa continua.",
   vtConfirm: (p, f) => `Carica e avvia (${credits(p.cost, f)})`,
   vtUploading: 'Caricamento',
-  vtUploadValue: (p) => `Caricamento: ${p.percent}%, ${p.sent}${p.left ? ', ' + p.left : ''}`,
-  vtUploadMilestone: (p) => `Caricamento completato al ${p.percent}%`,
+  vtUploadValue: (p, f) => `Caricamento: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtUploadMilestone: (p, f) => `Caricamento completato al ${f.percent(p.percent / 100)}`,
   vtCancelled: 'Caricamento annullato. Non è stato addebitato nulla.',
   vtResending: 'Il caricamento si è interrotto. Nuovo invio del video in corso: non riceverai un doppio addebito.',
   vtResendingShort: 'Nuovo invio',
-  vtResendValue: (p) => `Nuovo invio: ${p.percent}%, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtResendValue: (p, f) => `Nuovo invio: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'In attesa di un server libero',
   vtProcessing: 'Creazione della scena 3D',
-  vtProcessingValue: (p) => `Creazione della scena 3D: ${p.percent}%`,
+  vtProcessingValue: (p, f) => `Creazione della scena 3D: ${f.percent(p.percent / 100)}`,
   vtCloseOk: "Puoi chiudere questa pagina: l'elaborazione continua e comparirà qui quando tornerai.",
   vtSucceeded: 'La tua scena 3D è pronta',
   vtSucceededAway: 'La tua scena 3D è stata completata mentre eri via',

@@ -53,7 +53,8 @@ const ptBR: Translation = {
   errTooLongTitle: (p, f) => `O vídeo tem ${f.clock(Number(p['seconds'] ?? 0))} de duração`,
   errTooLongHint: (p, f) =>
     `Os vídeos podem ter no máximo ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Corte-o para deixar uma única tomada contínua.`,
-  errResolutionTitle: (p) => `O vídeo tem resolução de ${p['width']}×${p['height']}`,
+  errResolutionTitle: (p, f) =>
+    `O vídeo tem resolução de ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
   errResolutionHint: (p) =>
     `Os vídeos podem ter no máximo ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, na horizontal ou na vertical). Exporte-o em ${p['maxShort']}p ou menos.`,
   errImageCountTitle: (p) => `Fotos enviadas: ${p['count']}`,
@@ -100,8 +101,8 @@ const ptBR: Translation = {
   bgNoPreview: 'Sem prévia: este navegador não conseguiu carregar o endereço.',
   bgOptions: 'Opções',
   bgSize: 'Tamanho',
-  bgSize_auto: 'Automático (até 10 MP)',
-  bgSize_preview: 'Prévia (até 0,25 MP)',
+  bgSize_auto: (p, f) => `Automático (até ${f.number(p.megapixels)} MP)`,
+  bgSize_preview: (p, f) => `Prévia (até ${f.number(p.megapixels)} MP)`,
   bgSize_full: 'Tamanho original',
   bgFormat: 'Formato',
   bgFormat_png: 'PNG com transparência',
@@ -116,10 +117,10 @@ const ptBR: Translation = {
   bgRunAgainNote: 'Cada nova execução é cobrada; o resultado acima continua aqui até o novo ficar pronto.',
   bgWorking: 'Removendo o fundo…',
   bgDone: 'Fundo removido',
-  bgDoneSay: (p, f) => `Fundo removido: ${p.width}×${p.height} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) => `Fundo removido: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
   bgCompare: 'Antes e depois',
   bgSlider: 'Comparar antes e depois',
-  bgSliderValue: (p) => `${100 - p.percent}% do resultado visível`,
+  bgSliderValue: (p, f) => `${f.percent((100 - p.percent) / 100)} do resultado visível`,
   bgSliderHint: 'Arraste o controle ou use as setas do teclado, Home e End.',
   bgBefore: 'Antes',
   bgAfter: 'Depois',
@@ -167,8 +168,8 @@ const ptBR: Translation = {
   hsAdviceDark: 'A foto está escura. Fique de frente para uma janela ou luminária e tire outra.',
   hsAdviceUneven:
     'Um lado do rosto está bem mais escuro que o outro. Vire-se para a luz para que ela ilumine o rosto por igual.',
-  hsAdviceSmall: (p) =>
-    `A foto é pequena (${p.width}×${p.height}). Para resultados nítidos, use uma com pelo menos 512 pixels no lado menor.`,
+  hsAdviceSmall: (p, f) =>
+    `A foto é pequena (${f.number(p.width)}×${f.number(p.height)}). Para resultados nítidos, use uma com pelo menos ${f.number(p.px)} pixels no lado menor.`,
   hsAdviceBlurry: 'A foto parece desfocada. Não se mexa, limpe a lente e tire outra.',
   hsStyleLegend: 'Estilo',
   hsStyle_corporate: 'Corporativo',
@@ -227,7 +228,7 @@ const ptBR: Translation = {
     `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats} · até ${f.bytes(p.bytes)} cada`,
   mgAdviceTitle: 'O que funciona melhor',
   mgAdvice1: 'Um único objeto, centralizado, sobre um fundo limpo e liso.',
-  mgAdvice2: 'Pelo menos 512 px no lado menor.',
+  mgAdvice2: (p, f) => `Pelo menos ${f.number(p.px)} px no lado menor.`,
   mgAdvice3:
     'Com duas ou mais fotos, todas devem mostrar o mesmo objeto de lados diferentes (frente, trás, esquerda, direita, cima).',
   mgPhotosLabel: (p) => `Fotos (${p.count} de ${p.max})`,
@@ -245,7 +246,8 @@ const ptBR: Translation = {
   mgMoved: (p) => `A foto ${p.n} agora é a foto ${p.to}.`,
   mgRemoved: (p) => `Foto removida: ${p.name}.`,
   mgChecking: 'Verificando…',
-  mgSmall: (p) => `${p.width}×${p.height}: pequena; a partir de 512 px funciona melhor.`,
+  mgSmall: (p, f) =>
+    `${f.number(p.width)}×${f.number(p.height)}: pequena; a partir de ${f.number(p.px)} px funciona melhor.`,
   mgOversized: (p, f) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: acima do limite de ${f.number(p.maxMb)} MB ou muito grande. Dá para reduzi-la aqui mesmo, no seu navegador.`,
   mgDownscale: (p) => `Reduzir a foto ${p.n}`,
@@ -254,7 +256,8 @@ const ptBR: Translation = {
   mgRemoveBackground: 'Remover o fundo antes',
   mgRemoveBackgroundHint: 'Cada foto é recortada antes de o modelo ser criado; ajuda com fundos poluídos.',
   mgPromptLabel: 'Descreva o objeto',
-  mgPromptHint: 'De 3 a 300 caracteres, por exemplo “uma estátua de bronze envelhecida de uma raposa”.',
+  mgPromptHint: (p, f) =>
+    `De ${f.number(p.min)} a ${f.number(p.max)} caracteres, por exemplo “uma estátua de bronze envelhecida de uma raposa”.`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) =>
     p.left >= 0
@@ -272,8 +275,8 @@ const ptBR: Translation = {
   mgResending: 'A resposta se perdeu. Enviando novamente — não haverá cobrança em dobro.',
   mgQueued: 'Aguardando um servidor livre',
   mgProcessing: 'Criando o modelo 3D',
-  mgProcessingValue: (p) => `Criando o modelo 3D: ${p.percent}%`,
-  mgMilestone: (p) => `Modelo ${p.percent}% concluído`,
+  mgProcessingValue: (p, f) => `Criando o modelo 3D: ${f.percent(p.percent / 100)}`,
+  mgMilestone: (p, f) => `Modelo ${f.percent(p.percent / 100)} concluído`,
   mgReference: 'Imagem de referência',
   mgReferenceAlt: (p) => `Imagem de referência gerada para “${p.prompt}”`,
   mgReferenceNote: 'O modelo é construído a partir desta imagem.',
@@ -282,7 +285,8 @@ const ptBR: Translation = {
   mgSucceededAway: 'Seu modelo 3D ficou pronto enquanto você estava fora',
   mgLoadingModel: 'Carregando o modelo…',
   mgModelAlt: (p) => `Modelo 3D: ${p.what}`,
-  mgModelFromPhotos: (p) => (p.count === 1 ? 'o objeto da sua foto' : `o objeto das suas ${p.count} fotos`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? 'o objeto da sua foto' : `o objeto das suas ${f.number(p.count)} fotos`,
   mgStats: 'Sobre este modelo',
   mgStatTriangles: 'Triângulos',
   mgStatVertices: 'Vértices',
@@ -311,7 +315,7 @@ const ptBR: Translation = {
   mgRecent: 'Seus modelos recentes',
   mgShow: 'Ver',
   mgShowLabel: (p) => `Ver o modelo: ${p.what}`,
-  mgPhotoJob: (p) => (p.count === 1 ? '1 foto' : `${p.count} fotos`),
+  mgPhotoJob: (p, f) => `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'foto' : 'fotos'}`,
   mgStatusQueued: 'aguardando',
   mgStatusProcessing: 'em andamento',
   mgStatusSucceeded: 'pronto',
@@ -345,15 +349,15 @@ const ptBR: Translation = {
   vtAdviceCut: 'O vídeo parece pular entre tomadas. As cenas precisam de uma única tomada contínua.',
   vtConfirm: (p, f) => `Enviar e iniciar (${credits(p.cost, f)})`,
   vtUploading: 'Enviando',
-  vtUploadValue: (p) => `Enviando: ${p.percent}%, ${p.sent}${p.left ? ', ' + p.left : ''}`,
-  vtUploadMilestone: (p) => `Envio ${p.percent}% concluído`,
+  vtUploadValue: (p, f) => `Enviando: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtUploadMilestone: (p, f) => `Envio ${f.percent(p.percent / 100)} concluído`,
   vtCancelled: 'Envio cancelado. Nada foi cobrado.',
   vtResending: 'Seu envio foi interrompido. Enviando o vídeo novamente — não haverá cobrança em dobro.',
   vtResendingShort: 'Reenviando',
-  vtResendValue: (p) => `Reenviando: ${p.percent}%, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtResendValue: (p, f) => `Reenviando: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'Aguardando um servidor livre',
   vtProcessing: 'Criando a cena 3D',
-  vtProcessingValue: (p) => `Criando a cena 3D: ${p.percent}%`,
+  vtProcessingValue: (p, f) => `Criando a cena 3D: ${f.percent(p.percent / 100)}`,
   vtCloseOk: 'Você pode fechar esta página: a tarefa continua e aparece aqui quando você voltar.',
   vtSucceeded: 'Sua cena 3D está pronta',
   vtSucceededAway: 'Sua cena 3D ficou pronta enquanto você estava fora',

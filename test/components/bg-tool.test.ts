@@ -343,7 +343,7 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     expect(slider.getAttribute('aria-valuenow')).to.equal('55');
     await sendKeys({ press: 'Home' });
     expect(slider.getAttribute('aria-valuenow')).to.equal('0');
-    expect(slider.getAttribute('aria-valuetext')).to.equal('100 % of the result shown');
+    expect(slider.getAttribute('aria-valuetext')).to.equal('100% of the result shown');
     await sendKeys({ press: 'End' });
     expect(slider.getAttribute('aria-valuenow')).to.equal('100');
     const box = q(el, '[part~="compare"]')!.getBoundingClientRect();

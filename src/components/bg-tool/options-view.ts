@@ -14,6 +14,14 @@ export function hex6(colour: string): string {
   return '#' + (h.length === 3 ? [...h].map((c) => c + c).join('') : h);
 }
 
+/** A size's label; auto and preview say their limit, from the API's table. */
+function sizeLabel(t: BgView['t'], size: ImageToolSize): string {
+  const { autoMaxPixels, previewMaxPixels } = LIMITS.imageTools;
+  if (size === 'auto') return t.term('bgSize_auto', { megapixels: autoMaxPixels / 1_000_000 });
+  if (size === 'preview') return t.term('bgSize_preview', { megapixels: previewMaxPixels / 1_000_000 });
+  return t.term('bgSize_full');
+}
+
 export function renderOptions(v: BgView) {
   const t = v.t;
   const none = v.bgColor === 'none';
@@ -22,7 +30,7 @@ export function renderOptions(v: BgView) {
       <legend>${t.term('bgOptions')}</legend>
       <label class="field">${t.term('bgSize')}
         <select .value=${v.size} @change=${(e: Event) => v.setOptions({ size: (e.target as HTMLSelectElement).value as ImageToolSize })}>
-          ${LIMITS.imageTools.sizes.map((s) => html`<option value=${s} ?selected=${v.size === s}>${t.term(`bgSize_${s}`)}</option>`)}
+          ${LIMITS.imageTools.sizes.map((s) => html`<option value=${s} ?selected=${v.size === s}>${sizeLabel(t, s)}</option>`)}
         </select>
       </label>
       <div class="field" role="radiogroup" aria-labelledby="format-label">

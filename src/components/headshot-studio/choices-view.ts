@@ -7,7 +7,7 @@
 import { html, nothing } from 'lit';
 import { LIMITS, type VariantSlot } from '../../api/index.js';
 import { imageLimits, limitsLine } from '../shared/limits.js';
-import type { PhotoAdvice } from './photo-checks.js';
+import { MIN_SHORT_SIDE, type PhotoAdvice } from './photo-checks.js';
 import { slotsOf, type StudioView } from './types.js';
 
 /** No photo yet: the drop zone with the picker and camera buttons, or the live camera. */
@@ -59,8 +59,11 @@ function renderChoices(v: StudioView) {
     const now = slotsOf(v.host.variants);
     v.host.variants = on ? [...new Set([...now, slot])].sort() : now.filter((x) => x !== slot);
   };
+  // The size the check itself uses: the headshot endpoint states none (LIMITS' 512 px is 3D generation's advice).
   const adviceText = (a: PhotoAdvice) =>
-    a === 'small' ? t.term('hsAdviceSmall', photo.dims ?? { width: 0, height: 0 }) : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
+    a === 'small'
+      ? t.term('hsAdviceSmall', { ...(photo.dims ?? { width: 0, height: 0 }), px: MIN_SHORT_SIDE })
+      : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
   return html`${photo.advice.length
       ? html`<div class="advice" part="advice">
           <h3>${t.term('hsAdviceTitle')}</h3>

@@ -6,7 +6,7 @@
  * does not reach the controls inside it.
  */
 import { html, nothing } from 'lit';
-import { COSTS } from '../../api/index.js';
+import { COSTS, LIMITS } from '../../api/index.js';
 import { renderPrompt, renderQuality } from './parts.js';
 import { MODES, type FormView, type ModelGeneratorMode as Mode } from './types.js';
 
@@ -49,6 +49,6 @@ function renderPhotos(v: FormView) {
       <span>${t.term('mgRemoveBackground')} <span class="muted" id="rb-hint">${t.term('mgRemoveBackgroundHint')}</span></span></label>
     <div class="advice" part="advice">
       <h3>${t.term('mgAdviceTitle')}</h3>
-      <ul><li>${t.term('mgAdvice1')}</li><li>${t.term('mgAdvice2')}</li><li>${t.term('mgAdvice3')}</li></ul>
+      <ul><li>${t.term('mgAdvice1')}</li><li>${t.term('mgAdvice2', { px: LIMITS.model.recommendedMinImagePixels })}</li><li>${t.term('mgAdvice3')}</li></ul>
     </div>`;
 }

@@ -91,7 +91,7 @@ export function renderPrompt(t: T, prompt: string, disabled: boolean, onInput: (
     <textarea id="prompt" part="prompt" rows="4" .value=${prompt} aria-describedby="prompt-hint counter" aria-invalid=${left < 0 ? 'true' : 'false'}
       ?disabled=${disabled} @input=${(e: Event) => onInput((e.target as HTMLTextAreaElement).value)}></textarea>
     <div class="prompt-meta">
-      <span class="muted" id="prompt-hint">${t.term('mgPromptHint')}</span>
+      <span class="muted" id="prompt-hint">${t.term('mgPromptHint', { min: LIMITS.model.minPromptChars, max })}</span>
       <span part="counter" id="counter" class="counter nums ${left < 0 ? 'over' : left <= 20 ? 'near' : ''}">${t.term('mgCounter', { length, max })}${left <= 20 ? html`<span class="sr-only">, ${t.term('mgCharsLeft', { left })}</span>` : nothing}</span>
     </div>
   </div>`;

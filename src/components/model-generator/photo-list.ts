@@ -268,7 +268,7 @@ export class PhotoListController implements ReactiveController {
                 <button type="button" part="downscale-button" class="secondary" ?disabled=${disabled} @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
             : html`<span class="muted nums">${p.width ? `${t.f.dims(p.width, p.height)} · ${t.f.bytes(p.bytes)}` : ''}</span>
                 ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
-                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height })}</span>` : nothing}`}
+                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height, px: LIMITS.model.recommendedMinImagePixels })}</span>` : nothing}`}
         <label class="view">${t.term('mgView')}
           <select part="view-select" ?disabled=${disabled} @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
             ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}

@@ -16,7 +16,7 @@ export const modelGeneratorStrings = {
   mgPhotoLimits: (p: ImageLimits, f: Formatter) => `${f.number(p.minImages)} to ${f.number(p.maxImages)} photos · ${p.formats} · up to ${f.bytes(p.bytes)} each`,
   mgAdviceTitle: 'What works best',
   mgAdvice1: 'One object, centred, on a clean plain background.',
-  mgAdvice2: 'At least 512 px on the shorter side.',
+  mgAdvice2: (p: { px: number }, f: Formatter) => `At least ${f.number(p.px)} px on the shorter side.`,
   mgAdvice3: 'Two or more photos must show the same object from different sides (front, back, left, right, top).',
   mgPhotosLabel: (p: { count: number; max: number }) => `Photos (${p.count} of ${p.max})`,
   mgPhotoAlt: (p: { n: number; name: string }) => `Photo ${p.n}: ${p.name}`,
@@ -33,7 +33,7 @@ export const modelGeneratorStrings = {
   mgMoved: (p: { n: number; to: number }) => `Photo ${p.n} is now photo ${p.to}.`,
   mgRemoved: (p: { name: string }) => `${p.name} removed.`,
   mgChecking: 'Checking…',
-  mgSmall: (p: { width: number; height: number }) => `${p.width}×${p.height}: small; 512 px or more works best.`,
+  mgSmall: (p: { width: number; height: number; px: number }, f: Formatter) => `${f.number(p.width)}×${f.number(p.height)}: small; ${f.number(p.px)} px or more works best.`,
   // The limit as the spec states it ("12 MB", binary megabytes), not re-rounded from bytes.
   mgOversized: (p: { bytes: number; width: number; height: number; maxMb: number }, f: Formatter) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: over the ${f.number(p.maxMb)} MB limit or very large. It can be made smaller here, in your browser.`,
@@ -44,9 +44,12 @@ export const modelGeneratorStrings = {
   mgRemoveBackgroundHint: 'Each photo is cut out before the model is made; helps with busy backgrounds.',
   // Prompt
   mgPromptLabel: 'Describe the object',
-  mgPromptHint: '3 to 300 characters, for example “a weathered bronze statue of a fox”.',
+  mgPromptHint: (p: { min: number; max: number }, f: Formatter) => `${f.number(p.min)} to ${f.number(p.max)} characters, for example “a weathered bronze statue of a fox”.`,
   mgCounter: (p: { length: number; max: number }, f: Formatter) => `${f.number(p.length)} / ${f.number(p.max)}`,
-  mgCharsLeft: (p: { left: number }, f: Formatter) => (p.left >= 0 ? `${f.number(p.left)} ${p.left === 1 ? 'character' : 'characters'} left` : `${f.number(-p.left)} ${p.left === -1 ? 'character' : 'characters'} too many`),
+  mgCharsLeft: (p: { left: number }, f: Formatter) =>
+    p.left >= 0
+      ? `${f.number(p.left)} ${f.plural(p.left) === 'one' ? 'character' : 'characters'} left`
+      : `${f.number(-p.left)} ${f.plural(-p.left) === 'one' ? 'character' : 'characters'} too many`,
   // Quality, seed, cost
   mgQuality: 'Quality',
   mgQualityFast: 'Fast',
@@ -61,8 +64,8 @@ export const modelGeneratorStrings = {
   mgResending: 'The answer was lost. Sending again — you will not be charged twice.',
   mgQueued: 'Waiting for a free worker',
   mgProcessing: 'Making the 3D model',
-  mgProcessingValue: (p: { percent: number }) => `Making the 3D model: ${p.percent} %`,
-  mgMilestone: (p: { percent: number }) => `Model ${p.percent} % done`,
+  mgProcessingValue: (p: { percent: number }, f: Formatter) => `Making the 3D model: ${f.percent(p.percent / 100)}`,
+  mgMilestone: (p: { percent: number }, f: Formatter) => `Model ${f.percent(p.percent / 100)} done`,
   mgReference: 'Reference image',
   mgReferenceAlt: (p: { prompt: string }) => `Reference image rendered for “${p.prompt}”`,
   mgReferenceNote: 'The model is built from this image.',
@@ -72,7 +75,7 @@ export const modelGeneratorStrings = {
   mgSucceededAway: 'Your 3D model finished while you were away',
   mgLoadingModel: 'Loading the model…',
   mgModelAlt: (p: { what: string }) => `3D model of ${p.what}`,
-  mgModelFromPhotos: (p: { count: number }) => (p.count === 1 ? 'the object in your photo' : `the object in your ${p.count} photos`),
+  mgModelFromPhotos: (p: { count: number }, f: Formatter) => (f.plural(p.count) === 'one' ? 'the object in your photo' : `the object in your ${f.number(p.count)} photos`),
   mgStats: 'About this model',
   mgStatTriangles: 'Triangles',
   mgStatVertices: 'Vertices',
@@ -102,7 +105,7 @@ export const modelGeneratorStrings = {
   mgRecent: 'Your recent models',
   mgShow: 'Show',
   mgShowLabel: (p: { what: string }) => `Show ${p.what}`,
-  mgPhotoJob: (p: { count: number }) => (p.count === 1 ? '1 photo' : `${p.count} photos`),
+  mgPhotoJob: (p: { count: number }, f: Formatter) => `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'photo' : 'photos'}`,
   mgStatusQueued: 'waiting',
   mgStatusProcessing: 'in progress',
   mgStatusSucceeded: 'ready',

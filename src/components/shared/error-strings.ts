@@ -20,7 +20,7 @@ export const errorStrings = {
   errUndecodableHint: 'It may be damaged. Save it again and choose the new file.',
   errTooLongTitle: (p: ErrorParams, f: Formatter) => `The video is ${f.clock(Number(p['seconds'] ?? 0))} long`,
   errTooLongHint: (p: ErrorParams, f: Formatter) => `Videos may be at most ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Trim it to one continuous take.`,
-  errResolutionTitle: (p: ErrorParams) => `The video is ${p['width']}×${p['height']}`,
+  errResolutionTitle: (p: ErrorParams, f: Formatter) => `The video is ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
   errResolutionHint: (p: ErrorParams) => `Videos may be at most ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, either orientation). Export it at ${p['maxShort']}p or lower.`,
   errImageCountTitle: (p: ErrorParams) => `${p['count']} photos were given`,
   errImageCountHint: (p: ErrorParams) => `Use ${p['min']} to ${p['max']} photos of one object.`,

@@ -2,14 +2,13 @@
  * The image tools operation (background removal) and its output options:
  * size (auto | preview | full), format (png with transparency | jpg), bg_color, crop.
  *
- * "auto" is not defined by the spec. Ours: the full resolution up to 10 megapixels, scaled down
- * beyond that, so a phone photo comes back whole and a 48 MP scan does not cost a 20 MB answer.
+ * "auto" is not defined by the spec. Ours (LIMITS.imageTools.autoMaxPixels): the full resolution up
+ * to 10 megapixels, scaled down beyond that, so a phone photo comes back whole and a 48 MP scan does
+ * not cost a 20 MB answer.
  */
 import sharp from 'sharp';
 import { LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
 import { removeBackground } from './background.js';
-
-export const AUTO_MAX_PIXELS = 10_000_000;
 
 export interface ImageToolOptions {
   size: ImageToolSize;
@@ -39,7 +38,7 @@ export async function runImageTool(image: Uint8Array, options: ImageToolOptions)
     w = cut.box.width;
     h = cut.box.height;
   }
-  const maxPixels = options.size === 'preview' ? LIMITS.imageTools.previewMaxPixels : options.size === 'auto' ? AUTO_MAX_PIXELS : Infinity;
+  const maxPixels = options.size === 'preview' ? LIMITS.imageTools.previewMaxPixels : options.size === 'auto' ? LIMITS.imageTools.autoMaxPixels : Infinity;
   if (w * h > maxPixels) {
     const k = Math.sqrt(maxPixels / (w * h));
     w = Math.max(1, Math.floor(w * k));
