@@ -2,7 +2,18 @@
 // hand; CI fails when it is stale. Server-side folders hold no elements and stay out.
 export default {
   globs: ['src/**/*.ts'],
-  exclude: ['src/sandbox/**', 'src/proxy/**', 'src/server/**', 'src/dev/**', 'src/api/**', 'src/**/*.test.ts', 'src/elements/**', 'src/react/**', 'src/types/**', 'src/cdn.ts'],
+  exclude: [
+    'src/sandbox/**',
+    'src/proxy/**',
+    'src/server/**',
+    'src/dev/**',
+    'src/api/**',
+    'src/**/*.test.ts',
+    'src/elements/**',
+    'src/react/**',
+    'src/types/**',
+    'src/cdn.ts',
+  ],
   litelement: true,
   // package.json's customElements names the package's copy (dist/custom-elements.json, dist paths,
   // written by scripts/build.mjs): the analyzer must not point it back at this one.

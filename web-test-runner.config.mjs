@@ -33,19 +33,71 @@ const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undef
 const artifacts = { turntableFrames: 12, turntableSize: 128 };
 const stacks = {
   mediakit: createDevStack({ sandbox: { speed: 60, artifacts }, budget: 10_000 }),
-  'mk-short': createDevStack({ basePath: '/mk-short', sandboxPath: '/sandbox-short', sandbox: { speed: 60, artifacts }, budget: 10_000, proxy: { tokenTtlSeconds: 2 } }),
-  'mk-jobs': createDevStack({ basePath: '/mk-jobs', sandboxPath: '/sandbox-jobs', sandbox: { speed: 60, artifacts }, budget: 10_000, proxy: { exposeAccountBalance: true } }),
+  'mk-short': createDevStack({
+    basePath: '/mk-short',
+    sandboxPath: '/sandbox-short',
+    sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+    proxy: { tokenTtlSeconds: 2 },
+  }),
+  'mk-jobs': createDevStack({
+    basePath: '/mk-jobs',
+    sandboxPath: '/sandbox-jobs',
+    sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+    proxy: { exposeAccountBalance: true },
+  }),
   // One stack per element test file, so faults and ledgers are that file's own.
-  'mk-video': createDevStack({ basePath: '/mk-video', sandboxPath: '/sandbox-video', sandbox: { speed: 1, artifacts }, budget: 10_000 }),
-  'mk-kit': createDevStack({ basePath: '/mk-kit', sandboxPath: '/sandbox-kit', sandbox: { speed: 1, artifacts }, budget: 10_000 }),
-  'mk-model': createDevStack({ basePath: '/mk-model', sandboxPath: '/sandbox-model', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
-  'mk-headshot': createDevStack({ basePath: '/mk-headshot', sandboxPath: '/sandbox-headshot', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
-  'mk-bg': createDevStack({ basePath: '/mk-bg', sandboxPath: '/sandbox-bg', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
-  'mk-badge': createDevStack({ basePath: '/mk-badge', sandboxPath: '/sandbox-badge', sandbox: { speed: 60, artifacts }, budget: 100 }),
+  'mk-video': createDevStack({
+    basePath: '/mk-video',
+    sandboxPath: '/sandbox-video',
+    sandbox: { speed: 1, artifacts },
+    budget: 10_000,
+  }),
+  'mk-kit': createDevStack({
+    basePath: '/mk-kit',
+    sandboxPath: '/sandbox-kit',
+    sandbox: { speed: 1, artifacts },
+    budget: 10_000,
+  }),
+  'mk-model': createDevStack({
+    basePath: '/mk-model',
+    sandboxPath: '/sandbox-model',
+    sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+  }),
+  'mk-headshot': createDevStack({
+    basePath: '/mk-headshot',
+    sandboxPath: '/sandbox-headshot',
+    sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+  }),
+  'mk-bg': createDevStack({
+    basePath: '/mk-bg',
+    sandboxPath: '/sandbox-bg',
+    sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+  }),
+  'mk-badge': createDevStack({
+    basePath: '/mk-badge',
+    sandboxPath: '/sandbox-badge',
+    sandbox: { speed: 60, artifacts },
+    budget: 100,
+  }),
   // Behind /mk-hostile (test/components/hostile-links): answers whose *_url fields are javascript: links.
-  'mk-links': createDevStack({ basePath: '/mk-links', sandboxPath: '/sandbox-links', sandbox: { speed: 60, artifacts }, budget: 10_000 }),
+  'mk-links': createDevStack({
+    basePath: '/mk-links',
+    sandboxPath: '/sandbox-links',
+    sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+  }),
   // A stack whose sessions have almost nothing left (402 before any upload).
-  'mk-poor': createDevStack({ basePath: '/mk-poor', sandboxPath: '/sandbox-poor', sandbox: { speed: 60, artifacts }, budget: 5 }),
+  'mk-poor': createDevStack({
+    basePath: '/mk-poor',
+    sandboxPath: '/sandbox-poor',
+    sandbox: { speed: 60, artifacts },
+    budget: 5,
+  }),
 };
 
 /** Test-only routes (Koa). */
@@ -71,11 +123,21 @@ async function testRoutes(ctx, next) {
   if (ctx.path === '/__test/echo-form' && ctx.method === 'POST') {
     const chunks = [];
     for await (const c of ctx.req) chunks.push(c);
-    const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': ctx.get('content-type') } }).formData();
-    ctx.body = { parts: [...form].map(([name, v]) => (typeof v === 'string' ? { name, value: v } : { name, filename: v.name, type: v.type, size: v.size })) };
+    const form = await new Response(Buffer.concat(chunks), {
+      headers: { 'content-type': ctx.get('content-type') },
+    }).formData();
+    ctx.body = {
+      parts: [...form].map(([name, v]) =>
+        typeof v === 'string' ? { name, value: v } : { name, filename: v.name, type: v.type, size: v.size },
+      ),
+    };
     return;
   }
-  if (ctx.path === '/__fixtures/splat' && assetName(ctx.query.asset) && ['ksplat', 'spz', 'spz-v3'].includes(ctx.query.to)) {
+  if (
+    ctx.path === '/__fixtures/splat' &&
+    assetName(ctx.query.asset) &&
+    ['ksplat', 'spz', 'spz-v3'].includes(ctx.query.to)
+  ) {
     ctx.type = 'application/octet-stream';
     ctx.body = Buffer.from(await convertSplat(ctx.query.asset, ctx.query.to));
     return;
@@ -88,7 +150,15 @@ async function testRoutes(ctx, next) {
   if (ctx.path === '/__fixtures/video') {
     const n = (name, fallback) => Math.max(1, Math.min(4096, Number(ctx.query[name] ?? fallback) || fallback));
     ctx.type = ctx.query.container === 'mov' ? 'video/quicktime' : 'video/mp4';
-    ctx.body = Buffer.from(await makeVideo({ seconds: n('seconds', 2), width: n('width', 64), height: n('height', 64), fps: n('fps', 5), container: ctx.query.container === 'mov' ? 'mov' : 'mp4' }));
+    ctx.body = Buffer.from(
+      await makeVideo({
+        seconds: n('seconds', 2),
+        width: n('width', 64),
+        height: n('height', 64),
+        fps: n('fps', 5),
+        container: ctx.query.container === 'mov' ? 'mov' : 'mp4',
+      }),
+    );
     return;
   }
   return next();
@@ -127,7 +197,10 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: { executablePath: process.env.CHROME_PATH ?? findChromium(), args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] },
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH ?? findChromium(),
+        args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+      },
     }),
   ],
   middleware: [
@@ -137,7 +210,11 @@ export default {
     mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
     mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),
     hostileEndpoint('/mk-hostile', '/mk-links'),
-    ...['video', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links'].map((n) => mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`])),
+    ...['video', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links'].map((n) =>
+      mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`]),
+    ),
   ],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
+  ],
 };

@@ -10,7 +10,10 @@ const config: StorybookConfig = {
   addons: ['@storybook/addon-docs'],
   framework: { name: '@storybook/web-components-vite', options: {} },
   core: { disableTelemetry: true },
-  staticDirs: [{ from: '../demo/media', to: '/media' }, ...(existsSync(assets) ? [{ from: assets, to: '/assets' }] : [])],
+  staticDirs: [
+    { from: '../demo/media', to: '/media' },
+    ...(existsSync(assets) ? [{ from: assets, to: '/assets' }] : []),
+  ],
   // Stories talk to the same sandbox as `npm start` (vite.config.ts mounts it at /sandbox).
   viteFinal: async (config) => ({ ...config, root: undefined }),
 };

@@ -6,7 +6,9 @@ const log = document.querySelector('#log')!;
 const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
-document.querySelector<HTMLElementTagNameMap['credit-badge']>('#long')!.addEventListener('mk-credits-changed', (e) => write(`mk-credits-changed ${JSON.stringify(e.detail)}`));
+document
+  .querySelector<HTMLElementTagNameMap['credit-badge']>('#long')!
+  .addEventListener('mk-credits-changed', (e) => write(`mk-credits-changed ${JSON.stringify(e.detail)}`));
 const lowBadge = document.querySelector<HTMLElementTagNameMap['credit-badge']>('#low-badge')!;
 const low = document.querySelector<HTMLInputElement>('#low')!;
 low.addEventListener('input', () => (lowBadge.low = Number(low.value) || 0));

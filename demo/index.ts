@@ -9,7 +9,9 @@ const log = (line: string) => ($('log').textContent = `${line}\n${$('log').textC
 const auth = () => ({ authorization: `Bearer ${token}` });
 
 function showBudget(remaining: number | string | null): void {
-  if (remaining !== null) $('balance').textContent = `This browser may spend ${new Intl.NumberFormat().format(Number(remaining))} more credits today`;
+  if (remaining !== null)
+    $('balance').textContent =
+      `This browser may spend ${new Intl.NumberFormat().format(Number(remaining))} more credits today`;
 }
 
 $('account').addEventListener('click', async () => {
@@ -27,7 +29,11 @@ $('bg-run').addEventListener('click', async () => {
   if (!file) return log('choose an image first');
   const form = new FormData();
   form.set('image_file', file);
-  const r = await fetch(`${base}/api/v1`, { method: 'POST', headers: { ...auth(), 'idempotency-key': crypto.randomUUID() }, body: form });
+  const r = await fetch(`${base}/api/v1`, {
+    method: 'POST',
+    headers: { ...auth(), 'idempotency-key': crypto.randomUUID() },
+    body: form,
+  });
   if (!r.ok) return log(`background removal: ${r.status} ${(await r.json()).error.message}`);
   const img = $<HTMLImageElement>('bg-out');
   img.src = URL.createObjectURL(await r.blob());

@@ -6,9 +6,15 @@ const log = document.querySelector('#log')!;
 const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
-el.addEventListener('mk-file-select', (e) => write(`mk-file-select ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`));
+el.addEventListener('mk-file-select', (e) =>
+  write(`mk-file-select ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
+);
 for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded', 'mk-job-failed'] as const) {
-  el.addEventListener(type, (e) => write(`${type} ${JSON.stringify({ status: e.detail.status, progress: e.detail.progress, whileAway: e.detail.whileAway, refunded: e.detail.refunded, ...(e.detail.model ? { model: e.detail.model } : {}) })}`));
+  el.addEventListener(type, (e) =>
+    write(
+      `${type} ${JSON.stringify({ status: e.detail.status, progress: e.detail.progress, whileAway: e.detail.whileAway, refunded: e.detail.refunded, ...(e.detail.model ? { model: e.detail.model } : {}) })}`,
+    ),
+  );
 }
 document.querySelector('#sample')!.addEventListener('click', async () => {
   el.mode = 'photos';
@@ -18,9 +24,16 @@ document.querySelector('#prompt')!.addEventListener('click', () => {
   el.mode = 'prompt';
   el.prompt = 'a blue ceramic teapot with a curved spout';
 });
-document.querySelector<HTMLInputElement>('#lang')!.addEventListener('change', (e) => (document.documentElement.lang = (e.target as HTMLInputElement).checked ? 'de' : 'en'));
+document
+  .querySelector<HTMLInputElement>('#lang')!
+  .addEventListener(
+    'change',
+    (e) => (document.documentElement.lang = (e.target as HTMLInputElement).checked ? 'de' : 'en'),
+  );
 document.querySelector('#form')!.addEventListener('submit', (e) => {
   e.preventDefault();
   const value = new FormData(e.target as HTMLFormElement).get('model');
-  document.querySelector('#submitted')!.textContent = value ? `model = ${String(value).slice(0, 60)}…` : 'no model yet (the form value is the model URL once it is made)';
+  document.querySelector('#submitted')!.textContent = value
+    ? `model = ${String(value).slice(0, 60)}…`
+    : 'no model yet (the form value is the model URL once it is made)';
 });

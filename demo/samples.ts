@@ -3,7 +3,13 @@
  * <bg-tool> (no binary fixtures in the repository): a head-and-shoulders selfie and a product
  * photo on a plain backdrop.
  */
-async function draw(width: number, height: number, type: 'image/jpeg' | 'image/png', name: string, paint: (ctx: OffscreenCanvasRenderingContext2D) => void): Promise<File> {
+async function draw(
+  width: number,
+  height: number,
+  type: 'image/jpeg' | 'image/png',
+  name: string,
+  paint: (ctx: OffscreenCanvasRenderingContext2D) => void,
+): Promise<File> {
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d')!;
   paint(ctx);

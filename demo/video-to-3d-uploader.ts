@@ -6,7 +6,11 @@ const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
 for (const type of ['mk-file-select', 'mk-job-created', 'mk-job-succeeded', 'mk-job-failed'] as const) {
-  el.addEventListener(type, (e) => write(`${type} ${JSON.stringify(type === 'mk-file-select' ? { name: (e.detail as { file: File }).file.name } : { status: (e.detail as { status: string }).status, whileAway: (e.detail as { whileAway?: boolean }).whileAway, refunded: (e.detail as { refunded?: boolean }).refunded })}`));
+  el.addEventListener(type, (e) =>
+    write(
+      `${type} ${JSON.stringify(type === 'mk-file-select' ? { name: (e.detail as { file: File }).file.name } : { status: (e.detail as { status: string }).status, whileAway: (e.detail as { whileAway?: boolean }).whileAway, refunded: (e.detail as { refunded?: boolean }).refunded })}`,
+    ),
+  );
 }
 let quarter = -1;
 el.addEventListener('mk-upload-progress', (e) => {
@@ -17,9 +21,16 @@ document.querySelector('#sample')!.addEventListener('click', async () => {
   const blob = await (await fetch('/media/walkthrough.mp4')).blob();
   el.selectFile(new File([blob], 'walkthrough.mp4', { type: 'video/mp4' }));
 });
-document.querySelector<HTMLInputElement>('#lang')!.addEventListener('change', (e) => (document.documentElement.lang = (e.target as HTMLInputElement).checked ? 'de' : 'en'));
+document
+  .querySelector<HTMLInputElement>('#lang')!
+  .addEventListener(
+    'change',
+    (e) => (document.documentElement.lang = (e.target as HTMLInputElement).checked ? 'de' : 'en'),
+  );
 document.querySelector('#form')!.addEventListener('submit', (e) => {
   e.preventDefault();
   const value = new FormData(e.target as HTMLFormElement).get('scene_job');
-  document.querySelector('#submitted')!.textContent = value ? `scene_job = ${String(value).slice(0, 24)}…` : 'no job yet (the form value is the job handle once the job exists)';
+  document.querySelector('#submitted')!.textContent = value
+    ? `scene_job = ${String(value).slice(0, 24)}…`
+    : 'no job yet (the form value is the job handle once the job exists)';
 });

@@ -11,9 +11,15 @@ const splat = $<HTMLElementTagNameMap['splat-viewer']>('splat-viewer');
 
 glb.addEventListener('mk-viewer-load', (e) => ($('stats').textContent = JSON.stringify(e.detail.stats, null, 2)));
 glb.addEventListener('mk-viewer-error', (e) => ($('glb-status').textContent = e.detail.message));
-splat.addEventListener('mk-viewer-load', (e) => ($('splat-status').textContent = `${new Intl.NumberFormat().format(e.detail.splats ?? 0)} splats`));
+splat.addEventListener(
+  'mk-viewer-load',
+  (e) => ($('splat-status').textContent = `${new Intl.NumberFormat().format(e.detail.splats ?? 0)} splats`),
+);
 splat.addEventListener('mk-viewer-error', (e) => ($('splat-status').textContent = e.detail.message));
-$<HTMLInputElement>('rotate').addEventListener('change', (e) => (glb.autoRotate = (e.target as HTMLInputElement).checked));
+$<HTMLInputElement>('rotate').addEventListener(
+  'change',
+  (e) => (glb.autoRotate = (e.target as HTMLInputElement).checked),
+);
 
 $('generate').addEventListener('click', async () => {
   const poller = JobPoller.for(MediaClient.for('/mediakit'));

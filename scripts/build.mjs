@@ -54,7 +54,12 @@ export function distManifest() {
     if (Array.isArray(value)) return value.map(walk);
     if (!value || typeof value !== 'object') return value;
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, (k === 'path' || k === 'module') && typeof v === 'string' ? v.replace(/^\/?src\/(.*)\.ts$/, 'dist/$1.js') : walk(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        (k === 'path' || k === 'module') && typeof v === 'string'
+          ? v.replace(/^\/?src\/(.*)\.ts$/, 'dist/$1.js')
+          : walk(v),
+      ]),
     );
   };
   return walk(manifest);
@@ -87,7 +92,11 @@ function writeEditorData(manifest) {
         elements: elements.map((d) => ({
           name: d.tagName,
           description: text(d),
-          attributes: (d.attributes ?? []).map((a) => ({ name: a.name, description: text(a), value: { type: a.type?.text ?? 'string' } })),
+          attributes: (d.attributes ?? []).map((a) => ({
+            name: a.name,
+            description: text(a),
+            value: { type: a.type?.text ?? 'string' },
+          })),
           events: (d.events ?? []).filter((e) => e.name).map((e) => ({ name: e.name, description: text(e) })),
         })),
       },
@@ -141,7 +150,10 @@ function cdnDecoderUrls() {
     enforce: 'pre',
     transform(code, id) {
       if (!/three\/examples\/jsm\/loaders\/(DRACOLoader|KTX2Loader)\.js$/.test(id)) return null;
-      const out = code.replace(/new URL\(\s*'\.\.\/libs\/([^']+)',\s*import\.meta\.url\s*\)/g, (_, file) => `new URL(String('../decoders/${file}'), import.meta.url)`);
+      const out = code.replace(
+        /new URL\(\s*'\.\.\/libs\/([^']+)',\s*import\.meta\.url\s*\)/g,
+        (_, file) => `new URL(String('../decoders/${file}'), import.meta.url)`,
+      );
       return { code: out, map: null };
     },
   };
@@ -149,7 +161,12 @@ function cdnDecoderUrls() {
 
 function copyCdnDecoders() {
   const libs = join(root, 'node_modules/three/examples/jsm/libs');
-  for (const file of ['draco/draco_wasm_wrapper.js', 'draco/draco_decoder.wasm', 'basis/basis_transcoder.js', 'basis/basis_transcoder.wasm']) {
+  for (const file of [
+    'draco/draco_wasm_wrapper.js',
+    'draco/draco_decoder.wasm',
+    'basis/basis_transcoder.js',
+    'basis/basis_transcoder.wasm',
+  ]) {
     mkdirSync(dirname(join(root, 'cdn/decoders', file)), { recursive: true });
     copyFileSync(join(libs, file), join(root, 'cdn/decoders', file));
   }

@@ -17,7 +17,11 @@ const mtime = (p) => {
 
 const installed = mtime('node_modules/.package-lock.json');
 if (installed === 0 || installed < mtime('package-lock.json') || installed < mtime('package.json')) {
-  console.log(installed === 0 ? '[mediakit] node_modules is missing: running npm install…' : '[mediakit] package-lock.json changed: running npm install…');
+  console.log(
+    installed === 0
+      ? '[mediakit] node_modules is missing: running npm install…'
+      : '[mediakit] package-lock.json changed: running npm install…',
+  );
   const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error('[mediakit] npm install failed. Fix the error above, then run `npm install` yourself.');

@@ -15,7 +15,10 @@ export function elements() {
   const found = [];
   for (const group of ['components', 'viewers']) {
     for (const tag of readdirSync(join(root, 'src', group))) {
-      if (existsSync(join(root, 'src', group, tag, 'define.ts')) && existsSync(join(root, 'src', group, tag, `${tag}.ts`))) {
+      if (
+        existsSync(join(root, 'src', group, tag, 'define.ts')) &&
+        existsSync(join(root, 'src', group, tag, `${tag}.ts`))
+      ) {
         found.push({ tag, dir: `${group}/${tag}` });
       }
     }
@@ -77,5 +80,7 @@ function main() {
     console.error(`Element entries are stale (${stale.join(', ')}): run npm run entries and commit the result.`);
     process.exit(1);
   }
-  console.log(`${list.length} element subpaths: ${list.map(({ tag }) => tag).join(', ')}${stale.length && !check ? ` (updated ${stale.join(', ')})` : ''}`);
+  console.log(
+    `${list.length} element subpaths: ${list.map(({ tag }) => tag).join(', ')}${stale.length && !check ? ` (updated ${stale.join(', ')})` : ''}`,
+  );
 }

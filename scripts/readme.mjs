@@ -15,7 +15,10 @@ const blocks = [...readme.matchAll(/^```(ts|tsx|js)\n([\s\S]*?)^```$/gm)];
 const want = new Map();
 blocks.forEach(([, lang, code], i) => {
   const name = `${String(i + 1).padStart(2, '0')}.${lang === 'tsx' ? 'tsx' : 'ts'}`;
-  want.set(name, `// From README.md, extracted by scripts/readme.mjs: edit the README, not this file.\nexport {};\n${code}`);
+  want.set(
+    name,
+    `// From README.md, extracted by scripts/readme.mjs: edit the README, not this file.\nexport {};\n${code}`,
+  );
 });
 const stale = [];
 mkdirSync(dir, { recursive: true });

@@ -41,11 +41,16 @@ const dir = join(tmpdir(), 'mediakit-size');
 mkdirSync(dir, { recursive: true });
 
 const entries = [
-  ['client (MediaClient, JobPoller from the root)', `import { MediaClient, JobPoller } from ${JSON.stringify(join(root, 'dist/index.js'))};\nconsole.log(MediaClient, JobPoller);`],
+  [
+    'client (MediaClient, JobPoller from the root)',
+    `import { MediaClient, JobPoller } from ${JSON.stringify(join(root, 'dist/index.js'))};\nconsole.log(MediaClient, JobPoller);`,
+  ],
   ...elements().map(({ tag }) => [`${tag}.js`, `import ${JSON.stringify(join(root, 'dist/elements', `${tag}.js`))};`]),
   [
     'the five product elements on one page',
-    ['video-to-3d-uploader', 'headshot-studio', 'model-generator', 'bg-tool', 'credit-badge'].map((tag) => `import ${JSON.stringify(join(root, 'dist/elements', `${tag}.js`))};`).join('\n'),
+    ['video-to-3d-uploader', 'headshot-studio', 'model-generator', 'bg-tool', 'credit-badge']
+      .map((tag) => `import ${JSON.stringify(join(root, 'dist/elements', `${tag}.js`))};`)
+      .join('\n'),
   ],
   ['define.js (every tag)', `import ${JSON.stringify(join(root, 'dist/define.js'))};`],
 ];
@@ -78,7 +83,13 @@ for (const [name, source] of entries) {
   const budget = BUDGETS[name];
   const ok = budget === undefined || initialBytes <= budget * KiB;
   if (!ok) over++;
-  rows.push([name, (initialBytes / KiB).toFixed(1), budget === undefined ? '-' : `${budget}`, ok ? (budget === undefined ? '' : 'ok') : 'OVER', (lazyBytes / KiB).toFixed(1)]);
+  rows.push([
+    name,
+    (initialBytes / KiB).toFixed(1),
+    budget === undefined ? '-' : `${budget}`,
+    ok ? (budget === undefined ? '' : 'ok') : 'OVER',
+    (lazyBytes / KiB).toFixed(1),
+  ]);
 }
 
 const head = ['entry', 'first load KiB gz', 'budget KiB', '', 'lazy chunks KiB gz'];

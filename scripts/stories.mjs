@@ -22,7 +22,19 @@ const LOCALE = process.env['STORY_LOCALE'];
 const WIDTH = Number(process.env['STORY_WIDTH'] ?? 1000);
 const SCHEME = process.env['STORY_SCHEME'] === 'dark' ? 'dark' : 'light';
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.mp4': 'video/mp4', '.woff2': 'font/woff2', '.glb': 'model/gltf-binary', '.ply': 'application/octet-stream', '.splat': 'application/octet-stream' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.mp4': 'video/mp4',
+  '.woff2': 'font/woff2',
+  '.glb': 'model/gltf-binary',
+  '.ply': 'application/octet-stream',
+  '.splat': 'application/octet-stream',
+};
 
 if (!existsSync(join(staticDir, 'index.json'))) {
   console.error('stories: no storybook-static (run npm run build-storybook first)');
@@ -30,11 +42,27 @@ if (!existsSync(join(staticDir, 'index.json'))) {
 }
 
 // Story names that are element states (the element's `status` or a custom state).
-const STATES = ['idle', 'ready', 'working', 'processing', 'succeeded', 'failed', 'partial', 'loading', 'loaded', 'error', 'offline', 'low'];
+const STATES = [
+  'idle',
+  'ready',
+  'working',
+  'processing',
+  'succeeded',
+  'failed',
+  'partial',
+  'loading',
+  'loaded',
+  'error',
+  'offline',
+  'low',
+];
 // The proxies' own routes: their error answers are what the error stories show (and /nowhere, the
 // endpoint with no proxy behind it that credit-badge's Error story is about).
 const API = /^\/(mediakit|mediakit-poor|nowhere)\//;
-const stacks = [createDevStack(), createDevStack({ basePath: '/mediakit-poor', sandboxPath: '/sandbox-poor', budget: 5 })];
+const stacks = [
+  createDevStack(),
+  createDevStack({ basePath: '/mediakit-poor', sandboxPath: '/sandbox-poor', budget: 5 }),
+];
 const server = createServer((req, res) => {
   const chain = [...stacks.map((s) => s.middleware)];
   const next = () => {
@@ -54,7 +82,9 @@ const url = `http://127.0.0.1:${server.address().port}`;
 const index = JSON.parse(readFileSync(join(staticDir, 'index.json'), 'utf8'));
 // Every story, and every docs page (autodocs from the manifest, the quick start).
 // A filter may list several parts of story ids, comma-separated (`bg-tool--idle,badge--low`).
-const stories = Object.values(index.entries).filter((e) => (e.type === 'story' || e.type === 'docs') && filter.split(',').some((f) => e.id.includes(f)));
+const stories = Object.values(index.entries).filter(
+  (e) => (e.type === 'story' || e.type === 'docs') && filter.split(',').some((f) => e.id.includes(f)),
+);
 const axe = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 const failures = [];
@@ -79,8 +109,12 @@ async function check(story) {
   page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
   const docs = story.type === 'docs';
   const root = docs ? '#storybook-docs' : '#storybook-root';
-  await page.goto(`${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}${LOCALE ? `&globals=locale:${LOCALE}` : ''}`);
-  await page.waitForSelector(`${root} > *`, { timeout: 15_000 }).catch(() => problems.push('the story rendered nothing'));
+  await page.goto(
+    `${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}${LOCALE ? `&globals=locale:${LOCALE}` : ''}`,
+  );
+  await page
+    .waitForSelector(`${root} > *`, { timeout: 15_000 })
+    .catch(() => problems.push('the story rendered nothing'));
   // A story named after a state (Succeeded, Failed, Processing, Ready, Loaded, Offline, ...) is
   // checked in that state: an element in it must reach it (its `status`, or `:state()`).
   const state = docs ? undefined : STATES.find((s) => story.id.endsWith(`--${s}`));
@@ -88,7 +122,9 @@ async function check(story) {
     await page
       .waitForFunction(
         ({ root, state }) =>
-          [...document.querySelectorAll(`${root} *`)].some((el) => el.localName.includes('-') && (el.status === state || el.matches(`:state(${state})`))),
+          [...document.querySelectorAll(`${root} *`)].some(
+            (el) => el.localName.includes('-') && (el.status === state || el.matches(`:state(${state})`)),
+          ),
         { root, state },
         { timeout: 60_000, polling: 200 },
       )
@@ -99,15 +135,23 @@ async function check(story) {
   // On a docs page, Storybook's own controls table (its radio and toggle inputs) and the scrolling
   // frame it puts around each story are not ours: the elements inside are checked in full on
   // their story pages.
-  const violations = await page.evaluate(async ({ root, docs }) => {
-    const context = docs ? { include: [root], exclude: ['.docblock-argstable'] } : root;
-    const options = { resultTypes: ['violations'], ...(docs ? { rules: { 'scrollable-region-focusable': { enabled: false } } } : {}) };
-    const r = await globalThis.axe.run(context, options);
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => {
-      const n = v.nodes[0];
-      return `${v.id} (${v.impact}): ${v.nodes.length} node(s), ${n?.target.join(' ')}\n         ${n?.html.slice(0, 160)}\n         ${n?.failureSummary?.split('\n')[1]?.trim() ?? ''}`;
-    });
-  }, { root, docs });
+  const violations = await page.evaluate(
+    async ({ root, docs }) => {
+      const context = docs ? { include: [root], exclude: ['.docblock-argstable'] } : root;
+      const options = {
+        resultTypes: ['violations'],
+        ...(docs ? { rules: { 'scrollable-region-focusable': { enabled: false } } } : {}),
+      };
+      const r = await globalThis.axe.run(context, options);
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => {
+          const n = v.nodes[0];
+          return `${v.id} (${v.impact}): ${v.nodes.length} node(s), ${n?.target.join(' ')}\n         ${n?.html.slice(0, 160)}\n         ${n?.failureSummary?.split('\n')[1]?.trim() ?? ''}`;
+        });
+    },
+    { root, docs },
+  );
   problems.push(...violations.map((v) => `axe: ${v}`));
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${story.id}.png`), fullPage: true });
   await context.close();
@@ -119,7 +163,9 @@ async function run(queue, workers) {
     Array.from({ length: workers }, async () => {
       for (let story = queue.shift(); story; story = queue.shift()) {
         const problems = await check(story);
-        console.log(`${problems.length ? 'FAIL' : 'ok  '} ${story.id}${problems.length ? '\n       ' + problems.join('\n       ') : ''}`);
+        console.log(
+          `${problems.length ? 'FAIL' : 'ok  '} ${story.id}${problems.length ? '\n       ' + problems.join('\n       ') : ''}`,
+        );
         if (problems.length) failures.push(story.id);
       }
     }),
@@ -130,9 +176,14 @@ async function run(queue, workers) {
 // fault, or jump past the state it shows), so those run alone; the others two at a time.
 const alone = (s) => s.tags?.includes('sandbox-state');
 await run(stories.filter(alone), 1);
-await run(stories.filter((s) => !alone(s)), 2);
+await run(
+  stories.filter((s) => !alone(s)),
+  2,
+);
 await browser.close();
 server.closeAllConnections?.();
 server.close();
-console.log(`\nstories: ${stories.length - failures.length} of ${stories.length} clean (no console error, no uncaught exception, axe 0 serious or critical) in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `\nstories: ${stories.length - failures.length} of ${stories.length} clean (no console error, no uncaught exception, axe 0 serious or critical) in ${Math.round((Date.now() - started) / 1000)} s`,
+);
 process.exit(failures.length ? 1 : 0);

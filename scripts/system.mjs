@@ -15,11 +15,16 @@ export function ensureProgram({ find, aptPackage, why, alternative = '' }) {
   const command = `apt-get update && apt-get install -y --no-install-recommends ${aptPackage}`;
   if (isRoot() && existsSync('/usr/bin/apt-get')) {
     console.log(`[mediakit] ${why}: installing Debian's ${aptPackage} (${command})…`);
-    const r = spawnSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const r = spawnSync('sh', ['-c', command], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     const after = find();
     if (r.status === 0 && after) return after;
   }
-  console.error(`[mediakit] ${why}, and none was found.\n  Install it with:   sudo ${command}${alternative ? `\n  ${alternative}` : ''}`);
+  console.error(
+    `[mediakit] ${why}, and none was found.\n  Install it with:   sudo ${command}${alternative ? `\n  ${alternative}` : ''}`,
+  );
   process.exit(1);
 }
 

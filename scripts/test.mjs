@@ -57,7 +57,11 @@ if (only !== '--browser') {
     // The multi-instance proxy tests run two proxies on a real Redis: $REDIS_URL (CI starts one) or a private redis-server.
     const env = files.some((f) => f.includes('redis')) && !process.env.REDIS_URL ? { REDIS_SERVER: ensureRedis() } : {};
     console.log(`\n[mediakit] node tests: ${files.length} files`);
-    const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], env);
+    const r = await run(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+      env,
+    );
     const num = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(r.text)?.[1] ?? 0);
     totals.passed += num('pass');
     totals.failed += num('fail') + num('cancelled');
@@ -72,7 +76,11 @@ if (only !== '--node') {
     const chrome = ensureChromium();
     console.log(`\n[mediakit] browser tests: ${files.length} files in ${chrome}`);
     const bin = join(root, 'node_modules/@web/test-runner/dist/bin.js');
-    const r = await run(process.execPath, ['--import', 'tsx', bin, '--config', 'web-test-runner.config.mjs', ...files], { CHROME_PATH: chrome });
+    const r = await run(
+      process.execPath,
+      ['--import', 'tsx', bin, '--config', 'web-test-runner.config.mjs', ...files],
+      { CHROME_PATH: chrome },
+    );
     const m = [...r.text.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
     if (m) {
       totals.passed += Number(m[1]);

@@ -25,4 +25,8 @@ export type { VideoTo3dUploader, UploaderStatus } from './components/video-to-3d
 export type { HeadshotStudio, HeadshotStatus } from './components/headshot-studio/headshot-studio.js';
 export type { BgTool, BgToolStatus, BgToolResult } from './components/bg-tool/bg-tool.js';
 export type { CreditBadge, CreditBadgeStatus } from './components/credit-badge/credit-badge.js';
-export type { ModelGenerator, ModelGeneratorStatus, ModelGeneratorMode } from './components/model-generator/model-generator.js';
+export type {
+  ModelGenerator,
+  ModelGeneratorStatus,
+  ModelGeneratorMode,
+} from './components/model-generator/model-generator.js';

@@ -44,7 +44,16 @@ async function result(el: BgTool): Promise<void> {
 const meta: Meta<Args> = {
   title: 'Elements/bg-tool',
   component: 'bg-tool',
-  args: { endpoint: '/mediakit', lang: '', theme: '', size: 'auto', format: 'png', bgColor: 'none', crop: false, width: '720px' },
+  args: {
+    endpoint: '/mediakit',
+    lang: '',
+    theme: '',
+    size: 'auto',
+    format: 'png',
+    bgColor: 'none',
+    crop: false,
+    width: '720px',
+  },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
     lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
@@ -63,7 +72,9 @@ type Story = StoryObj<Args>;
 export const Idle: Story = {};
 
 /** A file that is not an image, refused before any byte is sent. */
-export const Refused: Story = { render: (args) => drive(args, async (el) => el.selectFile(new File(['hello'], 'mug.png', { type: 'image/png' }))) };
+export const Refused: Story = {
+  render: (args) => drive(args, async (el) => el.selectFile(new File(['hello'], 'mug.png', { type: 'image/png' }))),
+};
 
 /** An image and the options, with the cost. */
 export const Ready: Story = { render: (args) => drive(args, ready) };
@@ -123,15 +134,18 @@ export const UrlRefused: Story = {
 export const German: Story = { args: { lang: 'de' }, render: (args) => drive(args, result) };
 
 /** Dark theme on a phone-width column. */
-export const DarkPhone: Story = { args: { theme: 'dark', width: '390px' }, render: (args) => html`<div style="background:#0d1117;color:#e6edf3;padding:16px">${drive(args, result)}</div>` };
+export const DarkPhone: Story = {
+  args: { theme: 'dark', width: '390px' },
+  render: (args) => html`<div style="background:#0d1117;color:#e6edf3;padding:16px">${drive(args, result)}</div>`,
+};
 
 /** In an edit form: required until there is a result, submitted as a file, cleared by reset. */
 export const InAForm: Story = {
   render: (args) => html`<form @submit=${(e: SubmitEvent) => {
-      e.preventDefault();
-      const f = new FormData(e.target as HTMLFormElement).get('cutout') as File | null;
-      (e.target as HTMLFormElement).querySelector('output')!.textContent = f ? `cutout = ${f.name}, ${f.size} bytes` : '';
-    }}>
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement).get('cutout') as File | null;
+    (e.target as HTMLFormElement).querySelector('output')!.textContent = f ? `cutout = ${f.name}, ${f.size} bytes` : '';
+  }}>
     ${(() => {
       const el = drive(args);
       el.name = 'cutout';

@@ -21,7 +21,9 @@ const meta: Meta<Args> = {
     lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
     format: { control: 'inline-radio', options: ['long', 'compact'] },
   },
-  render: (a) => html`<credit-badge endpoint=${a.endpoint} lang=${a.lang || 'en'} theme=${a.theme || 'light'} format=${a.format} low=${a.low}></credit-badge>
+  render: (
+    a,
+  ) => html`<credit-badge endpoint=${a.endpoint} lang=${a.lang || 'en'} theme=${a.theme || 'light'} format=${a.format} low=${a.low}></credit-badge>
     <p><button @click=${async () => MediaClient.for(a.endpoint).imageTool({ image: await sampleProduct(), size: 'preview' })}>Spend 1 credit on this page</button></p>`,
 };
 export default meta;
@@ -37,7 +39,8 @@ export const Compact: Story = { args: { format: 'compact' } };
 /** Below the `low` threshold: the state, the marker, the top-up slot, said once. */
 export const Low: Story = {
   args: { endpoint: '/mediakit-poor', low: 10 },
-  render: (a) => html`<credit-badge endpoint=${a.endpoint} low=${a.low}><a slot="top-up" href="#top-up">Buy credits</a></credit-badge>`,
+  render: (a) =>
+    html`<credit-badge endpoint=${a.endpoint} low=${a.low}><a slot="top-up" href="#top-up">Buy credits</a></credit-badge>`,
 };
 
 /** Before the first answer (a session that never arrives). */
@@ -55,4 +58,8 @@ export const Error: Story = { args: { endpoint: '/nowhere' } };
 export const German: Story = { args: { lang: 'de' } };
 
 /** Dark. */
-export const Dark: Story = { args: { theme: 'dark' }, render: (a) => html`<div style="background:#0d1117;padding:16px"><credit-badge endpoint=${a.endpoint} theme="dark"></credit-badge></div>` };
+export const Dark: Story = {
+  args: { theme: 'dark' },
+  render: (a) =>
+    html`<div style="background:#0d1117;padding:16px"><credit-badge endpoint=${a.endpoint} theme="dark"></credit-badge></div>`,
+};

@@ -13,7 +13,13 @@ interface Args {
 const meta: Meta<Args> = {
   title: 'Viewers/glb-viewer',
   component: 'glb-viewer',
-  args: { src: '/assets/DamagedHelmet.glb', alt: 'A damaged sci-fi helmet', autoRotate: false, height: '420px', up: '+y' },
+  args: {
+    src: '/assets/DamagedHelmet.glb',
+    alt: 'A damaged sci-fi helmet',
+    autoRotate: false,
+    height: '420px',
+    up: '+y',
+  },
   argTypes: { up: { control: 'inline-radio', options: ['+y', '-y', '+z', '-z'] } },
   render: ({ src, alt, autoRotate, height, up }) =>
     html`<glb-viewer .src=${src} .alt=${alt} .up=${up} ?auto-rotate=${autoRotate} style=${`--mk-viewer-height: ${height}`}
@@ -27,7 +33,8 @@ export const Loaded: Story = {};
 export const Duck: Story = { args: { src: '/assets/Duck.glb', alt: 'A rubber duck', autoRotate: true } };
 /** Until the first frame the poster shows, with a progress bar along the bottom (the dev stack sends the file over 40 s). */
 export const Loading: Story = {
-  render: () => html`<glb-viewer src="/sandbox/__dev/trickle?src=/assets/DamagedHelmet.glb&amp;seconds=40" style="--mk-viewer-height: 420px">
+  render:
+    () => html`<glb-viewer src="/sandbox/__dev/trickle?src=/assets/DamagedHelmet.glb&amp;seconds=40" style="--mk-viewer-height: 420px">
     <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the helmet…</div>
   </glb-viewer>`,
 };

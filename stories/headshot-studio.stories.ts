@@ -51,7 +51,8 @@ export const Idle: Story = {};
 
 /** A file that is not an image, refused before any byte is sent. */
 export const Refused: Story = {
-  render: (args) => drive(args, async (el) => el.selectFile(new File(['not a photo'], 'me.jpg', { type: 'image/jpeg' }))),
+  render: (args) =>
+    drive(args, async (el) => el.selectFile(new File(['not a photo'], 'me.jpg', { type: 'image/jpeg' }))),
 };
 
 /** A dark, small photo: advice on what to do, never blocking. */

@@ -71,31 +71,45 @@ export const PromptIdle: Story = { render: (args) => drive(args, undefined, 'pro
 export const PhotosReady: Story = { render: (args) => drive(args, photos) };
 
 /** A 13 MB photo: offered a downscale in the browser instead of a refusal. */
-export const OversizedPhoto: Story = { render: (args) => drive(args, async (el) => void (el.images = [await oversizedPhoto()])) };
+export const OversizedPhoto: Story = {
+  render: (args) => drive(args, async (el) => void (el.images = [await oversizedPhoto()])),
+};
 
 /** A file that is not an image, refused before anything is sent. */
-export const Refused: Story = { render: (args) => drive(args, async (el) => void (el.images = [new File(['not a photo'], 'teapot.png', { type: 'image/png' })])) };
+export const Refused: Story = {
+  render: (args) =>
+    drive(args, async (el) => void (el.images = [new File(['not a photo'], 'teapot.png', { type: 'image/png' })])),
+};
 
 /** A description near the limit: the counter turns bold and is announced politely. */
 export const PromptNearLimit: Story = {
-  render: (args) => drive(args, async (el) => void (el.prompt = 'a weathered bronze statue of a sitting fox, '.repeat(7).slice(0, 292)), 'prompt'),
+  render: (args) =>
+    drive(
+      args,
+      async (el) => void (el.prompt = 'a weathered bronze statue of a sitting fox, '.repeat(7).slice(0, 292)),
+      'prompt',
+    ),
 };
 
 /** Prompt mode at work: progress, elapsed time and the reference image the API rendered first. */
 export const Processing: Story = {
   tags: ['sandbox-state'],
   render: (args) =>
-    drive(args, async (el) => {
-      await prompt(el);
-      await fault('slow', { ms: 60_000 }); // a minute more: time to look
-      await el.start();
-      await until(() => el.status !== 'creating');
-      // Small steps: queued for the first tenth of its timeline; the reference image shows from then on.
-      while (el.status === 'queued') {
-        await advance(5_000);
-        await new Promise((r) => setTimeout(r, 400));
-      }
-    }, 'prompt'),
+    drive(
+      args,
+      async (el) => {
+        await prompt(el);
+        await fault('slow', { ms: 60_000 }); // a minute more: time to look
+        await el.start();
+        await until(() => el.status !== 'creating');
+        // Small steps: queued for the first tenth of its timeline; the reference image shows from then on.
+        while (el.status === 'queued') {
+          await advance(5_000);
+          await new Promise((r) => setTimeout(r, 400));
+        }
+      },
+      'prompt',
+    ),
 };
 
 /** The model in <glb-viewer> (loaded only now), the turntable, the seed, the statistics, download, same again and variation. */
@@ -113,35 +127,48 @@ export const Succeeded: Story = {
 export const Failed: Story = {
   tags: ['sandbox-state'],
   render: (args) =>
-    drive(args, async (el) => {
-      await prompt(el);
-      await fault('job_fail', { count: 1 });
-      await el.start();
-      await finish(el);
-    }, 'prompt'),
+    drive(
+      args,
+      async (el) => {
+        await prompt(el);
+        await fault('job_fail', { count: 1 });
+        await el.start();
+        await finish(el);
+      },
+      'prompt',
+    ),
 };
 
 /** The service is busy (sandbox fault `rate_limit`): a countdown, then it goes on by itself. */
 export const RateLimited: Story = {
   tags: ['sandbox-state'],
   render: (args) =>
-    drive(args, async (el) => {
-      await prompt(el);
-      await fault('rate_limit', { count: 1 });
-      await el.start();
-    }, 'prompt'),
+    drive(
+      args,
+      async (el) => {
+        await prompt(el);
+        await fault('rate_limit', { count: 1 });
+        await el.start();
+      },
+      'prompt',
+    ),
 };
 
 /** A session with 1 credit left (the second dev stack at /mediakit-poor, 5 credits, after two jobs): the cost line says so, the button is off. */
 export const NotEnoughCredits: Story = {
   args: { endpoint: '/mediakit-poor' },
   render: (args) =>
-    drive(args, async (el) => {
-      el.topUpHref = '#top-up';
-      const client = MediaClient.for('/mediakit-poor');
-      while ((client.credits.remaining ?? (await client.budget()).remaining) >= 2) await client.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
-      await prompt(el);
-    }, 'prompt'),
+    drive(
+      args,
+      async (el) => {
+        el.topUpHref = '#top-up';
+        const client = MediaClient.for('/mediakit-poor');
+        while ((client.credits.remaining ?? (await client.budget()).remaining) >= 2)
+          await client.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
+        await prompt(el);
+      },
+      'prompt',
+    ),
 };
 
 /** German, by the closest [lang]. */

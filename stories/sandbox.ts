@@ -22,18 +22,34 @@ async function controlPlane(r: Response, what: string): Promise<unknown> {
 
 /** The sandbox account behind the dev stack (a dev-only route of src/dev). */
 export function sandboxAccount(sandbox = '/sandbox'): Promise<string> {
-  account ??= fetch(`${sandbox}/__dev/account`).then(async (r) => ((await controlPlane(r, 'the sandbox account')) as { account_id: string }).account_id);
+  account ??= fetch(`${sandbox}/__dev/account`).then(
+    async (r) => ((await controlPlane(r, 'the sandbox account')) as { account_id: string }).account_id,
+  );
   return account;
 }
 
 /** Arms a sandbox fault (job_fail, rate_limit, expire, variant_fail, ...) for the next `count` calls. */
 export async function fault(kind: string, extra: Record<string, unknown> = {}, sandbox = '/sandbox'): Promise<void> {
-  await controlPlane(await fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: await sandboxAccount(sandbox), kind, ...extra }) }), `fault ${kind}`);
+  await controlPlane(
+    await fetch(`${sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: await sandboxAccount(sandbox), kind, ...extra }),
+    }),
+    `fault ${kind}`,
+  );
 }
 
 /** Moves the sandbox clock forward (jobs progress in sandbox time). */
 export async function advance(ms: number, sandbox = '/sandbox'): Promise<void> {
-  await controlPlane(await fetch(`${sandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) }), 'the sandbox clock');
+  await controlPlane(
+    await fetch(`${sandbox}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: ms }),
+    }),
+    'the sandbox clock',
+  );
 }
 
 /** The sample walkthrough (4 s, 480x270, H.264) shipped with the demo. */

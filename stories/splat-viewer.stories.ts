@@ -14,7 +14,8 @@ const meta: Meta<Args> = {
   component: 'splat-viewer',
   args: { src: '/assets/guitar.compressed.ply', autoRotate: true, up: '-y' },
   argTypes: { up: { control: 'inline-radio', options: ['-y', '+y', '+z', '-z'] } },
-  render: ({ src, autoRotate, up }) => html`<splat-viewer .src=${src} .up=${up} ?auto-rotate=${autoRotate} style="--mk-viewer-height: 420px"></splat-viewer>`,
+  render: ({ src, autoRotate, up }) =>
+    html`<splat-viewer .src=${src} .up=${up} ?auto-rotate=${autoRotate} style="--mk-viewer-height: 420px"></splat-viewer>`,
 };
 export default meta;
 
@@ -26,7 +27,8 @@ export const Loaded: Story = {};
 export const FromZip: Story = { args: { src: blobUrl(ballZip(5000, 0.05)) } };
 /** The poster and the progress bar while the file arrives (the dev stack sends it over 40 s). */
 export const Loading: Story = {
-  render: () => html`<splat-viewer src="/sandbox/__dev/trickle?src=/assets/guitar.compressed.ply&amp;seconds=40" style="--mk-viewer-height: 420px">
+  render:
+    () => html`<splat-viewer src="/sandbox/__dev/trickle?src=/assets/guitar.compressed.ply&amp;seconds=40" style="--mk-viewer-height: 420px">
     <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the scene…</div>
   </splat-viewer>`,
 };

@@ -44,7 +44,8 @@ export const Idle: Story = {};
 
 /** A file that is not a video, refused before any byte is sent. */
 export const Refused: Story = {
-  render: (args) => drive(args, async (el) => el.selectFile(new File(['not a video'], 'holiday.mp4', { type: 'video/mp4' }))),
+  render: (args) =>
+    drive(args, async (el) => el.selectFile(new File(['not a video'], 'holiday.mp4', { type: 'video/mp4' }))),
 };
 
 /** The sample walkthrough checked locally: thumbnail, length, frame size, cost, confirm. */
@@ -124,10 +125,17 @@ export const NotEnoughCredits: Story = {
 };
 
 /** German, by the closest [lang]. */
-export const German: Story = { args: { lang: 'de' }, render: (args) => drive(args, async (el) => el.selectFile(await sampleVideo())) };
+export const German: Story = {
+  args: { lang: 'de' },
+  render: (args) => drive(args, async (el) => el.selectFile(await sampleVideo())),
+};
 
 /** Dark theme on a phone-width column. */
-export const DarkPhone: Story = { args: { theme: 'dark', width: '390px' }, render: (args) => html`<div style="background:#0d1117;color:#e6edf3;padding:16px">${drive(args, async (el) => el.selectFile(await sampleVideo()))}</div>` };
+export const DarkPhone: Story = {
+  args: { theme: 'dark', width: '390px' },
+  render: (args) =>
+    html`<div style="background:#0d1117;color:#e6edf3;padding:16px">${drive(args, async (el) => el.selectFile(await sampleVideo()))}</div>`,
+};
 
 /** Theming: the public custom properties and a `::part()` rule, with the sample video chosen. */
 export const Themed: Story = {

@@ -7,7 +7,12 @@
  * Reads `body` to the end into one array. Past `maxBytes` it cancels the rest and calls
  * `tooLarge()` (which throws); a stream that fails mid-way calls `broken()` when given.
  */
-export async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number, tooLarge: () => never, broken?: () => never): Promise<Uint8Array> {
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  tooLarge: () => never,
+  broken?: () => never,
+): Promise<Uint8Array> {
   if (!body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -129,7 +129,14 @@ export class ApiError extends Error {
   /** What a translated message needs (seconds, limits, sizes). */
   readonly params: ErrorParams;
 
-  constructor(status: number, code: string, message: string, retryAfter?: number, reason?: ErrorReason, params?: ErrorParams) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    retryAfter?: number,
+    reason?: ErrorReason,
+    params?: ErrorParams,
+  ) {
     super(message);
     this.status = status;
     this.code = code;

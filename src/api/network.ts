@@ -55,7 +55,8 @@ function v6(text: string): number[] | undefined {
   if (!/^[0-9a-f:]+$/.test(s)) return undefined;
   const halves = s.split('::');
   if (halves.length > 2) return undefined;
-  const parse = (h: string) => (h === '' ? [] : h.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+  const parse = (h: string) =>
+    h === '' ? [] : h.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
   const head = parse(halves[0]!);
   let groups: number[];
   if (halves.length === 2) {
@@ -99,7 +100,16 @@ export function isIpLiteral(address: string): boolean {
   return v4(text) !== undefined || v6(text) !== undefined;
 }
 
-const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa', '.lan', '.intranet', '.corp'];
+const LOCAL_SUFFIXES = [
+  '.localhost',
+  '.local',
+  '.internal',
+  '.localdomain',
+  '.home.arpa',
+  '.lan',
+  '.intranet',
+  '.corp',
+];
 
 /**
  * Why `raw` may not be fetched as a remote image, judged without DNS (the URL's own text), or
@@ -116,6 +126,7 @@ export function remoteUrlProblem(raw: string): string | undefined {
   if (url.username || url.password) return 'must not contain credentials';
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (isIpLiteral(host)) return isBlockedAddress(host) ? 'points at a private or local network address' : undefined;
-  if (host === '' || host === 'localhost' || !host.includes('.') || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) return 'points at a local or internal host name';
+  if (host === '' || host === 'localhost' || !host.includes('.') || LOCAL_SUFFIXES.some((s) => host.endsWith(s)))
+    return 'points at a local or internal host name';
   return undefined;
 }

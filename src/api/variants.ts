@@ -24,9 +24,13 @@ export function parseVariants(raw: unknown): VariantsResult {
   const slots = new Set<VariantSlot>();
   for (const v of list) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 3) {
-      return { ok: false, message: `variants may only hold the slots 0, 1, 2 and 3; got ${String(JSON.stringify(v)).slice(0, 20)}.` };
+      return {
+        ok: false,
+        message: `variants may only hold the slots 0, 1, 2 and 3; got ${String(JSON.stringify(v)).slice(0, 20)}.`,
+      };
     }
-    if (slots.has(v as VariantSlot)) return { ok: false, message: `variants names slot ${v} twice; name each slot once.` };
+    if (slots.has(v as VariantSlot))
+      return { ok: false, message: `variants names slot ${v} twice; name each slot once.` };
     slots.add(v as VariantSlot);
   }
   return { ok: true, slots: [...slots].sort(), defaulted: false };

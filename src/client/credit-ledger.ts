@@ -29,7 +29,8 @@ export class CreditLedger extends EventTarget {
       this.#channel = new BroadcastChannel(CHANNEL);
       this.#channel.onmessage = (e: MessageEvent<LedgerMessage>) => {
         const m = e.data;
-        if (m?.endpoint === this.endpoint && typeof m.remaining === 'number') this.#apply(m.remaining, m.charged, m.at, false);
+        if (m?.endpoint === this.endpoint && typeof m.remaining === 'number')
+          this.#apply(m.remaining, m.charged, m.at, false);
       };
     }
   }

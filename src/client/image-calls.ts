@@ -7,16 +7,28 @@
 import type { HeadshotBatch, ModelJobCreated, ModelJobRequest } from '../api/index.js';
 import type { HeadshotInput, ImageToolInput, ModelJobInput } from './media-client.js';
 import { ValidationError } from './validate.js';
-import { validateImage, validateImageToolOptions, validateImageUrl, validateModelRequest, validateStyle, validateVariants } from './validate-input.js';
+import {
+  validateImage,
+  validateImageToolOptions,
+  validateImageUrl,
+  validateModelRequest,
+  validateStyle,
+  validateVariants,
+} from './validate-input.js';
 
 /** Sends a checked body (after the caller's `beforeSend`). */
 export type Post = (body: XMLHttpRequestBodyInit, headers?: Record<string, string>) => Promise<Response>;
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-export async function createModelJob(input: ModelJobInput, signal: AbortSignal | undefined, post: Post): Promise<ModelJobCreated> {
+export async function createModelJob(
+  input: ModelJobInput,
+  signal: AbortSignal | undefined,
+  post: Post,
+): Promise<ModelJobCreated> {
   const { images, ...rest } = input;
-  if (images !== undefined && !Array.isArray(images)) throw new ValidationError('invalid_request', 'images', 'images must be a list of 1 to 6 photos.');
+  if (images !== undefined && !Array.isArray(images))
+    throw new ValidationError('invalid_request', 'images', 'images must be a list of 1 to 6 photos.');
   validateModelRequest({ ...rest, imageCount: images?.length ?? 0 });
   const encoded = images ? await Promise.all(images.map((img, i) => imageSource(img, `images[${i}]`))) : undefined;
   signal?.throwIfAborted();
@@ -45,7 +57,8 @@ export async function headshots(input: HeadshotInput, post: Post): Promise<Heads
 export async function imageTool(input: ImageToolInput, post: Post): Promise<Response> {
   const { image, ...settings } = input;
   validateImageToolOptions(settings);
-  if (typeof image === 'string') return post(JSON.stringify({ ...settings, image_url: validateImageUrl(image, 'image') }), JSON_TYPE);
+  if (typeof image === 'string')
+    return post(JSON.stringify({ ...settings, image_url: validateImageUrl(image, 'image') }), JSON_TYPE);
   await validateImage(image, 'image');
   const form = new FormData();
   form.set('image_file', image, fileName(image, 'image'));

@@ -132,7 +132,9 @@ export class MediaClient {
     this.#maxWait = options.maxRetryAfterSeconds ?? 60;
     const own = options.session;
     // A token for another subject: the previous user of this browser is gone, so is what they left here.
-    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal), (subjectHash) => subjectArrived(this.endpoint, subjectHash));
+    this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal), (subjectHash) =>
+      subjectArrived(this.endpoint, subjectHash),
+    );
   }
 
   /** The current session (fetched if needed). */
@@ -219,8 +221,15 @@ export class MediaClient {
    */
   async download(url: string, options: CallOptions = {}): Promise<Blob> {
     const target = new URL(url, this.endpoint + '/');
-    if (target.origin !== new URL(this.endpoint).origin || !(target.pathname + '/').startsWith(new URL(this.endpoint).pathname.replace(/\/?$/, '/'))) {
-      throw new ValidationError('invalid_request', 'url', `download() fetches files from ${this.endpoint} only; open other URLs directly.`);
+    if (
+      target.origin !== new URL(this.endpoint).origin ||
+      !(target.pathname + '/').startsWith(new URL(this.endpoint).pathname.replace(/\/?$/, '/'))
+    ) {
+      throw new ValidationError(
+        'invalid_request',
+        'url',
+        `download() fetches files from ${this.endpoint} only; open other URLs directly.`,
+      );
     }
     const r = await this.#fetchWithRetry(target.href, { method: 'GET', signal: options.signal }, false);
     return r.blob();
@@ -239,7 +248,15 @@ export class MediaClient {
   #post(route: RouteName, options: CreateOptions) {
     return async (body: XMLHttpRequestBodyInit, headers?: Record<string, string>): Promise<Response> => {
       await options.beforeSend?.();
-      return this.#send(routePath(route), { method: 'POST', body, headers, key: idempotencyKey(options), signal: options.signal, onProgress: options.onProgress, onWait: options.onWait });
+      return this.#send(routePath(route), {
+        method: 'POST',
+        body,
+        headers,
+        key: idempotencyKey(options),
+        signal: options.signal,
+        onProgress: options.onProgress,
+        onWait: options.onWait,
+      });
     };
   }
 
@@ -268,8 +285,22 @@ export class MediaClient {
       try {
         response =
           init.method === 'POST' && init.body !== undefined
-            ? await (await transport()).xhrFetch(url, { method: 'POST', headers, body: init.body, signal, onProgress: init.onProgress, withCredentials: this.#crossOrigin })
-            : await fetch(url, { method: init.method, headers, signal: signal ?? null, credentials: this.#crossOrigin ? 'include' : 'same-origin' });
+            ? await (
+                await transport()
+              ).xhrFetch(url, {
+                method: 'POST',
+                headers,
+                body: init.body,
+                signal,
+                onProgress: init.onProgress,
+                withCredentials: this.#crossOrigin,
+              })
+            : await fetch(url, {
+                method: init.method,
+                headers,
+                signal: signal ?? null,
+                credentials: this.#crossOrigin ? 'include' : 'same-origin',
+              });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         // upload.ts's NetworkError (by name: that module loads only with the first body sent) or fetch's TypeError.
@@ -279,7 +310,11 @@ export class MediaClient {
           await sleep(Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
           continue;
         }
-        throw new ApiError(0, 'network_error', `The connection to ${new URL(url).host} failed; check the network and try again.${init.key ? ' Trying again will not charge twice.' : ''}`);
+        throw new ApiError(
+          0,
+          'network_error',
+          `The connection to ${new URL(url).host} failed; check the network and try again.${init.key ? ' Trying again will not charge twice.' : ''}`,
+        );
       }
       this.credits.observe(response.headers);
       const date = Date.parse(response.headers.get('date') ?? '');
@@ -293,7 +328,12 @@ export class MediaClient {
       }
       const error = await ApiError.fromResponse(response);
       const wait = error.retryAfter;
-      if ((response.status === 429 || response.status === 503) && wait !== undefined && wait <= this.#maxWait && attempt < this.#attempts) {
+      if (
+        (response.status === 429 || response.status === 503) &&
+        wait !== undefined &&
+        wait <= this.#maxWait &&
+        attempt < this.#attempts
+      ) {
         init.onWait?.({ seconds: wait, status: response.status });
         await sleep(wait * 1000, signal);
         continue;
@@ -310,11 +350,21 @@ function resolveEndpoint(endpoint: string): string {
 
 function idempotencyKey(options: CreateOptions): string {
   const key = options.idempotencyKey ?? crypto.randomUUID();
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ValidationError('invalid_request', 'idempotencyKey', 'idempotencyKey must be 1-255 printable ASCII characters without spaces; a UUID is ideal.');
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key))
+    throw new ValidationError(
+      'invalid_request',
+      'idempotencyKey',
+      'idempotencyKey must be 1-255 printable ASCII characters without spaces; a UUID is ideal.',
+    );
   return key;
 }
 
 function checkHandle(jobId: string): string {
-  if (typeof jobId !== 'string' || !HANDLE.test(jobId)) throw new ValidationError('invalid_request', 'job_id', 'job_id must be the id this session was given when it created the job.');
+  if (typeof jobId !== 'string' || !HANDLE.test(jobId))
+    throw new ValidationError(
+      'invalid_request',
+      'job_id',
+      'job_id must be the id this session was given when it created the job.',
+    );
   return jobId;
 }

@@ -21,7 +21,8 @@ interface Box {
   size: number;
 }
 
-const typeAt = (v: DataView, o: number) => String.fromCharCode(v.getUint8(o), v.getUint8(o + 1), v.getUint8(o + 2), v.getUint8(o + 3));
+const typeAt = (v: DataView, o: number) =>
+  String.fromCharCode(v.getUint8(o), v.getUint8(o + 1), v.getUint8(o + 2), v.getUint8(o + 3));
 
 function u64(v: DataView, o: number): number {
   return v.getUint32(o) * 2 ** 32 + v.getUint32(o + 4);
@@ -108,7 +109,11 @@ export async function readMp4Metadata(blob: Blob): Promise<VideoMetadata | undef
 }
 
 /** The page's own decoder: for files whose container leaves something out. */
-export function readVideoElementMetadata(blob: Blob, signal?: AbortSignal, timeoutMs = 15_000): Promise<VideoMetadata | undefined> {
+export function readVideoElementMetadata(
+  blob: Blob,
+  signal?: AbortSignal,
+  timeoutMs = 15_000,
+): Promise<VideoMetadata | undefined> {
   return new Promise((resolve) => {
     const video = document.createElement('video');
     const url = URL.createObjectURL(blob);
@@ -126,7 +131,11 @@ export function readVideoElementMetadata(blob: Blob, signal?: AbortSignal, timeo
     video.preload = 'metadata';
     video.muted = true;
     video.onloadedmetadata = () =>
-      done(Number.isFinite(video.duration) && video.videoWidth > 0 ? { durationSeconds: video.duration, width: video.videoWidth, height: video.videoHeight } : undefined);
+      done(
+        Number.isFinite(video.duration) && video.videoWidth > 0
+          ? { durationSeconds: video.duration, width: video.videoWidth, height: video.videoHeight }
+          : undefined,
+      );
     video.onerror = () => done(undefined);
     video.src = url;
   });

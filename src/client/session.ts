@@ -89,19 +89,28 @@ export class SessionManager {
     const token = await this.#source();
     const received = Date.now();
     if (typeof token !== 'string' || token.split('.').length !== 3) {
-      throw new ApiError(401, 'unauthorized', 'The session function did not return a session token; it must resolve to the token string your backend minted with mintToken().');
+      throw new ApiError(
+        401,
+        'unauthorized',
+        'The session function did not return a session token; it must resolve to the token string your backend minted with mintToken().',
+      );
     }
     const claims = readClaims(token);
     // The token's lifetime (exp - iat, both server time) counted from when it arrived here, so a
     // visitor whose clock is off by minutes neither refreshes on every call nor sends expired tokens.
-    const lifetime = typeof claims.exp === 'number' && typeof claims.iat === 'number' && claims.exp > claims.iat ? (claims.exp - claims.iat) * 1000 : 60_000;
+    const lifetime =
+      typeof claims.exp === 'number' && typeof claims.iat === 'number' && claims.exp > claims.iat
+        ? (claims.exp - claims.iat) * 1000
+        : 60_000;
     this.#margin = Math.max(MIN_MARGIN_MS, lifetime * REFRESH_SHARE);
     // A token shorter-lived than the margin would be refreshed on every call; keep it for half its life then.
     if (lifetime <= this.#margin) this.#margin = lifetime / 2;
     const info = { token, expiresAt: received + lifetime, subjectHash: await sha256Hex(String(claims.sub ?? '')) };
     if (info.subjectHash !== this.#subject && this.#onSubject) {
       // Before anyone gets the session: the new user never sees, even briefly, what the last one left.
-      await this.#onSubject(info.subjectHash).catch((err: unknown) => console.warn("[mediakit] could not delete the previous user's data from this device", err));
+      await this.#onSubject(info.subjectHash).catch((err: unknown) =>
+        console.warn("[mediakit] could not delete the previous user's data from this device", err),
+      );
     }
     this.#subject = info.subjectHash;
     this.#current = info;

@@ -23,7 +23,8 @@ const purge = () => import('./stored-purge.js');
 
 export const scopeOf = (endpoint: string, subjectHash: string) => `${endpoint}#${subjectHash}`;
 export const recordKey = (scope: string, id: string) => `${scope}\n${id}`;
-export const resultUrl = (scope: string, id: string) => new URL(`${RESULT_PATH}${encodeURIComponent(scope)}/${encodeURIComponent(id)}`, location.origin).href;
+export const resultUrl = (scope: string, id: string) =>
+  new URL(`${RESULT_PATH}${encodeURIComponent(scope)}/${encodeURIComponent(id)}`, location.origin).href;
 
 /** localStorage, or undefined where the browser refuses it (opaque origins, blocked storage). */
 export function local(): Storage | undefined {

@@ -8,7 +8,8 @@ import { SessionManager } from './session.js';
 import { JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-names.js';
 
 const endpointOf = (scope: string) => scope.slice(0, scope.lastIndexOf('#'));
-const scopeOfKey = (key: IDBValidKey) => (typeof key === 'string' && key.includes('\n') ? key.slice(0, key.indexOf('\n')) : undefined);
+const scopeOfKey = (key: IDBValidKey) =>
+  typeof key === 'string' && key.includes('\n') ? key.slice(0, key.indexOf('\n')) : undefined;
 
 function scopeOfResult(url: string): string | undefined {
   const { pathname } = new URL(url);

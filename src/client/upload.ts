@@ -48,21 +48,38 @@ export function xhrFetch(url: string, init: XhrInit): Promise<Response> {
           last = { t, loaded: e.loaded };
         }
         const total = e.lengthComputable ? e.total : e.loaded;
-        report({ loaded: e.loaded, total, bytesPerSecond: Math.round(rate), secondsLeft: rate > 0 ? Math.max(0, (total - e.loaded) / rate) : undefined });
+        report({
+          loaded: e.loaded,
+          total,
+          bytesPerSecond: Math.round(rate),
+          secondsLeft: rate > 0 ? Math.max(0, (total - e.loaded) / rate) : undefined,
+        });
       };
     }
     xhr.onload = () => {
       cleanup();
       const headers = new Headers();
-      for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
         const i = line.indexOf(':');
         if (i > 0) headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim());
       }
-      resolve(new Response(xhr.status === 204 ? null : (xhr.response as Blob), { status: xhr.status, statusText: xhr.statusText, headers }));
+      resolve(
+        new Response(xhr.status === 204 ? null : (xhr.response as Blob), {
+          status: xhr.status,
+          statusText: xhr.statusText,
+          headers,
+        }),
+      );
     };
     xhr.onerror = () => (cleanup(), reject(new NetworkError('The connection to the server failed.')));
     xhr.ontimeout = xhr.onerror;
-    xhr.onabort = () => (cleanup(), reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError')));
+    xhr.onabort = () => (
+      cleanup(),
+      reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError'))
+    );
     xhr.send(init.body);
   });
 }

@@ -14,17 +14,30 @@ export class ValidationError extends ApiError {
   override readonly name = 'ValidationError';
   readonly field: string;
 
-  constructor(code: ErrorCode, field: string, message: string, reason: ErrorReason = 'invalid', params: ErrorParams = {}) {
+  constructor(
+    code: ErrorCode,
+    field: string,
+    message: string,
+    reason: ErrorReason = 'invalid',
+    params: ErrorParams = {},
+  ) {
     super(ERROR_CODES[code], code, message, undefined, reason, params);
     this.field = field;
   }
 }
 
 /** A Blob of this realm or another (a file handed over from an iframe is still a file). */
-export const isBlob = (v: unknown): v is Blob => v instanceof Blob || /^\[object (Blob|File)\]$/.test(Object.prototype.toString.call(v));
+export const isBlob = (v: unknown): v is Blob =>
+  v instanceof Blob || /^\[object (Blob|File)\]$/.test(Object.prototype.toString.call(v));
 
 /** Throws the ValidationError (used by validate-input.ts too). */
-export const refuse = (code: ErrorCode, field: string, message: string, reason?: ErrorReason, params?: ErrorParams): never => {
+export const refuse = (
+  code: ErrorCode,
+  field: string,
+  message: string,
+  reason?: ErrorReason,
+  params?: ErrorParams,
+): never => {
   throw new ValidationError(code, field, message, reason, params);
 };
 

@@ -45,18 +45,25 @@ function loopbackHost(req: IncomingMessage): string | undefined {
   return LOOPBACK_NAMES.has(hostname) || hostname === own ? hostname : undefined;
 }
 
-const ownOrigin = (req: IncomingMessage) => `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${(req.headers.host ?? '').toLowerCase()}`;
+const ownOrigin = (req: IncomingMessage) =>
+  `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${(req.headers.host ?? '').toLowerCase()}`;
 
 /** Why a control-plane request is refused, in words that say what to do; undefined when it may pass. */
 export function gateRefusal(req: IncomingMessage): string | undefined {
-  const what = 'The dev stack\'s control plane (__sandbox and __dev routes) answers only the dev server\'s own pages';
-  if (!loopbackHost(req)) return `${what}, at a loopback name: the Host "${String(req.headers.host ?? '').slice(0, 80)}" is not localhost, 127.0.0.1, [::1] or this server's address. Open the dev server as http://localhost:${req.socket.localPort}/.`;
+  const what = "The dev stack's control plane (__sandbox and __dev routes) answers only the dev server's own pages";
+  if (!loopbackHost(req))
+    return `${what}, at a loopback name: the Host "${String(req.headers.host ?? '').slice(0, 80)}" is not localhost, 127.0.0.1, [::1] or this server's address. Open the dev server as http://localhost:${req.socket.localPort}/.`;
   const origin = req.headers.origin;
-  if (origin !== undefined && origin.toLowerCase() !== ownOrigin(req)) return `${what}: the request's Origin ${origin.slice(0, 80)} is not this server (${ownOrigin(req)}). Call it from a page this dev server serves.`;
+  if (origin !== undefined && origin.toLowerCase() !== ownOrigin(req))
+    return `${what}: the request's Origin ${origin.slice(0, 80)} is not this server (${ownOrigin(req)}). Call it from a page this dev server serves.`;
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `${what}: the browser says the request came from another site or origin (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Call it from a page this dev server serves.`;
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    return `${what}: the browser says the request came from another site or origin (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Call it from a page this dev server serves.`;
   const header = req.headers[DEV_TOKEN_HEADER];
-  if (typeof header === 'string') return sameToken(header) ? undefined : `${what}: the ${DEV_TOKEN_HEADER} header does not hold this process's dev token. Send DevStack.devToken (createDevStack's result) from Node scripts.`;
+  if (typeof header === 'string')
+    return sameToken(header)
+      ? undefined
+      : `${what}: the ${DEV_TOKEN_HEADER} header does not hold this process's dev token. Send DevStack.devToken (createDevStack's result) from Node scripts.`;
   if (sameToken(devCookie(req))) return undefined;
   return `${what}: it needs the dev token. A page of this server gets it in the ${devCookieName(req)} cookie when it loads (reload the page); a Node script sends the ${DEV_TOKEN_HEADER} header with DevStack.devToken.`;
 }
@@ -90,5 +97,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 /** Adds a Set-Cookie to a response without dropping one set before (the demo cookie and the dev token cookie). */
 export function appendSetCookie(res: ServerResponse, cookie: string): void {
   const prev = res.getHeader('set-cookie');
-  res.setHeader('set-cookie', prev === undefined ? [cookie] : [...(Array.isArray(prev) ? prev : [String(prev)]), cookie]);
+  res.setHeader(
+    'set-cookie',
+    prev === undefined ? [cookie] : [...(Array.isArray(prev) ? prev : [String(prev)]), cookie],
+  );
 }

@@ -93,7 +93,12 @@ export function demoAuthorize(budget: number, secret: string = PROCESS_SECRET): 
   return (request) => {
     const id = DEMO_COOKIE_PATTERN.exec(request.headers.get('cookie') ?? '')?.[1];
     // 22 base64url characters: 132 bits, plenty to keep visitors apart.
-    return id ? { subject: `demo:${createHmac('sha256', secret).update(`mediakit demo subject\0${id}`).digest('base64url').slice(0, 22)}`, budget } : null;
+    return id
+      ? {
+          subject: `demo:${createHmac('sha256', secret).update(`mediakit demo subject\0${id}`).digest('base64url').slice(0, 22)}`,
+          budget,
+        }
+      : null;
   };
 }
 
@@ -105,14 +110,21 @@ function ensureDemoCookie(req: IncomingMessage, res: ServerResponse): void {
   req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${DEMO_COOKIE}=${id}`;
 }
 
-const KEY_ENV: Record<Capability, string> = { video: 'MEDIAKIT_KEY_VIDEO', headshot: 'MEDIAKIT_KEY_HEADSHOT', generate: 'MEDIAKIT_KEY_GENERATE', imageTools: 'MEDIAKIT_KEY_IMAGE_TOOLS' };
+const KEY_ENV: Record<Capability, string> = {
+  video: 'MEDIAKIT_KEY_VIDEO',
+  headshot: 'MEDIAKIT_KEY_HEADSHOT',
+  generate: 'MEDIAKIT_KEY_GENERATE',
+  imageTools: 'MEDIAKIT_KEY_IMAGE_TOOLS',
+};
 
 export function createDevStack(options: DevStackOptions = {}): DevStack {
   const env = options.env ?? process.env;
   const basePath = options.basePath ?? '/mediakit';
   const sandboxPath = options.sandboxPath ?? '/sandbox';
   const realUpstream = env['MEDIAKIT_UPSTREAM'];
-  const sandbox = realUpstream ? undefined : createSandbox({ speed: Number(env['MEDIAKIT_SANDBOX_SPEED'] ?? 12), ...options.sandbox });
+  const sandbox = realUpstream
+    ? undefined
+    : createSandbox({ speed: Number(env['MEDIAKIT_SANDBOX_SPEED'] ?? 12), ...options.sandbox });
   const secret = env['MEDIAKIT_SECRET'] ?? randomBytes(32).toString('hex');
   const budget = options.budget ?? 500;
   // A real upstream with the anonymous demo authorize: every cookie-less request is a new subject
@@ -126,23 +138,44 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
       );
     }
     const cap = env['MEDIAKIT_ANONYMOUS_DAILY_CREDITS'] ?? '200';
-    if (!/^\d{1,9}$/.test(cap)) throw new Error(`mediakit dev stack: MEDIAKIT_ANONYMOUS_DAILY_CREDITS must be a whole number of credits; it was "${cap.slice(0, 40)}".`);
+    if (!/^\d{1,9}$/.test(cap))
+      throw new Error(
+        `mediakit dev stack: MEDIAKIT_ANONYMOUS_DAILY_CREDITS must be a whole number of credits; it was "${cap.slice(0, 40)}".`,
+      );
     totalBudget = Number(cap);
   }
 
   async function upstreamSettings(): Promise<Pick<ProxyOptions, 'upstream' | 'keys'> & { account?: string }> {
     if (!sandbox) {
-      const keys = Object.fromEntries(Object.entries(KEY_ENV).map(([cap, name]) => [cap, env[name]]).filter(([, v]) => v));
+      const keys = Object.fromEntries(
+        Object.entries(KEY_ENV)
+          .map(([cap, name]) => [cap, env[name]])
+          .filter(([, v]) => v),
+      );
       return { upstream: realUpstream!, keys };
     }
-    const response = await sandbox.fetch(new Request('http://sandbox/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: options.credits ?? 100_000 }) }));
+    const response = await sandbox.fetch(
+      new Request('http://sandbox/__sandbox/accounts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ credits: options.credits ?? 100_000 }),
+      }),
+    );
     const { keys, account_id } = (await response.json()) as { keys: Record<Capability, string>; account_id: string };
     return { upstream: (request) => sandbox.fetch(request), keys, account: account_id };
   }
 
   const settings = upstreamSettings();
   const proxy = settings.then(({ upstream, keys }) =>
-    createProxy({ upstream, keys, secret, basePath, authorize: options.authorize ?? demoAuthorize(budget, secret), ...(totalBudget !== undefined ? { totalBudget, budgetWindowSeconds: 86_400 } : {}), ...options.proxy }),
+    createProxy({
+      upstream,
+      keys,
+      secret,
+      basePath,
+      authorize: options.authorize ?? demoAuthorize(budget, secret),
+      ...(totalBudget !== undefined ? { totalBudget, budgetWindowSeconds: 86_400 } : {}),
+      ...options.proxy,
+    }),
   );
   proxy.catch((err: unknown) => console.error('[mediakit] the proxy could not start:', err));
   const sandboxMiddleware = sandbox ? connectMiddleware(sandboxPath, (r) => sandbox.fetch(r)) : undefined;
@@ -159,11 +192,28 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
   async function devLedger(res: ServerResponse): Promise<void> {
     const s = await settings;
     const key = Object.values(s.keys).find(Boolean);
-    if (!sandbox || !s.account || !key) return sendJson(res, 404, { error: { code: 'not_found', message: 'The dev ledger exists only with the in-process sandbox (MEDIAKIT_UPSTREAM is set).' } });
-    const r = await sandbox.fetch(new Request(`http://sandbox/__sandbox/accounts/${s.account}/ledger`, { headers: { authorization: `Bearer ${key}` } }));
+    if (!sandbox || !s.account || !key)
+      return sendJson(res, 404, {
+        error: {
+          code: 'not_found',
+          message: 'The dev ledger exists only with the in-process sandbox (MEDIAKIT_UPSTREAM is set).',
+        },
+      });
+    const r = await sandbox.fetch(
+      new Request(`http://sandbox/__sandbox/accounts/${s.account}/ledger`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    );
     const body = (await r.json()) as { account_id: string; balance: number; entries: Array<Record<string, unknown>> };
-    if (!r.ok) return sendJson(res, 502, { error: { code: 'upstream_error', message: `The sandbox refused the dev account's ledger (${r.status}).` } });
-    sendJson(res, 200, { account_id: body.account_id, balance: body.balance, entries: body.entries.map(({ job_id: _jobId, ...entry }) => entry) });
+    if (!r.ok)
+      return sendJson(res, 502, {
+        error: { code: 'upstream_error', message: `The sandbox refused the dev account's ledger (${r.status}).` },
+      });
+    sendJson(res, 200, {
+      account_id: body.account_id,
+      balance: body.balance,
+      entries: body.entries.map(({ job_id: _jobId, ...entry }) => entry),
+    });
   }
 
   const middleware: Middleware = (req, res, next) => {
@@ -194,12 +244,19 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
         return;
       }
       if (sandbox && req.method === 'GET' && path === `${sandboxPath}/__dev/ledger`) {
-        devLedger(res).catch(() => !res.headersSent && sendJson(res, 502, { error: { code: 'upstream_error', message: 'The sandbox did not answer the dev account\'s ledger.' } }));
+        devLedger(res).catch(
+          () =>
+            !res.headersSent &&
+            sendJson(res, 502, {
+              error: { code: 'upstream_error', message: "The sandbox did not answer the dev account's ledger." },
+            }),
+        );
         return;
       }
       // Development only: a listed file of this same server sent slowly (`?src=/assets/x.glb&seconds=30`),
       // so a viewer's loading state can be looked at (the viewers' Loading stories).
-      if (sandbox && req.method === 'GET' && path === `${sandboxPath}/__dev/trickle`) return void trickle(req, res, trickleOptions);
+      if (sandbox && req.method === 'GET' && path === `${sandboxPath}/__dev/trickle`)
+        return void trickle(req, res, trickleOptions);
     } else if (!path.startsWith(sandboxPath + '/') && path !== sandboxPath) {
       // The dev server's own pages (and Storybook's stories) get the dev token as they load.
       grantDevCookie(req, res);

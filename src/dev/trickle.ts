@@ -24,7 +24,13 @@ class TrickleRefusal extends Error {
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' }).end(text);
+  res
+    .writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    })
+    .end(text);
 }
 
 /**
@@ -48,21 +54,42 @@ export async function trickle(req: IncomingMessage, res: ServerResponse, options
   } catch {
     target = undefined;
   }
-  if (!target || target.origin !== self || !options.files.includes(target.pathname) || !(seconds >= 1 && seconds <= 300)) {
-    return sendText(res, 400, `trickle needs src, a path on this server from its list (${options.files.join(', ') || 'none: set trickleFiles'}), and seconds, 1 to 300.`);
+  if (
+    !target ||
+    target.origin !== self ||
+    !options.files.includes(target.pathname) ||
+    !(seconds >= 1 && seconds <= 300)
+  ) {
+    return sendText(
+      res,
+      400,
+      `trickle needs src, a path on this server from its list (${options.files.join(', ') || 'none: set trickleFiles'}), and seconds, 1 to 300.`,
+    );
   }
   const stop = new AbortController();
   const onClose = () => stop.abort(new TrickleRefusal(499, 'the client went away'));
   res.on('close', onClose);
-  const timer = setTimeout(() => stop.abort(new TrickleRefusal(504, `${target.pathname} did not arrive within ${options.timeoutMs} ms from this server.`)), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      stop.abort(
+        new TrickleRefusal(504, `${target.pathname} did not arrive within ${options.timeoutMs} ms from this server.`),
+      ),
+    options.timeoutMs,
+  );
   let bytes: Uint8Array;
   try {
     const upstream = await fetch(new URL(target.pathname, self), { signal: stop.signal, redirect: 'error' });
     if (!upstream.ok) {
       await upstream.body?.cancel();
-      throw new TrickleRefusal(upstream.status === 404 ? 404 : 502, `${target.pathname} answered ${upstream.status} on this server.`);
+      throw new TrickleRefusal(
+        upstream.status === 404 ? 404 : 502,
+        `${target.pathname} answered ${upstream.status} on this server.`,
+      );
     }
-    const tooBig = new TrickleRefusal(502, `${target.pathname} is larger than ${options.maxBytes} bytes, the most trickle relays (trickleMaxBytes).`);
+    const tooBig = new TrickleRefusal(
+      502,
+      `${target.pathname} is larger than ${options.maxBytes} bytes, the most trickle relays (trickleMaxBytes).`,
+    );
     if (Number(upstream.headers.get('content-length') ?? 0) > options.maxBytes) {
       stop.abort(tooBig);
       throw tooBig;
@@ -83,7 +110,12 @@ export async function trickle(req: IncomingMessage, res: ServerResponse, options
     bytes = new Uint8Array(Buffer.concat(parts));
   } catch (err) {
     clearTimeout(timer);
-    const refusal = err instanceof TrickleRefusal ? err : stop.signal.reason instanceof TrickleRefusal ? stop.signal.reason : new TrickleRefusal(502, `${target.pathname} could not be read from this server.`);
+    const refusal =
+      err instanceof TrickleRefusal
+        ? err
+        : stop.signal.reason instanceof TrickleRefusal
+          ? stop.signal.reason
+          : new TrickleRefusal(502, `${target.pathname} could not be read from this server.`);
     if (!res.headersSent && !res.destroyed) sendText(res, refusal.status, refusal.message);
     return;
   }

@@ -47,7 +47,6 @@ export interface JobRecordError {
   message?: string;
 }
 
-
 /** The four moments of a job, dispatched by JobController on its host element. */
 export type JobEventType = 'mk-job-created' | 'mk-job-progress' | 'mk-job-succeeded' | 'mk-job-failed';
 
@@ -74,7 +73,12 @@ export class JobEvent extends Event {
 
   constructor(type: JobEventType, record: JobSnapshot, extras: Partial<JobEventExtras> = {}) {
     super(type, { bubbles: true, composed: true });
-    this.detail = { ...record, whileAway: extras.whileAway ?? false, refunded: extras.refunded ?? false, ...(extras.model ? { model: extras.model } : {}) };
+    this.detail = {
+      ...record,
+      whileAway: extras.whileAway ?? false,
+      refunded: extras.refunded ?? false,
+      ...(extras.model ? { model: extras.model } : {}),
+    };
   }
 }
 

@@ -117,7 +117,8 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
         // Submitted under the `name` attribute (reflected), as a file part when it is a File.
         this.internals.setFormValue(value);
         const anchor = this.renderRoot?.querySelector?.('[data-validity-anchor]') as HTMLElement | null;
-        if (this.required && value === null) this.internals.setValidity({ valueMissing: true }, this.requiredMessage(), anchor ?? undefined);
+        if (this.required && value === null)
+          this.internals.setValidity({ valueMissing: true }, this.requiredMessage(), anchor ?? undefined);
         else this.internals.setValidity({});
       } catch {
         // Not attached to a form-capable ElementInternals (server rendering): nothing to do.

@@ -44,7 +44,12 @@ export class Formatter {
       i++;
     }
     const unit = units[i]!;
-    return this.#nf('b' + unit, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: v < 100 && i > 0 ? 1 : 0 }).format(v);
+    return this.#nf('b' + unit, {
+      style: 'unit',
+      unit,
+      unitDisplay: 'short',
+      maximumFractionDigits: v < 100 && i > 0 ? 1 : 0,
+    }).format(v);
   }
 
   /** A length of time as the clock shows it: 0:42, 2:05, 1:02:05. */
@@ -58,7 +63,12 @@ export class Formatter {
 
   /** One unit, spelled out: "2 minutes", "2 Minuten". */
   unit(n: number, unit: 'second' | 'minute' | 'hour', display: 'long' | 'short' = 'long'): string {
-    return this.#nf(`u${unit}${display}`, { style: 'unit', unit, unitDisplay: display, maximumFractionDigits: 0 }).format(n);
+    return this.#nf(`u${unit}${display}`, {
+      style: 'unit',
+      unit,
+      unitDisplay: display,
+      maximumFractionDigits: 0,
+    }).format(n);
   }
 
   /** A rough duration for "about … left": seconds under a minute (by 5), minutes under two hours, then hours. */

@@ -87,7 +87,12 @@ export function fallbackChain(tag: string): string[] {
     if (script && !chain.includes(`${base}-${script}`)) chain.push(`${base}-${script}`);
     // A sibling of the same language and script (pt-PT → pt-BR): closer than English.
     for (const known of shippedLanguages) {
-      if (known.startsWith(base + '-') && !chain.includes(known) && new Intl.Locale(known).maximize().script?.toLowerCase() === script) chain.push(known);
+      if (
+        known.startsWith(base + '-') &&
+        !chain.includes(known) &&
+        new Intl.Locale(known).maximize().script?.toLowerCase() === script
+      )
+        chain.push(known);
     }
   } catch {
     // Not a valid tag: its prefixes and English only.
@@ -173,7 +178,9 @@ export class LocalizeController<D extends Dictionary = Dictionary> implements Re
   /** The closest `dir`; without one, the direction of the element's language (`ar` → `rtl`). */
   get dir(): 'ltr' | 'rtl' {
     // Lit's server DOM shim has no closest(): on the server only the element's own dir counts.
-    const d = isServer ? this.host.getAttribute('dir') : (this.host.closest('[dir]')?.getAttribute('dir') ?? document.documentElement.dir);
+    const d = isServer
+      ? this.host.getAttribute('dir')
+      : (this.host.closest('[dir]')?.getAttribute('dir') ?? document.documentElement.dir);
     if (d === 'rtl' || d === 'ltr') return d;
     return RTL.has(this.lang.toLowerCase().split('-')[0]!) ? 'rtl' : 'ltr';
   }
@@ -186,9 +193,17 @@ export class LocalizeController<D extends Dictionary = Dictionary> implements Re
   }
 
   /** The text of a term in the element's language (per-element overrides first). */
-  term<K extends keyof D & string>(key: K, ...params: ParamsOf<D[K]> extends undefined ? [] : [ParamsOf<D[K]>]): string {
+  term<K extends keyof D & string>(
+    key: K,
+    ...params: ParamsOf<D[K]> extends undefined ? [] : [ParamsOf<D[K]>]
+  ): string {
     const override = this.host.strings?.[key];
-    const found = override ?? this.#chain().map((c) => translations.get(c)?.[key]).find((t) => t !== undefined) ?? translations.get('en')?.[key];
+    const found =
+      override ??
+      this.#chain()
+        .map((c) => translations.get(c)?.[key])
+        .find((t) => t !== undefined) ??
+      translations.get('en')?.[key];
     if (found === undefined) return key;
     return typeof found === 'function' ? found(params[0], this.f) : found;
   }

@@ -24,7 +24,11 @@ export class PhaseTimer {
     if (start === undefined || typeof performance === 'undefined' || !performance.measure) return;
     this.#open.delete(phase);
     try {
-      performance.measure(`mediakit:${this.#tag}:${phase}`, { start, end: performance.now(), ...(detail ? { detail } : {}) });
+      performance.measure(`mediakit:${this.#tag}:${phase}`, {
+        start,
+        end: performance.now(),
+        ...(detail ? { detail } : {}),
+      });
     } catch {
       // Old browsers without the options form of measure(): timings are a nicety.
     }

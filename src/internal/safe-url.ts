@@ -13,13 +13,20 @@
  */
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|webp|gif|avif)[;,]/i;
 
-export function safeUrl(url: string | null | undefined, base: string = globalThis.location?.href ?? 'http://localhost/'): string | undefined {
+export function safeUrl(
+  url: string | null | undefined,
+  base: string = globalThis.location?.href ?? 'http://localhost/',
+): string | undefined {
   // Control characters inside a URL are stripped by the parser, which is how `java\tscript:`
   // slips past naive checks; a URL that needs them is not one we made.
   if (!url || /[\u0000-\u001f\u007f]/.test(url)) return undefined;
   try {
     const { protocol, origin } = new URL(url, base);
-    const ok = protocol === 'http:' || protocol === 'https:' || (protocol === 'blob:' && origin === globalThis.location?.origin) || (protocol === 'data:' && DATA_IMAGE.test(url));
+    const ok =
+      protocol === 'http:' ||
+      protocol === 'https:' ||
+      (protocol === 'blob:' && origin === globalThis.location?.origin) ||
+      (protocol === 'data:' && DATA_IMAGE.test(url));
     return ok ? url : undefined;
   } catch {
     return undefined;

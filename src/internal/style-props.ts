@@ -16,7 +16,8 @@ class StylePropsDirective extends Directive {
 
   constructor(part: PartInfo) {
     super(part);
-    if (part.type !== PartType.ATTRIBUTE || part.name !== 'style') throw new Error('styleProps() belongs in a style attribute binding: style=${styleProps({...})}');
+    if (part.type !== PartType.ATTRIBUTE || part.name !== 'style')
+      throw new Error('styleProps() belongs in a style attribute binding: style=${styleProps({...})}');
   }
 
   render(_props: Props): typeof noChange {

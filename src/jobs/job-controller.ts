@@ -88,9 +88,18 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     this.host.requestUpdate();
     try {
       const poller = this.#pollerNow();
-      const call = { signal: creating.signal, onProgress: (p: UploadProgress) => this.#uploaded(p), ...(idempotencyKey ? { idempotencyKey } : {}), ...(summary ? { summary } : {}), ...(onWait ? { onWait } : {}) };
+      const call = {
+        signal: creating.signal,
+        onProgress: (p: UploadProgress) => this.#uploaded(p),
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(summary ? { summary } : {}),
+        ...(onWait ? { onWait } : {}),
+      };
       creating.signal.throwIfAborted();
-      const record = this.#options.kind === 'video' ? await poller.create('video', request as Blob, call) : await poller.create('model', request as ModelJobInput, call);
+      const record =
+        this.#options.kind === 'video'
+          ? await poller.create('video', request as Blob, call)
+          : await poller.create('model', request as ModelJobInput, call);
       this.#show(record);
       this.#watch(record.id);
       return record;
@@ -147,9 +156,14 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
 
   /** A succeeded model job's URL (absolute, against the client's endpoint), stats and seed, for mk-job-succeeded. */
   #modelResult(record: JobRecord): ModelResult | undefined {
-    const job = record.kind === 'model' && record.status === 'succeeded' ? (record.job as ModelJob | undefined) : undefined;
+    const job =
+      record.kind === 'model' && record.status === 'succeeded' ? (record.job as ModelJob | undefined) : undefined;
     if (!job?.output) return undefined;
-    return { url: new URL(job.output.model_url, this.#options.client().endpoint + '/').href, stats: job.output.stats, seed: job.seed };
+    return {
+      url: new URL(job.output.model_url, this.#options.client().endpoint + '/').href,
+      stats: job.output.stats,
+      seed: job.seed,
+    };
   }
 
   #pollerNow(): JobPoller {
@@ -191,10 +205,17 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     const whileAway = this.#awayPending && before !== undefined && isTerminal(record.status);
     if (before !== undefined || isTerminal(record.status)) this.#awayPending = false;
     const model = this.#modelResult(record);
-    const extra = { whileAway, refunded: record.status === 'failed' && record.handle !== undefined, ...(model ? { model } : {}) };
-    if (before === undefined && record.status !== 'creating') this.host.dispatchEvent(new JobEvent('mk-job-created', record, extra));
-    if (record.status === 'succeeded' && before !== 'succeeded') this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record, extra));
-    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status) this.host.dispatchEvent(new JobEvent('mk-job-failed', record, extra));
+    const extra = {
+      whileAway,
+      refunded: record.status === 'failed' && record.handle !== undefined,
+      ...(model ? { model } : {}),
+    };
+    if (before === undefined && record.status !== 'creating')
+      this.host.dispatchEvent(new JobEvent('mk-job-created', record, extra));
+    if (record.status === 'succeeded' && before !== 'succeeded')
+      this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record, extra));
+    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status)
+      this.host.dispatchEvent(new JobEvent('mk-job-failed', record, extra));
     else if (!isTerminal(record.status)) this.host.dispatchEvent(new JobEvent('mk-job-progress', record));
     this.host.requestUpdate();
   }

@@ -73,20 +73,49 @@ export class JobPoller {
     this.#hiddenFactor = options.hiddenFactor ?? 4;
     this.#margin = options.linkRefreshMarginMs ?? 60_000;
     this.#tabs = new JobTabs(options.channel ?? 'mediakit-jobs', (scope, record) => void this.#heard(scope, record));
-    this.#sender = { client, store: this.store, uploads: this.#uploads, notify: (r) => this.#notify(r), update: (scope, id, change) => this.#update(scope, id, change) };
+    this.#sender = {
+      client,
+      store: this.store,
+      uploads: this.#uploads,
+      notify: (r) => this.#notify(r),
+      update: (scope, id, change) => this.#update(scope, id, change),
+    };
   }
 
   /**
    * Creates a job and records it. Resolves with the record once the job exists (after the
    * upload); watch it for progress. A refusal (bad input, no credits) leaves no record.
    */
-  async create(kind: 'video', request: Blob, options?: CreateOptions & { summary?: JobRecord['summary'] }): Promise<JobRecord>;
-  async create(kind: 'model', request: ModelJobInput, options?: CreateOptions & { summary?: JobRecord['summary'] }): Promise<JobRecord>;
-  async create(kind: JobKind, request: Blob | ModelJobInput, options: CreateOptions & { summary?: JobRecord['summary'] } = {}): Promise<JobRecord> {
+  async create(
+    kind: 'video',
+    request: Blob,
+    options?: CreateOptions & { summary?: JobRecord['summary'] },
+  ): Promise<JobRecord>;
+  async create(
+    kind: 'model',
+    request: ModelJobInput,
+    options?: CreateOptions & { summary?: JobRecord['summary'] },
+  ): Promise<JobRecord>;
+  async create(
+    kind: JobKind,
+    request: Blob | ModelJobInput,
+    options: CreateOptions & { summary?: JobRecord['summary'] } = {},
+  ): Promise<JobRecord> {
     const scope = await this.#scope(options.signal);
     const key = options.idempotencyKey ?? crypto.randomUUID();
     const now = Date.now();
-    const record: JobRecord = { id: key, scope, kind, idempotencyKey: key, summary: options.summary ?? summarize(kind, request), createdAt: now, updatedAt: now, status: 'creating', progress: 0, request };
+    const record: JobRecord = {
+      id: key,
+      scope,
+      kind,
+      idempotencyKey: key,
+      summary: options.summary ?? summarize(kind, request),
+      createdAt: now,
+      updatedAt: now,
+      status: 'creating',
+      progress: 0,
+      request,
+    };
     // Held while sending, so another tab's resume() never takes this upload for a cut one.
     return this.#tabs.creating(scope, key, () => sendJob(this.#sender, record, options));
   }
@@ -168,7 +197,9 @@ export class JobPoller {
         if (isTerminal(r.status)) queueMicrotask(stop);
       });
       if (record.status === 'creating' && record.request !== undefined) {
-        this.#resend(record, signal).catch((err: unknown) => console.warn('[mediakit] could not send a job again; it stays for the next visit', err));
+        this.#resend(record, signal).catch((err: unknown) =>
+          console.warn('[mediakit] could not send a job again; it stays for the next visit', err),
+        );
       } else if (wasCut(record)) {
         // Cut before its video was kept, so it cannot be sent again: say so once and drop it
         // (unless a tab is still sending it: that tab holds the creation lock).
@@ -273,7 +304,10 @@ export class JobPoller {
   async #pollOnce(record: JobRecord, signal?: AbortSignal): Promise<JobRecord> {
     let view: VideoJob | ModelJob;
     try {
-      view = record.kind === 'video' ? await this.client.getVideoJob(record.handle!, { signal }) : await this.client.getModelJob(record.handle!, { signal });
+      view =
+        record.kind === 'video'
+          ? await this.client.getVideoJob(record.handle!, { signal })
+          : await this.client.getModelJob(record.handle!, { signal });
     } catch (err) {
       if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 410)) throw err;
       const { status } = err;

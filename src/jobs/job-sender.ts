@@ -30,7 +30,12 @@ export interface SendContext {
  * `kept`: the record and its request are in the store already (a resend), so nothing is written
  * before sending.
  */
-export async function sendJob(context: SendContext, record: JobRecord, options: CreateOptions = {}, kept = false): Promise<JobRecord> {
+export async function sendJob(
+  context: SendContext,
+  record: JobRecord,
+  options: CreateOptions = {},
+  kept = false,
+): Promise<JobRecord> {
   const { client, store, uploads, notify, update } = context;
   let uploaded = false;
   let created = false;
@@ -49,7 +54,9 @@ export async function sendJob(context: SendContext, record: JobRecord, options: 
         await store.put(light);
         void store
           .patch(record.scope, record.id, (r) => (r.status === 'creating' && !r.handle ? { ...r, request } : r))
-          .catch((err: unknown) => console.warn('[mediakit] could not keep the video for a resend after a reload', err));
+          .catch((err: unknown) =>
+            console.warn('[mediakit] could not keep the video for a resend after a reload', err),
+          );
       } else {
         await store.put(record);
       }
@@ -75,7 +82,8 @@ export async function sendJob(context: SendContext, record: JobRecord, options: 
     if (!maybeCreated) {
       await store.delete(record.scope, record.id);
       // An API refusal keeps its code and its English message (for developers); anything else is a cancel.
-      const error: JobRecordError = err instanceof ApiError ? { code: err.code, message: err.message } : { code: 'cancelled' };
+      const error: JobRecordError =
+        err instanceof ApiError ? { code: err.code, message: err.message } : { code: 'cancelled' };
       notify({ ...record, status: 'failed', error });
     }
     throw err;

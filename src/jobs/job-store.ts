@@ -60,7 +60,11 @@ export class JobStore {
   }
 
   /** Read-modify-write in one transaction; `change` returns the new record or undefined to keep it. */
-  async patch(scope: string, id: string, change: (record: JobRecord) => JobRecord | undefined): Promise<JobRecord | undefined> {
+  async patch(
+    scope: string,
+    id: string,
+    change: (record: JobRecord) => JobRecord | undefined,
+  ): Promise<JobRecord | undefined> {
     let result: JobRecord | undefined;
     await update<JobRecord | undefined>(
       keyOf(scope, id),

@@ -52,13 +52,19 @@ export interface BufferedRead {
 }
 
 const stalled = (idleMs: number) =>
-  ApiError.of('upload_timeout', `The upload stalled (nothing received for ${Number((idleMs / 1000).toFixed(1))} s) and was stopped. Nothing was charged; check the connection and try again.`);
+  ApiError.of(
+    'upload_timeout',
+    `The upload stalled (nothing received for ${Number((idleMs / 1000).toFixed(1))} s) and was stopped. Nothing was charged; check the connection and try again.`,
+  );
 
 /**
  * Reads a body whole under the caps above. Returns the bytes and `done()`, which gives the bytes
  * back to the pool (call it once the bytes are no longer needed).
  */
-export async function readBuffered(body: ReadableStream<Uint8Array> | null, o: BufferedRead): Promise<{ bytes: Uint8Array; done: () => void }> {
+export async function readBuffered(
+  body: ReadableStream<Uint8Array> | null,
+  o: BufferedRead,
+): Promise<{ bytes: Uint8Array; done: () => void }> {
   let held = 0;
   const done = () => {
     o.pool.give(o.subject, held);
@@ -67,8 +73,18 @@ export async function readBuffered(body: ReadableStream<Uint8Array> | null, o: B
   const ensure = (n: number) => {
     if (n <= held) return;
     const verdict = o.pool.take(o.subject, n - held);
-    if (verdict === 'subject') throw ApiError.of('rate_limited', 'This session is already sending other uploads; wait for them to finish and try again. Nothing was charged.', 5);
-    if (verdict === 'total') throw ApiError.of('unavailable', 'The service is receiving too many uploads right now. Nothing was charged; try again in a moment.', 5);
+    if (verdict === 'subject')
+      throw ApiError.of(
+        'rate_limited',
+        'This session is already sending other uploads; wait for them to finish and try again. Nothing was charged.',
+        5,
+      );
+    if (verdict === 'total')
+      throw ApiError.of(
+        'unavailable',
+        'The service is receiving too many uploads right now. Nothing was charged; try again in a moment.',
+        5,
+      );
     held = n;
   };
   if (!body) return { bytes: new Uint8Array(0), done };
@@ -86,13 +102,19 @@ export async function readBuffered(body: ReadableStream<Uint8Array> | null, o: B
         new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, wait)))),
       ]).finally(() => clearTimeout(timer));
       if (step === 'timeout') {
-        if (Date.now() >= deadline) throw ApiError.of('upload_timeout', `The upload took longer than ${Math.round(o.deadlineMs / 1000)} s and was stopped. Nothing was charged; try again on a faster connection or with a smaller image.`);
+        if (Date.now() >= deadline)
+          throw ApiError.of(
+            'upload_timeout',
+            `The upload took longer than ${Math.round(o.deadlineMs / 1000)} s and was stopped. Nothing was charged; try again on a faster connection or with a smaller image.`,
+          );
         throw stalled(o.idleMs);
       }
       if (step.done) break;
       total += step.value.byteLength;
       if (total > o.max || (o.declared !== undefined && total > o.declared)) {
-        throw total > o.max ? ApiError.of('payload_too_large', o.tooLarge) : ApiError.of('invalid_request', 'The body is longer than its Content-Length.');
+        throw total > o.max
+          ? ApiError.of('payload_too_large', o.tooLarge)
+          : ApiError.of('invalid_request', 'The body is longer than its Content-Length.');
       }
       ensure(total);
       chunks.push(step.value);
@@ -174,11 +196,14 @@ export function guardBody(
       async pull(controller) {
         if (state.broken) return fail(controller, state.failure ?? new Error('the request body was cut off'));
         // The watchdog starts with the first read: a body that is never forwarded leaves no timer behind.
-        timer ??= setInterval(() => {
-          if (waitingSince === undefined || Date.now() - waitingSince < idleMs) return;
-          state.failure = stalled(idleMs);
-          fail(controller, state.failure);
-        }, Math.max(50, Math.min(1000, idleMs / 4)));
+        timer ??= setInterval(
+          () => {
+            if (waitingSince === undefined || Date.now() - waitingSince < idleMs) return;
+            state.failure = stalled(idleMs);
+            fail(controller, state.failure);
+          },
+          Math.max(50, Math.min(1000, idleMs / 4)),
+        );
         try {
           waitingSince = Date.now();
           const { done, value } = await reader.read();
@@ -187,7 +212,10 @@ export function guardBody(
           if (state.broken) return fail(controller, state.failure ?? new Error('the request body was cut off'));
           if (done) {
             if (declared !== undefined && total !== declared) {
-              state.failure = ApiError.of('invalid_request', 'The body ended before its Content-Length. Send it again.');
+              state.failure = ApiError.of(
+                'invalid_request',
+                'The body ended before its Content-Length. Send it again.',
+              );
               fail(controller, state.failure);
               return;
             }
@@ -199,7 +227,10 @@ export function guardBody(
           }
           total += value.byteLength;
           if (total > limit) {
-            state.failure = total > max ? ApiError.of('payload_too_large', tooLarge) : ApiError.of('invalid_request', 'The body is longer than its Content-Length.');
+            state.failure =
+              total > max
+                ? ApiError.of('payload_too_large', tooLarge)
+                : ApiError.of('invalid_request', 'The body is longer than its Content-Length.');
             fail(controller, state.failure);
             return;
           }

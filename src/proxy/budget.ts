@@ -54,14 +54,23 @@ export class Budget {
       return await this.#bounded(op);
     } catch (err) {
       this.log('error', `store failed: ${messageOf(err)}`);
-      refuse('unavailable', 'The service cannot check budgets right now, so nothing was sent and nothing was charged. Try again in a moment.', 5);
+      refuse(
+        'unavailable',
+        'The service cannot check budgets right now, so nothing was sent and nothing was charged. Try again in a moment.',
+        5,
+      );
     }
   }
 
   #bounded<T>(op: Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = this.settings.storeTimeoutMs;
-    return Promise.race([op, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`store did not answer within ${limit} ms`)), limit)))]).finally(() => clearTimeout(timer));
+    return Promise.race([
+      op,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`store did not answer within ${limit} ms`)), limit)),
+      ),
+    ]).finally(() => clearTimeout(timer));
   }
 
   windowOf(nowMs: number): number {
@@ -97,17 +106,25 @@ export class Budget {
     const limits = [session.budget, this.settings.totalBudget ?? 0];
     const taken: string[] = [];
     for (const [i, ledger] of ledgers.entries()) {
-      const r = await this.guarded(this.store.reserve(ledger, id, cost, limits[i]!, this.#ttl)).catch(async (err: unknown) => {
-        await this.release({ id, window, cost, ledgers: taken });
-        throw err;
-      });
+      const r = await this.guarded(this.store.reserve(ledger, id, cost, limits[i]!, this.#ttl)).catch(
+        async (err: unknown) => {
+          await this.release({ id, window, cost, ledgers: taken });
+          throw err;
+        },
+      );
       if (!r.ok) {
         await this.release({ id, window, cost, ledgers: taken });
         if (i === 0) {
           const left = Math.max(0, session.budget - r.used);
-          refuse('insufficient_credits', `This call costs up to ${cost} credits and this session has ${left} left of its ${session.budget} for the period. Nothing was charged.`);
+          refuse(
+            'insufficient_credits',
+            `This call costs up to ${cost} credits and this session has ${left} left of its ${session.budget} for the period. Nothing was charged.`,
+          );
         }
-        refuse('insufficient_credits', 'This site has spent the credits it allows for all visitors in this period. Nothing was charged; try again later.');
+        refuse(
+          'insufficient_credits',
+          'This site has spent the credits it allows for all visitors in this period. Nothing was charged; try again later.',
+        );
       }
       if (r.created !== false) taken.push(ledger);
     }
@@ -116,7 +133,9 @@ export class Budget {
 
   /** Fixes the reservation at what upstream charged; returns the subject's use. */
   async settle(reservation: Reservation, amount: number): Promise<number> {
-    const used = await Promise.all(reservation.ledgers.map((l) => this.guarded(this.store.settle(l, reservation.id, amount, this.#ttl))));
+    const used = await Promise.all(
+      reservation.ledgers.map((l) => this.guarded(this.store.settle(l, reservation.id, amount, this.#ttl))),
+    );
     return used[0] ?? 0;
   }
 
@@ -124,7 +143,12 @@ export class Budget {
   async release(reservation: Reservation): Promise<void> {
     await Promise.all(
       reservation.ledgers.map((l) =>
-        this.#bounded(this.store.release(l, reservation.id)).catch((err: unknown) => this.log('error', `store failed to release a reservation of ${reservation.cost} credits (it stays counted): ${messageOf(err)}`)),
+        this.#bounded(this.store.release(l, reservation.id)).catch((err: unknown) =>
+          this.log(
+            'error',
+            `store failed to release a reservation of ${reservation.cost} credits (it stays counted): ${messageOf(err)}`,
+          ),
+        ),
       ),
     );
   }
@@ -132,7 +156,8 @@ export class Budget {
   /** The refund of a failed job, once per job (upstream refunds it too). */
   async refund(subjectDigest: string, window: number, jobId: string, amount: number): Promise<void> {
     const id = 'refund_' + (await digestName(jobId));
-    for (const ledger of await this.#ledgers(subjectDigest, window)) await this.guarded(this.store.settle(ledger, id, -amount, this.#ttl));
+    for (const ledger of await this.#ledgers(subjectDigest, window))
+      await this.guarded(this.store.settle(ledger, id, -amount, this.#ttl));
   }
 
   async view(session: SessionClaims, subjectDigest: string, used?: number): Promise<BudgetView> {
@@ -140,7 +165,13 @@ export class Budget {
     const [own] = await this.#ledgers(subjectDigest, window);
     const u = used ?? (await this.guarded(this.store.used(own!)));
     const w = this.settings.windowSeconds;
-    return { limit: session.budget, used: u, remaining: remainingOf(session.budget, u), window_seconds: w, resets_at: new Date((window + 1) * w * 1000).toISOString() };
+    return {
+      limit: session.budget,
+      used: u,
+      remaining: remainingOf(session.budget, u),
+      window_seconds: w,
+      resets_at: new Date((window + 1) * w * 1000).toISOString(),
+    };
   }
 
   /** Counts a request against the subject's bucket; refuses with 429 past the limit. */
@@ -148,13 +179,21 @@ export class Budget {
     const { limit, windowSeconds } = this.settings.limits[bucket];
     const ns = await this.#namespace;
     const { count, resetMs } = await this.guarded(this.store.hit(`rl:${ns}:${bucket}:${subjectDigest}`, windowSeconds));
-    const headers = { [HEADERS.rateLimitLimit]: String(limit), [HEADERS.rateLimitRemaining]: String(Math.max(0, limit - count)) };
+    const headers = {
+      [HEADERS.rateLimitLimit]: String(limit),
+      [HEADERS.rateLimitRemaining]: String(Math.max(0, limit - count)),
+    };
     if (count > limit) {
       const retry = Math.max(1, Math.ceil(resetMs / 1000));
-      const what = bucket === 'create' ? 'new requests' : bucket === 'poll' ? 'status checks and downloads' : 'session requests';
-      refuseWith(headers, 'rate_limited', `Too many ${what} from this session; wait ${retry} s and try again. Nothing was charged.`, retry);
+      const what =
+        bucket === 'create' ? 'new requests' : bucket === 'poll' ? 'status checks and downloads' : 'session requests';
+      refuseWith(
+        headers,
+        'rate_limited',
+        `Too many ${what} from this session; wait ${retry} s and try again. Nothing was charged.`,
+        retry,
+      );
     }
     return headers;
   }
 }
-

@@ -11,7 +11,16 @@
  * handle carries what its own call settled and the window it settled in, so a failed job is
  * refunded once, into the window that paid for it (a replay's handle refunds nothing).
  */
-import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, JSON_TOO_DEEP, jsonDepth, MAX_JSON_DEPTH, maxRequestBytes, routePath } from '../api/index.js';
+import {
+  ApiError,
+  HEADERS,
+  IDEMPOTENCY_KEY_PATTERN,
+  JSON_TOO_DEEP,
+  jsonDepth,
+  MAX_JSON_DEPTH,
+  maxRequestBytes,
+  routePath,
+} from '../api/index.js';
 import { guardBody, readBuffered, type GuardState } from './body-guard.js';
 import { remainingOf, type Reservation } from './budget.js';
 import { readJson, readText, type Call, type Ctx } from './context.js';
@@ -31,7 +40,10 @@ function contentType(request: Request, policy: ChargedPolicy): string {
   const isJson = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i.test(type);
   const isMultipart = /^multipart\/form-data;\s*boundary=("?)[0-9A-Za-z'()+_,./:=?-]{1,70}\1$/i.test(type);
   if (!((isJson && policy.types.includes('json')) || (isMultipart && policy.types.includes('multipart')))) {
-    refuse('unsupported_content_type', `This endpoint takes ${policy.typesText}; the request's Content-Type was ${type ? `"${type.slice(0, 60)}"` : 'missing'}.`);
+    refuse(
+      'unsupported_content_type',
+      `This endpoint takes ${policy.typesText}; the request's Content-Type was ${type ? `"${type.slice(0, 60)}"` : 'missing'}.`,
+    );
   }
   return type;
 }
@@ -41,7 +53,12 @@ function tooDeep(): never {
 }
 
 /** Parses a buffered body, checks its image URLs, and returns what is forwarded: exactly what was checked. */
-async function prepare(ctx: Ctx, bytes: Uint8Array, type: string, policy: ChargedPolicy): Promise<{ parsed: ParsedBody; bytes: Uint8Array; type: string }> {
+async function prepare(
+  ctx: Ctx,
+  bytes: Uint8Array,
+  type: string,
+  policy: ChargedPolicy,
+): Promise<{ parsed: ParsedBody; bytes: Uint8Array; type: string }> {
   let parsed: ParsedBody;
   let out: Uint8Array;
   let outType = type;
@@ -54,7 +71,8 @@ async function prepare(ctx: Ctx, bytes: Uint8Array, type: string, policy: Charge
       if (err instanceof RangeError) tooDeep();
       refuse('invalid_request', 'The body is not valid UTF-8 JSON. Send a JSON object.');
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) refuse('invalid_request', 'The JSON body must be an object with the parameters as fields.');
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      refuse('invalid_request', 'The JSON body must be an object with the parameters as fields.');
     parsed = { json: value as Record<string, unknown> };
     // Re-serialized: duplicate keys or odd spellings another parser might read differently never reach upstream.
     try {
@@ -68,7 +86,10 @@ async function prepare(ctx: Ctx, bytes: Uint8Array, type: string, policy: Charge
     try {
       form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
     } catch {
-      refuse('invalid_request', 'The body is not valid multipart/form-data (check the boundary and that every part is complete).');
+      refuse(
+        'invalid_request',
+        'The body is not valid multipart/form-data (check the boundary and that every part is complete).',
+      );
     }
     parsed = { form };
     const encoded = new Response(form);
@@ -90,21 +111,35 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
   const declaredHeader = request.headers.get('content-length');
   const declared = declaredHeader !== null && /^\d{1,15}$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
   if (declared !== undefined && declared > max) refuse('payload_too_large', policy.tooLarge);
-  if (policy.lengthRequired && declared === undefined) refuse('length_required', 'Video uploads need a Content-Length header (browsers send one for a File or FormData body).');
+  if (policy.lengthRequired && declared === undefined)
+    refuse(
+      'length_required',
+      'Video uploads need a Content-Length header (browsers send one for a File or FormData body).',
+    );
   const idempotencyKey = request.headers.get(HEADERS.idempotencyKey);
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-    refuse('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters without spaces (a UUID is ideal).');
+    refuse(
+      'invalid_request',
+      'Idempotency-Key must be 1-255 printable ASCII characters without spaces (a UUID is ideal).',
+    );
   }
   const upstreamHeaders: Record<string, string> = { authorization: `Bearer ${key}` };
   // The browser's key, namespaced per subject and route under a key only the server knows, so one
   // user's key can never name another user's request upstream.
-  if (idempotencyKey !== null) upstreamHeaders[HEADERS.idempotencyKey] = 'mk_' + (await hmac(encoder.encode(key), `${session.subject}\n${route.name}\n${idempotencyKey}`));
-  if (policy.forwardsAcceptJson && /application\/json/i.test(request.headers.get('accept') ?? '')) upstreamHeaders['accept'] = 'application/json';
+  if (idempotencyKey !== null)
+    upstreamHeaders[HEADERS.idempotencyKey] =
+      'mk_' + (await hmac(encoder.encode(key), `${session.subject}\n${route.name}\n${idempotencyKey}`));
+  if (policy.forwardsAcceptJson && /application\/json/i.test(request.headers.get('accept') ?? ''))
+    upstreamHeaders['accept'] = 'application/json';
 
   const state: GuardState = { failure: undefined, broken: false, complete: false };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const startClock = () => (timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), settings.upstreamTimeoutMs));
+  const startClock = () =>
+    (timer = setTimeout(
+      () => controller.abort(new DOMException('upstream timeout', 'TimeoutError')),
+      settings.upstreamTimeoutMs,
+    ));
   let giveBack = () => {};
   // Ends the guarded body once this call is over: an upstream that answered without reading it all leaves no watchdog running.
   const finished = new AbortController();
@@ -112,7 +147,15 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
     let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
     let cost: number;
     if (policy.body === 'buffer') {
-      const read = await readBuffered(request.body, { max, declared, subject: call.subject, pool: ctx.pool, idleMs: settings.idleMs, deadlineMs: settings.bodyTimeoutMs, tooLarge: policy.tooLarge });
+      const read = await readBuffered(request.body, {
+        max,
+        declared,
+        subject: call.subject,
+        pool: ctx.pool,
+        idleMs: settings.idleMs,
+        deadlineMs: settings.bodyTimeoutMs,
+        tooLarge: policy.tooLarge,
+      });
       giveBack = read.done;
       const prepared = await prepare(ctx, read.bytes, type, policy);
       body = prepared.bytes;
@@ -122,7 +165,17 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
       upstreamHeaders['content-length'] = String(body.byteLength);
     } else {
       cost = policy.maxCost(undefined);
-      if (request.body) body = guardBody(request.body, declared, max, settings.idleMs, policy.tooLarge, state, startClock, AbortSignal.any([request.signal, finished.signal]));
+      if (request.body)
+        body = guardBody(
+          request.body,
+          declared,
+          max,
+          settings.idleMs,
+          policy.tooLarge,
+          state,
+          startClock,
+          AbortSignal.any([request.signal, finished.signal]),
+        );
       if (declared !== undefined) upstreamHeaders['content-length'] = String(declared);
       // The browser leaving mid-upload breaks the body: upstream cannot process half a body.
       const onAbort = () => {
@@ -142,7 +195,13 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
       response = await ctx.upstream.call(
         ctx.upstream.url(routePath(route.name)),
         // redirect 'error': Node's fetch keeps no replay copy of a streamed body (no redirect can follow).
-        { method: 'POST', headers: upstreamHeaders, body: body as BodyInit | undefined, duplex: 'half', redirect: 'error' },
+        {
+          method: 'POST',
+          headers: upstreamHeaders,
+          body: body as BodyInit | undefined,
+          duplex: 'half',
+          redirect: 'error',
+        },
         controller.signal,
         () => state.broken,
       );
@@ -153,9 +212,17 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
         if (state.failure) throw state.failure;
         if (request.signal.aborted) throw ApiError.of('invalid_request', 'The request was cancelled.');
         ctx.log('warn', `upstream could not be reached: ${err.message}`);
-        throw new ApiError(502, 'upstream_error', 'The media service could not be reached. Nothing was charged; try again in a moment.');
+        throw new ApiError(
+          502,
+          'upstream_error',
+          'The media service could not be reached. Nothing was charged; try again in a moment.',
+        );
       }
-      return kept(ctx, reservation, err.outcome === 'timeout' ? 'did not answer in time' : `failed mid-call (${err.message})`);
+      return kept(
+        ctx,
+        reservation,
+        err.outcome === 'timeout' ? 'did not answer in time' : `failed mid-call (${err.message})`,
+      );
     }
     return await answer(ctx, call, policy, response, reservation, cost);
   } finally {
@@ -167,17 +234,38 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
 
 /** An outcome upstream may have charged for: the reservation stays counted. */
 function kept(ctx: Ctx, reservation: Reservation, what: string): never {
-  ctx.log('warn', `upstream ${what}; the reservation of ${reservation.cost} credits is kept (upstream may have charged)`);
-  throw new ApiError(504, 'upstream_error', 'The media service did not finish answering. It may have done the work, so its credits stay counted in this session\'s budget; check your results before trying again.');
+  ctx.log(
+    'warn',
+    `upstream ${what}; the reservation of ${reservation.cost} credits is kept (upstream may have charged)`,
+  );
+  throw new ApiError(
+    504,
+    'upstream_error',
+    "The media service did not finish answering. It may have done the work, so its credits stay counted in this session's budget; check your results before trying again.",
+  );
 }
 
-async function answer(ctx: Ctx, call: Call, policy: ChargedPolicy, response: Response, reservation: Reservation, cost: number): Promise<Response> {
+async function answer(
+  ctx: Ctx,
+  call: Call,
+  policy: ChargedPolicy,
+  response: Response,
+  reservation: Reservation,
+  cost: number,
+): Promise<Response> {
   const { settings, budget } = ctx;
   if (!response.ok) {
     const text = await readText(response.body, 64 * 1024);
-    const parsed = text === undefined ? new ApiError(response.status, 'http_' + response.status, 'The request failed.') : await ApiError.fromResponse(new Response(text, { status: response.status, headers: response.headers }));
+    const parsed =
+      text === undefined
+        ? new ApiError(response.status, 'http_' + response.status, 'The request failed.')
+        : await ApiError.fromResponse(new Response(text, { status: response.status, headers: response.headers }));
     if (Upstream.isFree(response.status, parsed.code)) await budget.release(reservation);
-    else ctx.log('warn', `upstream answered ${response.status} ${parsed.code}; the reservation of ${reservation.cost} credits is kept (the spec does not say this answer is free)`);
+    else
+      ctx.log(
+        'warn',
+        `upstream answered ${response.status} ${parsed.code}; the reservation of ${reservation.cost} credits is kept (the spec does not say this answer is free)`,
+      );
     throw ctx.upstream.errorFrom(response.status, parsed, policy.capability);
   }
   const replayed = response.headers.get('idempotent-replayed') === 'true';
@@ -190,32 +278,64 @@ async function answer(ctx: Ctx, call: Call, policy: ChargedPolicy, response: Res
     if (!value || typeof value !== 'object') {
       if (chargedHeader !== undefined) await budget.settle(reservation, replayed ? 0 : chargedHeader);
       else kept(ctx, reservation, 'sent a success answer that could not be read');
-      throw new ApiError(502, 'upstream_error', 'The media service sent an answer that could not be read. Its charge is counted in this session\'s budget; check your results before trying again.');
+      throw new ApiError(
+        502,
+        'upstream_error',
+        "The media service sent an answer that could not be read. Its charge is counted in this session's budget; check your results before trying again.",
+      );
     }
     data = value as Record<string, unknown>;
   }
-  const bodyCharge = typeof data?.['credits_charged'] === 'number' && Number.isInteger(data['credits_charged']) && (data['credits_charged'] as number) >= 0 ? (data['credits_charged'] as number) : undefined;
+  const bodyCharge =
+    typeof data?.['credits_charged'] === 'number' &&
+    Number.isInteger(data['credits_charged']) &&
+    (data['credits_charged'] as number) >= 0
+      ? (data['credits_charged'] as number)
+      : undefined;
   const chargedCredits = chargedHeader ?? bodyCharge ?? cost;
   const used = await budget.settle(reservation, replayed ? 0 : chargedCredits);
   const upstreamRemaining = response.headers.get(HEADERS.creditsRemaining);
-  const remaining = settings.exposeAccountBalance ? (upstreamRemaining !== null && /^\d{1,15}$/.test(upstreamRemaining) ? upstreamRemaining : '') : String(remainingOf(call.session.budget, used));
-  const out: Record<string, string> = { ...call.headers, [HEADERS.creditsCharged]: String(chargedCredits), [HEADERS.creditsRemaining]: remaining };
+  const remaining = settings.exposeAccountBalance
+    ? upstreamRemaining !== null && /^\d{1,15}$/.test(upstreamRemaining)
+      ? upstreamRemaining
+      : ''
+    : String(remainingOf(call.session.budget, used));
+  const out: Record<string, string> = {
+    ...call.headers,
+    [HEADERS.creditsCharged]: String(chargedCredits),
+    [HEADERS.creditsRemaining]: remaining,
+  };
   if (replayed) out['idempotent-replayed'] = 'true';
 
   if (!data) {
     // Image tools' binary answer: the image, with a Content-Type from a fixed list.
     const imageType = /^image\/(png|jpeg)\b/.exec(contentType)?.[0] ?? 'application/octet-stream';
-    return new Response(response.body, { status: response.status, headers: { ...out, 'content-type': imageType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
+    return new Response(response.body, {
+      status: response.status,
+      headers: { ...out, 'content-type': imageType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    });
   }
   // Rebuilt field by field from the spec: nothing upstream adds reaches the browser.
-  const result: Record<string, unknown> = { data: undefined, credits_charged: chargedCredits, credits_remaining: remaining === '' ? null : Number(remaining) };
+  const result: Record<string, unknown> = {
+    data: undefined,
+    credits_charged: chargedCredits,
+    credits_remaining: remaining === '' ? null : Number(remaining),
+  };
   const job = (data['data'] ?? {}) as Record<string, unknown>;
   if (policy.view === 'videoJob' || policy.view === 'modelJob') {
     const capability = policy.capability;
     // The handle refunds what its own reservation settled: a replay settled 0 in this window (the
     // charge sits in the window of the first call, whose handle refunds it), so it refunds nothing.
-    const handle = await ctx.sealer.sealHandle(call.session.subject, capability, { jobId: String(job['job_id']), charged: replayed ? 0 : chargedCredits, window: reservation.window });
-    if (policy.view === 'videoJob') result['data'] = { job_id: handle, status: job['status'] === 'queued' || job['status'] === 'processing' ? job['status'] : 'queued' };
+    const handle = await ctx.sealer.sealHandle(call.session.subject, capability, {
+      jobId: String(job['job_id']),
+      charged: replayed ? 0 : chargedCredits,
+      window: reservation.window,
+    });
+    if (policy.view === 'videoJob')
+      result['data'] = {
+        job_id: handle,
+        status: job['status'] === 'queued' || job['status'] === 'processing' ? job['status'] : 'queued',
+      };
     else {
       result['data'] = await modelJobView(job, handle, ctx.sealer.rewriter(call.subject, ctx.redact));
       out[HEADERS.location] = `${ctx.basePath}${routePath('getModelJob', handle)}`;

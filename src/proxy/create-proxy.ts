@@ -38,14 +38,22 @@ const HANDLE_PATTERN = /^[A-Za-z0-9_-]{40,400}$/;
 const FILE_PATH = /^\/files\/([A-Za-z0-9_-]{40,2000})(?:\/[A-Za-z0-9._-]{1,64})?$/;
 
 export function createProxy(options: ProxyOptions): Proxy {
-  if (!options || typeof options !== 'object') throw new TypeError('createProxy: options are required ({ upstream, keys, secret, authorize }).');
+  if (!options || typeof options !== 'object')
+    throw new TypeError('createProxy: options are required ({ upstream, keys, secret, authorize }).');
   const keyring = new Keyring(options.secret);
   const basePath = normalizeBasePath(options.basePath ?? '/mediakit');
-  if (typeof options.authorize !== 'function') throw new TypeError(`createProxy: \`authorize(request)\` is required; it returns { subject, budget } for a signed-in user, or null. It was ${typeof options.authorize}.`);
+  if (typeof options.authorize !== 'function')
+    throw new TypeError(
+      `createProxy: \`authorize(request)\` is required; it returns { subject, budget } for a signed-in user, or null. It was ${typeof options.authorize}.`,
+    );
   const settings = resolveOptions(options);
   const redact = makeRedactor(Object.values(settings.keys));
   const log = makeLog(options.log, redact);
-  const tokenSettings = { issuer: options.issuer ?? 'mediakit-proxy', audience: options.audience ?? `mediakit:${basePath || '/'}`, ttlSeconds: options.tokenTtlSeconds ?? 900 };
+  const tokenSettings = {
+    issuer: options.issuer ?? 'mediakit-proxy',
+    audience: options.audience ?? `mediakit:${basePath || '/'}`,
+    ttlSeconds: options.tokenTtlSeconds ?? 900,
+  };
   const ctx: Ctx = {
     settings,
     basePath,
@@ -62,16 +70,28 @@ export function createProxy(options: ProxyOptions): Proxy {
     const url = new URL(request.url);
     const corsHeaders = cors(request, url, settings.allowedOrigins);
     if (corsHeaders === 'refused') {
-      return errorResponse(ApiError.of('forbidden', `Pages on ${request.headers.get('origin')!.slice(0, 100)} may not call this service. The site owner can add the origin to the proxy's allowedOrigins.`), redact);
+      return errorResponse(
+        ApiError.of(
+          'forbidden',
+          `Pages on ${request.headers.get('origin')!.slice(0, 100)} may not call this service. The site owner can add the origin to the proxy's allowedOrigins.`,
+        ),
+        redact,
+      );
     }
     const path = url.pathname;
-    if (path !== basePath && !path.startsWith(basePath + '/')) return errorResponse(ApiError.of('not_found', `This proxy serves ${basePath || '/'} only.`), redact, corsHeaders);
+    if (path !== basePath && !path.startsWith(basePath + '/'))
+      return errorResponse(ApiError.of('not_found', `This proxy serves ${basePath || '/'} only.`), redact, corsHeaders);
     const problem = pathProblem(path);
     if (problem) return errorResponse(ApiError.of('invalid_request', problem), redact, corsHeaders);
     if (request.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: { ...corsHeaders, 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'authorization, content-type, idempotency-key, accept', 'access-control-max-age': '600' },
+        headers: {
+          ...corsHeaders,
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': 'authorization, content-type, idempotency-key, accept',
+          'access-control-max-age': '600',
+        },
       });
     }
     const rest = path.slice(basePath.length);
@@ -84,21 +104,34 @@ export function createProxy(options: ProxyOptions): Proxy {
       }
       const file = FILE_PATH.exec(rest);
       if (file) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') refuse('method_not_allowed', 'Download links take GET.');
+        if (request.method !== 'GET' && request.method !== 'HEAD')
+          refuse('method_not_allowed', 'Download links take GET.');
         return await serveFile(ctx, request, file[1]!, url, corsHeaders);
       }
       const matches = matchRoute(rest, HANDLE_PATTERN);
-      if (matches.length === 0) refuse('not_found', `There is no endpoint at ${rest.slice(0, 100)} on this proxy. Use the API paths under ${basePath}.`);
+      if (matches.length === 0)
+        refuse(
+          'not_found',
+          `There is no endpoint at ${rest.slice(0, 100)} on this proxy. Use the API paths under ${basePath}.`,
+        );
       const match = matches.find((m) => m.route.method === request.method);
-      if (!match) refuse('method_not_allowed', `${rest.slice(0, 100)} takes ${matches.map((m) => m.route.method).join(', ')}, not ${request.method.slice(0, 10)}.`);
+      if (!match)
+        refuse(
+          'method_not_allowed',
+          `${rest.slice(0, 100)} takes ${matches.map((m) => m.route.method).join(', ')}, not ${request.method.slice(0, 10)}.`,
+        );
       const session = await sessions.authenticate(request);
       const policy = POLICIES[match.route.name];
       if (policy.kind !== 'account') {
         if (!settings.keys[policy.capability]) refuse('not_found', `This site has not enabled ${policy.capability}.`);
-        if (!session.capabilities.includes(policy.capability)) refuse('forbidden', `This session may not use ${policy.capability}. The site decides what each user may do.`);
+        if (!session.capabilities.includes(policy.capability))
+          refuse('forbidden', `This session may not use ${policy.capability}. The site decides what each user may do.`);
       }
       const subject = await ctx.budget.subjectDigest(session.subject);
-      headers = { ...corsHeaders, ...(await ctx.budget.rateLimit(policy.kind === 'charged' ? 'create' : 'poll', subject)) };
+      headers = {
+        ...corsHeaders,
+        ...(await ctx.budget.rateLimit(policy.kind === 'charged' ? 'create' : 'poll', subject)),
+      };
       const call: Call = { request, url, route: match.route, session, subject, headers };
       switch (policy.kind) {
         case 'account':
@@ -106,24 +139,53 @@ export function createProxy(options: ProxyOptions): Proxy {
         case 'charged':
           return await charged(ctx, call, policy);
         case 'poll':
-          return await poll(ctx, call, policy, match.jobId!, await ctx.sealer.openHandle(session.subject, policy.capability, match.jobId!));
+          return await poll(
+            ctx,
+            call,
+            policy,
+            match.jobId!,
+            await ctx.sealer.openHandle(session.subject, policy.capability, match.jobId!),
+          );
         case 'download':
-          return await downloadByHandle(ctx, call, policy, await ctx.sealer.openHandle(session.subject, policy.capability, match.jobId!));
+          return await downloadByHandle(
+            ctx,
+            call,
+            policy,
+            await ctx.sealer.openHandle(session.subject, policy.capability, match.jobId!),
+          );
       }
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(err, redact, headers);
-      if (request.signal.aborted) return errorResponse(ApiError.of('invalid_request', 'The request was cancelled.'), redact, headers);
+      if (request.signal.aborted)
+        return errorResponse(ApiError.of('invalid_request', 'The request was cancelled.'), redact, headers);
       log('error', `proxy failure on ${request.method} ${rest.slice(0, 100)}: ${messageOf(err)}`);
-      return errorResponse(new ApiError(502, 'upstream_error', 'The request could not be completed. Nothing was charged if nothing finished; try again.'), redact, headers);
+      return errorResponse(
+        new ApiError(
+          502,
+          'upstream_error',
+          'The request could not be completed. Nothing was charged if nothing finished; try again.',
+        ),
+        redact,
+        headers,
+      );
     }
   }
 
   async function account(session: VerifiedSession, headers: Record<string, string>): Promise<Response> {
-    if (!settings.exposeAccountBalance) refuse('forbidden', `This site does not share its account balance; GET ${basePath}/session reports this session's budget.`);
+    if (!settings.exposeAccountBalance)
+      refuse(
+        'forbidden',
+        `This site does not share its account balance; GET ${basePath}/session reports this session's budget.`,
+      );
     const key = settings.keys[session.capabilities[0] ?? settings.configured[0]!]!;
-    const response = await ctx.upstream.call(ctx.upstream.url(routePath('account')), { headers: { authorization: `Bearer ${key}` } }, AbortSignal.timeout(settings.upstreamTimeoutMs));
+    const response = await ctx.upstream.call(
+      ctx.upstream.url(routePath('account')),
+      { headers: { authorization: `Bearer ${key}` } },
+      AbortSignal.timeout(settings.upstreamTimeoutMs),
+    );
     if (!response.ok) throw await ctx.upstream.error(response, 'account');
-    const body = (await readJson(response.body, 64 * 1024)) as { data?: { credits?: { balance?: unknown } } } | undefined;
+    const body = (await readJson(response.body, 64 * 1024)) as
+      { data?: { credits?: { balance?: unknown } } } | undefined;
     const balance = Number(body?.data?.credits?.balance);
     return json({ data: { credits: { balance: Number.isFinite(balance) ? balance : 0 } } }, 200, headers);
   }
@@ -132,7 +194,10 @@ export function createProxy(options: ProxyOptions): Proxy {
     basePath,
     fetch: handle,
     async mintToken(claims) {
-      const checked = sessions.claimsFrom({ subject: claims.subject, capabilities: claims.capabilities, budget: claims.budget }, 'mintToken()');
+      const checked = sessions.claimsFrom(
+        { subject: claims.subject, capabilities: claims.capabilities, budget: claims.budget },
+        'mintToken()',
+      );
       const ttl = claims.ttlSeconds ?? tokenSettings.ttlSeconds;
       return (await signToken(keyring, { ...tokenSettings, ttlSeconds: ttl }, checked)).token;
     },

@@ -74,7 +74,10 @@ export class Sealer {
     const plain = await this.keyring.open('handle', handle, `${capability}\n${subject}`);
     const wire = plain ? (JSON.parse(plain) as Partial<HandleWire>) : undefined;
     if (!wire || typeof wire.j !== 'string' || typeof wire.c !== 'number' || typeof wire.w !== 'number') {
-      refuse('not_found', 'No job with this id exists for this session. Use the job_id this session was given when it created the job.');
+      refuse(
+        'not_found',
+        'No job with this id exists for this session. Use the job_id this session was given when it created the job.',
+      );
     }
     return { jobId: wire.j, charged: wire.c, window: wire.w };
   }
@@ -87,10 +90,21 @@ export class Sealer {
   async openTicket(sealed: string): Promise<FileTicket> {
     const plain = await this.keyring.open('file', sealed, '');
     const wire = plain ? (JSON.parse(plain) as Partial<TicketWire>) : undefined;
-    if (!wire || typeof wire.u !== 'string' || typeof wire.k !== 'string' || !(wire.k in FILE_KINDS) || typeof wire.e !== 'number' || typeof wire.s !== 'string') {
+    if (
+      !wire ||
+      typeof wire.u !== 'string' ||
+      typeof wire.k !== 'string' ||
+      !(wire.k in FILE_KINDS) ||
+      typeof wire.e !== 'number' ||
+      typeof wire.s !== 'string'
+    ) {
       refuse('link_expired', 'This download link is not valid. Poll the job again for fresh links.');
     }
-    if (wire.e < Date.now()) refuse('link_expired', 'This download link has expired. Poll the job again (the page does this for you) for fresh links.');
+    if (wire.e < Date.now())
+      refuse(
+        'link_expired',
+        'This download link has expired. Poll the job again (the page does this for you) for fresh links.',
+      );
     return { url: wire.u, kind: wire.k, expires: wire.e, subject: wire.s };
   }
 
@@ -99,9 +113,15 @@ export class Sealer {
     return {
       redact,
       ticket: async (upstreamUrl, kind, notAfterMs) => {
-        const expires = Math.min(Date.now() + this.downloadTtlMs, notAfterMs !== undefined && Number.isFinite(notAfterMs) ? notAfterMs : Infinity);
+        const expires = Math.min(
+          Date.now() + this.downloadTtlMs,
+          notAfterMs !== undefined && Number.isFinite(notAfterMs) ? notAfterMs : Infinity,
+        );
         const sealed = await this.sealTicket({ url: upstreamUrl, kind, expires, subject: subjectDigest });
-        return { url: `${this.basePath}/files/${sealed}/${FILE_KINDS[kind].name}`, expiresAt: new Date(expires).toISOString() };
+        return {
+          url: `${this.basePath}/files/${sealed}/${FILE_KINDS[kind].name}`,
+          expiresAt: new Date(expires).toISOString(),
+        };
       },
     };
   }

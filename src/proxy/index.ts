@@ -1,4 +1,12 @@
-export { createProxy, type Proxy, type ProxyOptions, type AuthorizeResult, type RateLimit, type ProxyLogEvent, type RemoteImagesPolicy } from './create-proxy.js';
+export {
+  createProxy,
+  type Proxy,
+  type ProxyOptions,
+  type AuthorizeResult,
+  type RateLimit,
+  type ProxyLogEvent,
+  type RemoteImagesPolicy,
+} from './create-proxy.js';
 export { toNodeHandler } from './node.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export { RedisStore, type RedisEvalClient } from './redis-store.js';

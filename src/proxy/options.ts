@@ -129,7 +129,9 @@ function positive(options: ProxyOptions, name: keyof ProxyOptions, fallback: num
   const value = options[name];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new TypeError(`createProxy: ${name} must be a positive ${integer ? 'whole ' : ''}number; it was ${show(value)}.`);
+    throw new TypeError(
+      `createProxy: ${name} must be a positive ${integer ? 'whole ' : ''}number; it was ${show(value)}.`,
+    );
   }
   return value;
 }
@@ -138,11 +140,17 @@ export function resolveOptions(options: ProxyOptions): Settings {
   const keys: Partial<Record<Capability, string>> = {};
   for (const [capability, key] of Object.entries(options.keys ?? {}) as [Capability, unknown][]) {
     if (key === undefined || key === '') continue;
-    if (typeof key !== 'string' || /\s/.test(key)) throw new TypeError(`createProxy: keys.${capability} must be the API key as a string without spaces; it was ${typeof key === 'string' ? 'a string with spaces' : show(key)}.`);
+    if (typeof key !== 'string' || /\s/.test(key))
+      throw new TypeError(
+        `createProxy: keys.${capability} must be the API key as a string without spaces; it was ${typeof key === 'string' ? 'a string with spaces' : show(key)}.`,
+      );
     keys[capability] = key;
   }
   const configured = Object.keys(keys) as Capability[];
-  if (configured.length === 0) throw new TypeError(`createProxy: \`keys\` needs at least one of video, headshot, generate, imageTools; it was ${show(options.keys)}.`);
+  if (configured.length === 0)
+    throw new TypeError(
+      `createProxy: \`keys\` needs at least one of video, headshot, generate, imageTools; it was ${show(options.keys)}.`,
+    );
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     let parsed: URL | undefined;
@@ -151,23 +159,32 @@ export function resolveOptions(options: ProxyOptions): Settings {
     } catch {
       parsed = undefined;
     }
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) throw new TypeError(`createProxy: allowedOrigins entry ${show(origin)} is not an origin such as "https://shop.example".`);
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+      throw new TypeError(
+        `createProxy: allowedOrigins entry ${show(origin)} is not an origin such as "https://shop.example".`,
+      );
     allowedOrigins.add(parsed.origin);
   }
   const limits = { ...DEFAULT_LIMITS };
   for (const [bucket, limit] of Object.entries(options.rateLimits ?? {}) as [RateBucket, RateLimit | undefined][]) {
     if (limit === undefined) continue;
     if (!(bucket in DEFAULT_LIMITS) || !limit || !(limit.limit > 0) || !(limit.windowSeconds > 0)) {
-      throw new TypeError(`createProxy: rateLimits.${bucket} must be { limit, windowSeconds } with positive numbers; it was ${show(limit)}.`);
+      throw new TypeError(
+        `createProxy: rateLimits.${bucket} must be { limit, windowSeconds } with positive numbers; it was ${show(limit)}.`,
+      );
     }
     limits[bucket] = limit;
   }
   const remote = options.remoteImages ?? 'public';
   if (remote !== 'public' && remote !== 'deny' && typeof remote !== 'function') {
-    throw new TypeError(`createProxy: remoteImages must be 'public', 'deny' or a function (url) => boolean; it was ${show(remote)}.`);
+    throw new TypeError(
+      `createProxy: remoteImages must be 'public', 'deny' or a function (url) => boolean; it was ${show(remote)}.`,
+    );
   }
   if (options.totalBudget !== undefined && (!Number.isInteger(options.totalBudget) || options.totalBudget < 0)) {
-    throw new TypeError(`createProxy: totalBudget must be a whole number of credits; it was ${show(options.totalBudget)}.`);
+    throw new TypeError(
+      `createProxy: totalBudget must be a whole number of credits; it was ${show(options.totalBudget)}.`,
+    );
   }
   return {
     keys,

@@ -31,7 +31,9 @@ export function targetProblem(target: string): string | undefined {
 export function normalizeBasePath(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, '');
   if (trimmed !== '' && (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed) || pathProblem(trimmed))) {
-    throw new TypeError(`createProxy: basePath "${basePath}" must look like "/mediakit" (plain path segments, no query).`);
+    throw new TypeError(
+      `createProxy: basePath "${basePath}" must look like "/mediakit" (plain path segments, no query).`,
+    );
   }
   return trimmed;
 }

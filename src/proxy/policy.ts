@@ -77,7 +77,8 @@ export const POLICIES: Readonly<Record<RouteName, RoutePolicy>> = {
     lengthRequired: true,
     maxCost: () => COSTS.videoJob,
     view: 'videoJob',
-    tooLarge: 'The video is larger than 500 MB. Trim or re-encode it (1080p H.264 at a moderate bitrate) and try again.',
+    tooLarge:
+      'The video is larger than 500 MB. Trim or re-encode it (1080p H.264 at a moderate bitrate) and try again.',
   },
   createModelJob: {
     kind: 'charged',
@@ -89,7 +90,11 @@ export const POLICIES: Readonly<Record<RouteName, RoutePolicy>> = {
     // Entries that are not data: URLs are fetched upstream.
     imageUrls: (body) => {
       const images = body.json?.['images'];
-      return Array.isArray(images) ? images.map((v, i): [string, unknown] => [`images[${i}]`, v]).filter(([, v]) => !(typeof v === 'string' && v.startsWith('data:'))) : [];
+      return Array.isArray(images)
+        ? images
+            .map((v, i): [string, unknown] => [`images[${i}]`, v])
+            .filter(([, v]) => !(typeof v === 'string' && v.startsWith('data:')))
+        : [];
     },
     view: 'modelJob',
     tooLarge: IMAGE_TOO_LARGE,

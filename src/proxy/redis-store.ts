@@ -59,7 +59,10 @@ export class RedisStore implements ProxyStore {
 
   /** `prefix` namespaces every key (default `mediakit:`), so one Redis can serve several sites. */
   constructor(client: RedisEvalClient, options: { prefix?: string } = {}) {
-    if (!client || typeof client.eval !== 'function') throw new TypeError('RedisStore needs a connected node-redis client (createClient() from "redis", then await client.connect()).');
+    if (!client || typeof client.eval !== 'function')
+      throw new TypeError(
+        'RedisStore needs a connected node-redis client (createClient() from "redis", then await client.connect()).',
+      );
     this.#client = client;
     this.#prefix = options.prefix ?? 'mediakit:';
   }
@@ -69,7 +72,11 @@ export class RedisStore implements ProxyStore {
   }
 
   async reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number) {
-    const [ok, used, created] = (await this.#run(RESERVE, ledger, [id, amount, limit, ttlSeconds])) as [number, number, number];
+    const [ok, used, created] = (await this.#run(RESERVE, ledger, [id, amount, limit, ttlSeconds])) as [
+      number,
+      number,
+      number,
+    ];
     return { ok: ok === 1, used: Number(used), created: created === 1 };
   }
 

@@ -20,7 +20,9 @@ function resolver(): Promise<Lookup | undefined> {
       const dns = (await import('node:dns')) as typeof import('node:dns');
       return (host: string) =>
         new Promise<string[]>((resolve, reject) =>
-          dns.lookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address)))),
+          dns.lookup(host, { all: true, verbatim: true }, (err, addresses) =>
+            err ? reject(err) : resolve(addresses.map((a) => a.address)),
+          ),
         );
     } catch {
       return undefined;
@@ -36,7 +38,10 @@ async function resolvesPrivate(host: string): Promise<boolean> {
   if (!lookup) return false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const addresses = await Promise.race([lookup(host), new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS)))]);
+    const addresses = await Promise.race([
+      lookup(host),
+      new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS))),
+    ]);
     return addresses.some(isBlockedAddress);
   } catch {
     // Does not resolve here: upstream cannot fetch it either, and checks again itself.
@@ -48,7 +53,11 @@ async function resolvesPrivate(host: string): Promise<boolean> {
 
 /** Refuses (400, naming the field) a remote image URL the policy does not allow. */
 export async function checkRemoteImage(field: string, value: string, policy: RemoteImagesPolicy): Promise<void> {
-  if (policy === 'deny') refuse('invalid_request', `${field}: this site does not accept image URLs. Send the image itself (a file, base64 or a data: URL).`);
+  if (policy === 'deny')
+    refuse(
+      'invalid_request',
+      `${field}: this site does not accept image URLs. Send the image itself (a file, base64 or a data: URL).`,
+    );
   if (typeof policy === 'function') {
     let url: URL | undefined;
     try {
@@ -64,13 +73,20 @@ export async function checkRemoteImage(field: string, value: string, policy: Rem
         allowed = false;
       }
     }
-    if (!allowed) refuse('invalid_request', `${field}: this site does not accept this image URL. Send the image itself, or a URL the site allows.`);
+    if (!allowed)
+      refuse(
+        'invalid_request',
+        `${field}: this site does not accept this image URL. Send the image itself, or a URL the site allows.`,
+      );
     return;
   }
   const problem = remoteUrlProblem(value);
   if (problem) refuse('invalid_request', `${field} ${problem}; use a public http(s) URL or send the image itself.`);
   const host = new URL(value).hostname.replace(/\.$/, '');
   if (!isIpLiteral(host) && (await resolvesPrivate(host))) {
-    refuse('invalid_request', `${field} points at a private or local network address; use a public http(s) URL or send the image itself.`);
+    refuse(
+      'invalid_request',
+      `${field} points at a private or local network address; use a public http(s) URL or send the image itself.`,
+    );
   }
 }

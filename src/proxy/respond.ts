@@ -5,7 +5,15 @@
 import { ApiError, HEADERS, type ErrorCode } from '../api/index.js';
 import type { ProxyLogEvent } from './options.js';
 
-export const PROXY_HEADERS = [HEADERS.creditsCharged, HEADERS.creditsRemaining, HEADERS.rateLimitLimit, HEADERS.rateLimitRemaining, HEADERS.retryAfter, HEADERS.location, 'idempotent-replayed'];
+export const PROXY_HEADERS = [
+  HEADERS.creditsCharged,
+  HEADERS.creditsRemaining,
+  HEADERS.rateLimitLimit,
+  HEADERS.rateLimitRemaining,
+  HEADERS.retryAfter,
+  HEADERS.location,
+  'idempotent-replayed',
+];
 
 /** A failure that is answered as an error envelope. */
 export function refuse(code: ErrorCode, message: string, retryAfter?: number): never {
@@ -13,18 +21,34 @@ export function refuse(code: ErrorCode, message: string, retryAfter?: number): n
 }
 
 /** A refusal that carries headers (rate limits). */
-export function refuseWith(headers: Record<string, string>, code: ErrorCode, message: string, retryAfter?: number): never {
+export function refuseWith(
+  headers: Record<string, string>,
+  code: ErrorCode,
+  message: string,
+  retryAfter?: number,
+): never {
   throw Object.assign(ApiError.of(code, message, retryAfter), { headers });
 }
 
-const BASE_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+const BASE_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
 
 export function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...headers } });
 }
 
-export function errorResponse(err: ApiError, redact: (s: string) => string, headers: Record<string, string> = {}): Response {
-  const extra: Record<string, string> = { ...headers, ...((err as ApiError & { headers?: Record<string, string> }).headers ?? {}) };
+export function errorResponse(
+  err: ApiError,
+  redact: (s: string) => string,
+  headers: Record<string, string> = {},
+): Response {
+  const extra: Record<string, string> = {
+    ...headers,
+    ...((err as ApiError & { headers?: Record<string, string> }).headers ?? {}),
+  };
   if (err.retryAfter !== undefined) extra[HEADERS.retryAfter] = String(err.retryAfter);
   return json({ error: { code: err.code, message: redact(err.message) } }, err.status, extra);
 }

@@ -4,7 +4,17 @@
  * id becomes a sealed handle, every URL becomes a signed proxy download ticket, messages are
  * redacted. Error envelopes keep a known code and a redacted message.
  */
-import { ERROR_CODES, KEY_PREFIXES, LIMITS, type HeadshotStyle, type HeadshotVariant, type JobError, type ModelJob, type ModelStats, type VideoJob } from '../api/index.js';
+import {
+  ERROR_CODES,
+  KEY_PREFIXES,
+  LIMITS,
+  type HeadshotStyle,
+  type HeadshotVariant,
+  type JobError,
+  type ModelJob,
+  type ModelStats,
+  type VideoJob,
+} from '../api/index.js';
 
 /** The kinds of file a ticket serves; each has one fixed Content-Type and file name. */
 export const FILE_KINDS = {
@@ -52,7 +62,16 @@ export async function videoJobView(data: Json, handle: string, rw: Rewriter): Pr
   return out;
 }
 
-const STAT_FIELDS: (keyof ModelStats)[] = ['triangles', 'vertices', 'meshes', 'materials', 'textures', 'maxTextureSize', 'bytes', 'animations'];
+const STAT_FIELDS: (keyof ModelStats)[] = [
+  'triangles',
+  'vertices',
+  'meshes',
+  'materials',
+  'textures',
+  'maxTextureSize',
+  'bytes',
+  'animations',
+];
 
 export async function modelJobView(data: Json, handle: string, rw: Rewriter): Promise<ModelJob> {
   const out: ModelJob = {
@@ -65,7 +84,8 @@ export async function modelJobView(data: Json, handle: string, rw: Rewriter): Pr
     output: null,
     error: jobError(data['error'], rw),
   };
-  if (str(data['reference_image_url'])) out.reference_image_url = (await rw.ticket(data['reference_image_url'] as string, 'image')).url;
+  if (str(data['reference_image_url']))
+    out.reference_image_url = (await rw.ticket(data['reference_image_url'] as string, 'image')).url;
   const o = data['output'] as Json | null | undefined;
   if (o && typeof o === 'object' && str(o['model_url'])) {
     const stats = {} as ModelStats;
@@ -77,7 +97,13 @@ export async function modelJobView(data: Json, handle: string, rw: Rewriter): Pr
     const provider = str(o['provider_model_url']) ? await rw.ticket(o['provider_model_url'] as string, 'glb') : model;
     const turntable = str(o['turntable_url']) ? await rw.ticket(o['turntable_url'] as string, 'mp4') : undefined;
     const expiries = [model, provider, ...(turntable ? [turntable] : [])].map((t) => t.expiresAt).sort();
-    out.output = { model_url: model.url, provider_model_url: provider.url, turntable_url: turntable?.url ?? '', stats, links_expire_at: expiries[0]! };
+    out.output = {
+      model_url: model.url,
+      provider_model_url: provider.url,
+      turntable_url: turntable?.url ?? '',
+      stats,
+      links_expire_at: expiries[0]!,
+    };
   }
   return out;
 }
@@ -86,9 +112,14 @@ export async function modelJobView(data: Json, handle: string, rw: Rewriter): Pr
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A headshot batch rebuilt from the spec's fields; every string redacted or checked. */
-export function headshotView(data: unknown, rw: Pick<Rewriter, 'redact'>): { style: HeadshotStyle; variants: HeadshotVariant[] } {
+export function headshotView(
+  data: unknown,
+  rw: Pick<Rewriter, 'redact'>,
+): { style: HeadshotStyle; variants: HeadshotVariant[] } {
   const d = (data && typeof data === 'object' ? data : {}) as Json;
-  const style = (LIMITS.headshot.styles as readonly string[]).includes(str(d['style']) ?? '') ? (d['style'] as HeadshotStyle) : LIMITS.headshot.defaultStyle;
+  const style = (LIMITS.headshot.styles as readonly string[]).includes(str(d['style']) ?? '')
+    ? (d['style'] as HeadshotStyle)
+    : LIMITS.headshot.defaultStyle;
   const variants: HeadshotVariant[] = [];
   for (const v of Array.isArray(d['variants']) ? (d['variants'] as unknown[]).slice(0, 4) : []) {
     const e = (v && typeof v === 'object' ? v : {}) as Json;
@@ -96,9 +127,20 @@ export function headshotView(data: unknown, rw: Pick<Rewriter, 'redact'>): { sty
     if (slot === undefined || slot < 0 || slot > 3) continue;
     const image = str(e['image_base64']);
     if (e['status'] === 'succeeded' && image !== undefined && BASE64.test(image)) {
-      variants.push({ variant: slot as HeadshotVariant['variant'], status: 'succeeded', image_base64: image, content_type: 'image/png', width: int(e['width']) ?? 0, height: int(e['height']) ?? 0 } as HeadshotVariant);
+      variants.push({
+        variant: slot as HeadshotVariant['variant'],
+        status: 'succeeded',
+        image_base64: image,
+        content_type: 'image/png',
+        width: int(e['width']) ?? 0,
+        height: int(e['height']) ?? 0,
+      } as HeadshotVariant);
     } else {
-      variants.push({ variant: slot as HeadshotVariant['variant'], status: 'failed', error: rw.redact(str(e['error']) ?? 'This variant failed.') } as HeadshotVariant);
+      variants.push({
+        variant: slot as HeadshotVariant['variant'],
+        status: 'failed',
+        error: rw.redact(str(e['error']) ?? 'This variant failed.'),
+      } as HeadshotVariant);
     }
   }
   return { style, variants };
@@ -108,7 +150,11 @@ export function headshotView(data: unknown, rw: Pick<Rewriter, 'redact'>): { sty
 export function imageToolView(data: unknown): { image_base64: string; width: number; height: number } {
   const d = (data && typeof data === 'object' ? data : {}) as Json;
   const image = str(d['image_base64']);
-  return { image_base64: image !== undefined && BASE64.test(image) ? image : '', width: int(d['width']) ?? 0, height: int(d['height']) ?? 0 };
+  return {
+    image_base64: image !== undefined && BASE64.test(image) ? image : '',
+    width: int(d['width']) ?? 0,
+    height: int(d['height']) ?? 0,
+  };
 }
 
 /** Replaces API keys, key prefixes and upstream job ids in a text meant for the browser or a log. */

@@ -23,7 +23,11 @@ const decoder = new TextDecoder();
 function normalize(option: SecretOption): { id: string; bytes: Uint8Array }[] {
   const bare = typeof option === 'string' || option instanceof Uint8Array;
   if (!bare && (typeof option !== 'object' || !('current' in option))) {
-    throw new TypeError('createProxy: `secret` must be a string of at least 32 bytes, a Uint8Array, or { current: { id, secret }, previous: [...] }; it was ' + (typeof option) + '.');
+    throw new TypeError(
+      'createProxy: `secret` must be a string of at least 32 bytes, a Uint8Array, or { current: { id, secret }, previous: [...] }; it was ' +
+        typeof option +
+        '.',
+    );
   }
   const entries: SecretEntry[] = bare ? [{ id: 'k1', secret: option }] : [option.current, ...(option.previous ?? [])];
   // The name of each value as the caller wrote it: `secret`, `secret.current`, `secret.previous[0]`.
@@ -32,15 +36,22 @@ function normalize(option: SecretOption): { id: string; bytes: Uint8Array }[] {
   return entries.map((entry, i) => {
     if (!entry || typeof entry.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(entry.id)) {
       const given = entry && typeof entry === 'object' ? JSON.stringify(String(entry.id)).slice(0, 70) : String(entry);
-      throw new TypeError(`createProxy: ${where(i)} needs an id of 1-64 letters, digits, ".", "_" or "-"; its id was ${given}.`);
+      throw new TypeError(
+        `createProxy: ${where(i)} needs an id of 1-64 letters, digits, ".", "_" or "-"; its id was ${given}.`,
+      );
     }
-    if (ids.has(entry.id)) throw new TypeError(`createProxy: ${where(i)} has the id "${entry.id}" of an earlier secret; give each secret its own id.`);
+    if (ids.has(entry.id))
+      throw new TypeError(
+        `createProxy: ${where(i)} has the id "${entry.id}" of an earlier secret; give each secret its own id.`,
+      );
     ids.add(entry.id);
     const bytes = typeof entry.secret === 'string' ? encoder.encode(entry.secret) : entry.secret;
     if (!(bytes instanceof Uint8Array) || bytes.byteLength < MIN_SECRET_BYTES) {
       const size = bytes instanceof Uint8Array ? `${bytes.byteLength} bytes` : `not a string (${typeof entry.secret})`;
       const named = bare ? '' : ` (id "${entry.id}")`;
-      throw new TypeError(`createProxy: ${where(i)}${named} is ${size}; it must be at least ${MIN_SECRET_BYTES} bytes. Generate one with \`openssl rand -hex 32\`.`);
+      throw new TypeError(
+        `createProxy: ${where(i)}${named} is ${size}; it must be at least ${MIN_SECRET_BYTES} bytes. Generate one with \`openssl rand -hex 32\`.`,
+      );
     }
     return { id: entry.id, bytes };
   });
@@ -48,7 +59,11 @@ function normalize(option: SecretOption): { id: string; bytes: Uint8Array }[] {
 
 async function derive(secret: Uint8Array, info: string): Promise<Uint8Array> {
   const base = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveBits']);
-  const bits = await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode('mediakit-proxy/v1/' + info) }, base, 256);
+  const bits = await crypto.subtle.deriveBits(
+    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode('mediakit-proxy/v1/' + info) },
+    base,
+    256,
+  );
   return new Uint8Array(bits);
 }
 
@@ -83,7 +98,13 @@ export async function digestName(value: string): Promise<string> {
 
 /** HMAC-SHA-256 of `message` under `key`, base64url. */
 export async function hmac(key: Uint8Array, message: string): Promise<string> {
-  const k = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const k = await crypto.subtle.importKey(
+    'raw',
+    key as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', k, encoder.encode(message))));
 }
 
@@ -104,7 +125,8 @@ export class Keyring {
 
   /** Throws at once (at createProxy) when a secret is missing or short. */
   constructor(option: SecretOption) {
-    if (option === undefined || option === null) throw new TypeError('createProxy: `secret` is required (at least 32 bytes; `openssl rand -hex 32`).');
+    if (option === undefined || option === null)
+      throw new TypeError('createProxy: `secret` is required (at least 32 bytes; `openssl rand -hex 32`).');
     this.#entries = normalize(option);
   }
 
@@ -112,7 +134,10 @@ export class Keyring {
     this.#derived ??= Promise.all(
       this.#entries.map(async ({ id, bytes }) => {
         const [token, seal] = await Promise.all([derive(bytes, 'token'), derive(bytes, 'seal')]);
-        const sealKey = await crypto.subtle.importKey('raw', seal as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt']);
+        const sealKey = await crypto.subtle.importKey('raw', seal as Uint8Array<ArrayBuffer>, 'AES-GCM', false, [
+          'encrypt',
+          'decrypt',
+        ]);
         return { id, token, seal: sealKey };
       }),
     );
@@ -130,13 +155,18 @@ export class Keyring {
     return (await this.#all()).find((d) => d.id === kid)?.token;
   }
 
-
   /** AES-256-GCM under the current secret: base64url(iv | ciphertext | tag). `context` is authenticated, not stored. */
   async seal(purpose: SealPurpose, plaintext: string, context: string): Promise<string> {
     const [current] = await this.#all();
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const data = encoder.encode(plaintext);
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(purpose + '\n' + context) }, current!.seal, data));
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: encoder.encode(purpose + '\n' + context) },
+        current!.seal,
+        data,
+      ),
+    );
     const out = new Uint8Array(IV_BYTES + sealed.byteLength);
     out.set(iv);
     out.set(sealed, IV_BYTES);

@@ -8,7 +8,14 @@ import type { Ctx } from './context.js';
 import type { AuthorizeResult, ProxyOptions } from './options.js';
 import { json, messageOf, refuse } from './respond.js';
 import type { Keyring } from './secrets.js';
-import { checkClaims, signToken, verifyToken, type SessionClaims, type TokenSettings, type VerifiedSession } from './tokens.js';
+import {
+  checkClaims,
+  signToken,
+  verifyToken,
+  type SessionClaims,
+  type TokenSettings,
+  type VerifiedSession,
+} from './tokens.js';
 
 const CACHE_MAX = 10_000;
 
@@ -26,13 +33,19 @@ export class Sessions {
     const header = request.headers.get('authorization');
     const token = header ? /^Bearer ([A-Za-z0-9._-]{10,4096})$/.exec(header.trim())?.[1] : undefined;
     const base = this.ctx.basePath;
-    if (!token) refuse('unauthorized', `Send the session token as "Authorization: Bearer <token>"; get one from POST ${base}/session.`);
+    if (!token)
+      refuse(
+        'unauthorized',
+        `Send the session token as "Authorization: Bearer <token>"; get one from POST ${base}/session.`,
+      );
     const cached = this.#verified.get(token);
     if (cached && cached.exp * 1000 > Date.now()) return cached;
     if (cached) this.#verified.delete(token);
     const verified = await verifyToken(this.keyring, this.tokenSettings, token);
-    if (verified === 'expired') refuse('unauthorized', `The session token has expired; get a new one from POST ${base}/session.`);
-    if (verified === 'invalid') refuse('unauthorized', `The session token is not valid for this site; get a new one from POST ${base}/session.`);
+    if (verified === 'expired')
+      refuse('unauthorized', `The session token has expired; get a new one from POST ${base}/session.`);
+    if (verified === 'invalid')
+      refuse('unauthorized', `The session token is not valid for this site; get a new one from POST ${base}/session.`);
     if (this.#verified.size >= CACHE_MAX) this.#verified.delete(this.#verified.keys().next().value!);
     this.#verified.set(token, verified);
     return verified;
@@ -53,7 +66,8 @@ export class Sessions {
       this.ctx.log('error', `authorize() threw: ${messageOf(err)}`);
       refuse('unavailable', 'The site could not check who you are right now. Try again in a moment.', 5);
     }
-    if (result === null || result === undefined) refuse('unauthorized', 'This site did not recognise you: sign in, then try again.');
+    if (result === null || result === undefined)
+      refuse('unauthorized', 'This site did not recognise you: sign in, then try again.');
     let claims: SessionClaims;
     try {
       claims = this.claimsFrom(result, 'authorize() result');
@@ -65,12 +79,28 @@ export class Sessions {
     const rl = await this.ctx.budget.rateLimit('session', subject);
     const { token, exp } = await signToken(this.keyring, this.tokenSettings, claims);
     const budget = await this.ctx.budget.view(claims, subject);
-    return json({ data: { token, token_type: 'Bearer', expires_at: new Date(exp * 1000).toISOString(), capabilities: claims.capabilities, budget } }, 200, { ...headers, ...rl });
+    return json(
+      {
+        data: {
+          token,
+          token_type: 'Bearer',
+          expires_at: new Date(exp * 1000).toISOString(),
+          capabilities: claims.capabilities,
+          budget,
+        },
+      },
+      200,
+      { ...headers, ...rl },
+    );
   }
 
   async show(request: Request, headers: Record<string, string>): Promise<Response> {
     const session = await this.authenticate(request);
     const budget = await this.ctx.budget.view(session, await this.ctx.budget.subjectDigest(session.subject));
-    return json({ data: { expires_at: new Date(session.exp * 1000).toISOString(), capabilities: session.capabilities, budget } }, 200, headers);
+    return json(
+      { data: { expires_at: new Date(session.exp * 1000).toISOString(), capabilities: session.capabilities, budget } },
+      200,
+      headers,
+    );
   }
 }

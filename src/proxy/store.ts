@@ -15,7 +15,13 @@ export interface ProxyStore {
    * Adds `amount` to the ledger if it stays within `limit`; `ok` is true when `id` is (now or
    * already) reserved, `created` only when this call made the entry (only its creator may release it).
    */
-  reserve(ledger: string, id: string, amount: number, limit: number, ttlSeconds: number): Promise<{ ok: boolean; used: number; created?: boolean }>;
+  reserve(
+    ledger: string,
+    id: string,
+    amount: number,
+    limit: number,
+    ttlSeconds: number,
+  ): Promise<{ ok: boolean; used: number; created?: boolean }>;
   /** Fixes reservation `id` at `amount` (once). Returns the ledger's use. */
   settle(ledger: string, id: string, amount: number, ttlSeconds: number): Promise<number>;
   /** Drops reservation `id` if not settled. Returns the ledger's use. */

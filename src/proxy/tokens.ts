@@ -53,7 +53,12 @@ export function checkClaims(claims: unknown, where: string): SessionClaims {
   return { subject: c.subject, capabilities: [...new Set(c.capabilities)], budget: c.budget };
 }
 
-export async function signToken(keyring: Keyring, settings: TokenSettings, claims: SessionClaims, now = Date.now()): Promise<{ token: string; exp: number }> {
+export async function signToken(
+  keyring: Keyring,
+  settings: TokenSettings,
+  claims: SessionClaims,
+  now = Date.now(),
+): Promise<{ token: string; exp: number }> {
   const { kid, key } = await keyring.signingKey();
   const iat = Math.floor(now / 1000);
   const exp = iat + settings.ttlSeconds;
@@ -71,7 +76,12 @@ export async function signToken(keyring: Keyring, settings: TokenSettings, claim
 
 export type VerifyFailure = 'expired' | 'invalid';
 
-export async function verifyToken(keyring: Keyring, settings: TokenSettings, token: string, now = Date.now()): Promise<VerifiedSession | VerifyFailure> {
+export async function verifyToken(
+  keyring: Keyring,
+  settings: TokenSettings,
+  token: string,
+  now = Date.now(),
+): Promise<VerifiedSession | VerifyFailure> {
   // jose decodes non-canonical base64url too; a changed unused bit must not leave a token valid.
   if (!canonicalCompact(token)) return 'invalid';
   let kid: unknown;
@@ -92,7 +102,10 @@ export async function verifyToken(keyring: Keyring, settings: TokenSettings, tok
       clockTolerance: CLOCK_TOLERANCE_S,
       currentDate: new Date(now),
     });
-    const claims = checkClaims({ subject: payload.sub, capabilities: payload['capabilities'], budget: payload['budget'] }, 'token');
+    const claims = checkClaims(
+      { subject: payload.sub, capabilities: payload['capabilities'], budget: payload['budget'] },
+      'token',
+    );
     return { ...claims, jti: String(payload.jti), exp: payload.exp! };
   } catch (err) {
     return err instanceof errors.JWTExpired ? 'expired' : 'invalid';

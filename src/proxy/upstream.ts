@@ -18,10 +18,21 @@ export class UpstreamFailure extends Error {
 }
 
 /** Errors of a connection that was never made: upstream saw nothing. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function codeOf(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
     if (typeof e.code === 'string') return e.code;
   }
   return undefined;
@@ -56,23 +67,30 @@ function nodeGetter(): Promise<NodeGet | undefined> {
       return (url, headers, timeoutMs, max) =>
         new Promise<SmallAnswer>((resolve, reject) => {
           const protocol = url.protocol as 'http:' | 'https:';
-          const req = (protocol === 'https:' ? https.request : http.request)(url, { method: 'GET', headers, agent: agents[protocol], timeout: timeoutMs }, (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on('data', (c: Buffer) => {
-              size += c.length;
-              if (size > max) {
-
-                res.destroy();
-              } else chunks.push(c);
-            });
-            const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
-            res.once('end', () => resolve({ status: res.statusCode ?? 502, text: Buffer.concat(chunks).toString('utf8'), retryAfter }));
-            res.once('close', () => {
-              if (!res.complete) resolve({ status: res.statusCode ?? 502, text: undefined, retryAfter });
-            });
-          });
-          req.once('timeout', () => req.destroy(Object.assign(new Error('upstream timeout'), { name: 'TimeoutError' })));
+          const req = (protocol === 'https:' ? https.request : http.request)(
+            url,
+            { method: 'GET', headers, agent: agents[protocol], timeout: timeoutMs },
+            (res) => {
+              const chunks: Buffer[] = [];
+              let size = 0;
+              res.on('data', (c: Buffer) => {
+                size += c.length;
+                if (size > max) {
+                  res.destroy();
+                } else chunks.push(c);
+              });
+              const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
+              res.once('end', () =>
+                resolve({ status: res.statusCode ?? 502, text: Buffer.concat(chunks).toString('utf8'), retryAfter }),
+              );
+              res.once('close', () => {
+                if (!res.complete) resolve({ status: res.statusCode ?? 502, text: undefined, retryAfter });
+              });
+            },
+          );
+          req.once('timeout', () =>
+            req.destroy(Object.assign(new Error('upstream timeout'), { name: 'TimeoutError' })),
+          );
           req.once('error', reject);
           req.end();
         });
@@ -95,14 +113,18 @@ export class Upstream {
     if (typeof upstream === 'function') {
       this.base = new URL('http://upstream.invalid/');
       this.#direct = false;
-      this.#fetch = (url, init) => (url.origin === this.base.origin ? upstream(new Request(url, init)) : fetch(url, init));
+      this.#fetch = (url, init) =>
+        url.origin === this.base.origin ? upstream(new Request(url, init)) : fetch(url, init);
     } else {
       try {
         this.base = new URL(String(upstream));
       } catch {
-        throw new TypeError(`createProxy: upstream must be the media API's base URL (https://…) or a fetch function; it was ${JSON.stringify(String(upstream)).slice(0, 80)}.`);
+        throw new TypeError(
+          `createProxy: upstream must be the media API's base URL (https://…) or a fetch function; it was ${JSON.stringify(String(upstream)).slice(0, 80)}.`,
+        );
       }
-      if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new TypeError(`createProxy: upstream must be an http(s) URL; it was "${this.base.href.slice(0, 80)}".`);
+      if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:')
+        throw new TypeError(`createProxy: upstream must be an http(s) URL; it was "${this.base.href.slice(0, 80)}".`);
       this.#fetch = (url, init) => fetch(url, init);
       this.#direct = true;
     }
@@ -122,7 +144,11 @@ export class Upstream {
     }
     const response = await this.call(url, { headers }, AbortSignal.timeout(timeoutMs));
     const { readText } = await import('./context.js');
-    return { status: response.status, text: await readText(response.body, max), retryAfter: response.headers.get('retry-after') };
+    return {
+      status: response.status,
+      text: await readText(response.body, max),
+      retryAfter: response.headers.get('retry-after'),
+    };
   }
 
   /** The upstream URL of a path from the route table (never a browser's path). */
@@ -137,12 +163,18 @@ export class Upstream {
    * Calls upstream. Throws `UpstreamFailure` saying whether upstream may have acted on the request;
    * `bodyFailed()` tells when the request body broke before it was complete.
    */
-  async call(url: URL, init: UpstreamInit, signal: AbortSignal, bodyFailed: () => boolean = () => false): Promise<Response> {
+  async call(
+    url: URL,
+    init: UpstreamInit,
+    signal: AbortSignal,
+    bodyFailed: () => boolean = () => false,
+  ): Promise<Response> {
     try {
       return await this.#fetch(url, { ...init, signal });
     } catch (err) {
       if (bodyFailed()) throw new UpstreamFailure('not-sent', err);
-      if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') throw new UpstreamFailure('timeout', err);
+      if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError')
+        throw new UpstreamFailure('timeout', err);
       const code = codeOf(err);
       if (code && NOT_CONNECTED.has(code)) throw new UpstreamFailure('not-sent', err);
       throw new UpstreamFailure('unknown', err);
@@ -162,13 +194,24 @@ export class Upstream {
   errorFrom(status: number, parsed: ApiError, capability: Capability | 'account'): ApiError {
     if (status === 401 || (status === 403 && parsed.code === 'unauthorized')) {
       this.log('error', `upstream refused the ${capability} key (${status} ${parsed.code}): ${parsed.message}`);
-      return ApiError.of('upstream_error', "The media service refused this site's API key. Nothing was charged. The site owner must check the proxy's keys.");
+      return ApiError.of(
+        'upstream_error',
+        "The media service refused this site's API key. Nothing was charged. The site owner must check the proxy's keys.",
+      );
     }
-    if (status === 402) return ApiError.of('insufficient_credits', "The site's credit balance is too low for this call; nothing was charged. Try again later.");
+    if (status === 402)
+      return ApiError.of(
+        'insufficient_credits',
+        "The site's credit balance is too low for this call; nothing was charged. Try again later.",
+      );
     const code = knownCode(parsed.code);
     if (!code || (status >= 500 && code !== 'provider_error')) {
       this.log('warn', `upstream answered ${status} ${parsed.code}: ${parsed.message}`);
-      return new ApiError(502, 'upstream_error', 'The media service failed to answer this request. Nothing was charged; try again in a moment.');
+      return new ApiError(
+        502,
+        'upstream_error',
+        'The media service failed to answer this request. Nothing was charged; try again in a moment.',
+      );
     }
     return new ApiError(status, code, parsed.message, parsed.retryAfter);
   }

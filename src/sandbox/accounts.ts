@@ -14,7 +14,8 @@ export interface LedgerEntry {
   job_id?: string;
 }
 
-export type FaultKind = 'job_fail' | 'create_error' | 'variant_fail' | 'all_variants_fail' | 'rate_limit' | 'expire' | 'slow';
+export type FaultKind =
+  'job_fail' | 'create_error' | 'variant_fail' | 'all_variants_fail' | 'rate_limit' | 'expire' | 'slow';
 
 export interface Account {
   id: string;
@@ -54,7 +55,14 @@ export class AccountBook {
       held: 0,
       keys,
       ledger: [],
-      faults: { job_fail: 0, create_error: 0, all_variants_fail: 0, rate_limit: 0, variant_fail: { count: 0, variants: [] }, slow: { count: 0, ms: 0 } },
+      faults: {
+        job_fail: 0,
+        create_error: 0,
+        all_variants_fail: 0,
+        rate_limit: 0,
+        variant_fail: { count: 0, variants: [] },
+        slow: { count: 0, ms: 0 },
+      },
     };
     this.#accounts.set(id, account);
     for (const cap of CAPABILITIES) this.#keys.set(keys[cap], { account, capability: cap, key: keys[cap] });
@@ -78,7 +86,10 @@ export class AccountBook {
   requireAvailable(account: Account, price: number): void {
     const available = this.available(account);
     if (available < price) {
-      fail('insufficient_credits', `This call costs up to ${price} credits and the balance is ${available}. Top up the account, then try again; nothing was charged.`);
+      fail(
+        'insufficient_credits',
+        `This call costs up to ${price} credits and the balance is ${available}. Top up the account, then try again; nothing was charged.`,
+      );
     }
   }
 
@@ -119,8 +130,22 @@ export class AccountBook {
  * The entry is built first: its time is printed here, and an invalid time throws RangeError before
  * anything changed, so an answer that says "nothing was charged" is true (issue 19).
  */
-function ledgerEntry(type: LedgerEntry['type'], amount: number, balanceAfter: number, at: number, endpoint: string, jobId: string | undefined): LedgerEntry {
-  return { at: new Date(at).toISOString(), type, amount, balance_after: balanceAfter, endpoint, ...(jobId ? { job_id: jobId } : {}) };
+function ledgerEntry(
+  type: LedgerEntry['type'],
+  amount: number,
+  balanceAfter: number,
+  at: number,
+  endpoint: string,
+  jobId: string | undefined,
+): LedgerEntry {
+  return {
+    at: new Date(at).toISOString(),
+    type,
+    amount,
+    balance_after: balanceAfter,
+    endpoint,
+    ...(jobId ? { job_id: jobId } : {}),
+  };
 }
 
 /** The balance and the ledger change together, from an entry that already exists: nothing here can throw halfway. */

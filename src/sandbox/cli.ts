@@ -12,7 +12,14 @@ const usage = 'usage: mediakit-sandbox --port <port> --speed <clock speed, e.g. 
 function main(): Promise<void> | void {
   let values;
   try {
-    ({ values } = parseArgs({ options: { port: { type: 'string' }, speed: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } } }));
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        speed: { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }));
   } catch (err) {
     console.error(`${(err as Error).message}\n${usage}`);
     process.exit(2);
@@ -28,13 +35,17 @@ function main(): Promise<void> | void {
     process.exit(2);
   }
   if (values.speed === undefined || !(speed > 0)) {
-    console.error(`--speed is required: how many sandbox seconds pass per real second (12 finishes a short video job in about 20 s; 1 is real time).\n${usage}`);
+    console.error(
+      `--speed is required: how many sandbox seconds pass per real second (12 finishes a short video job in about 20 s; 1 is real time).\n${usage}`,
+    );
     process.exit(2);
   }
   const sandbox = createSandbox({ speed });
   return serve((r) => sandbox.fetch(r), port, values.host ?? '127.0.0.1').then(({ url }) => {
     console.log(`mediakit sandbox listening on ${url} (clock x${speed})`);
-    console.log(`  create an account: curl -X POST ${url}/__sandbox/accounts -H 'content-type: application/json' -d '{"credits":100}'`);
+    console.log(
+      `  create an account: curl -X POST ${url}/__sandbox/accounts -H 'content-type: application/json' -d '{"credits":100}'`,
+    );
   });
 }
 

@@ -15,7 +15,8 @@ export interface SandboxClock {
 export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export function createClock(speed: number, realNow: () => number = Date.now): SandboxClock {
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`clock speed must be a positive number, got ${speed}`);
+  if (!(speed > 0) || !Number.isFinite(speed))
+    throw new RangeError(`clock speed must be a positive number, got ${speed}`);
   const start = realNow();
   let offset = 0;
   const now = () => start + (realNow() - start) * speed + offset;
@@ -23,8 +24,12 @@ export function createClock(speed: number, realNow: () => number = Date.now): Sa
     speed,
     now,
     advance(ms: number) {
-      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the clock moves forward by a finite number of milliseconds, 0 or more; got ${ms}`);
-      if (now() + ms > MAX_CLOCK_MS) throw new RangeError(`the clock may not pass ${new Date(MAX_CLOCK_MS).toISOString()}; advancing it by ${ms} ms would`);
+      if (!Number.isFinite(ms) || ms < 0)
+        throw new RangeError(`the clock moves forward by a finite number of milliseconds, 0 or more; got ${ms}`);
+      if (now() + ms > MAX_CLOCK_MS)
+        throw new RangeError(
+          `the clock may not pass ${new Date(MAX_CLOCK_MS).toISOString()}; advancing it by ${ms} ms would`,
+        );
       offset += ms;
     },
   };

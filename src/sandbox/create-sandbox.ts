@@ -81,12 +81,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const provider = /^\/__provider\/models\/(job_[A-Za-z0-9_-]+)\.glb$/.exec(url.pathname);
     if (provider && request.method === 'GET') return jobs.providerModel(provider[1]!, url);
     const matches = matchRoute(url.pathname);
-    if (matches.length === 0) fail('not_found', `There is no endpoint at ${url.pathname.slice(0, 100)}. See the API reference for the paths (API-REFERENCE.md in @mediakit/elements: dist/api/ in the package, src/api/ in its repository).`);
+    if (matches.length === 0)
+      fail(
+        'not_found',
+        `There is no endpoint at ${url.pathname.slice(0, 100)}. See the API reference for the paths (API-REFERENCE.md in @mediakit/elements: dist/api/ in the package, src/api/ in its repository).`,
+      );
     const match = matches.find((m) => m.route.method === request.method);
     if (!match) {
-      return errorResponse(ApiError.of('method_not_allowed', `${url.pathname} takes ${matches.map((m) => m.route.method).join(', ')}, not ${request.method}.`), {
-        allow: matches.map((m) => m.route.method).join(', '),
-      });
+      return errorResponse(
+        ApiError.of(
+          'method_not_allowed',
+          `${url.pathname} takes ${matches.map((m) => m.route.method).join(', ')}, not ${request.method}.`,
+        ),
+        {
+          allow: matches.map((m) => m.route.method).join(', '),
+        },
+      );
     }
     if (match.route.capability === null) return jobs.download(match, url);
     const auth = authenticate(request, match.route);
@@ -102,14 +112,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const rate = accounts.takeFault(auth.account, 'rate_limit')
       ? { allowed: false, limit: limiter.limit, remaining: 0, retryAfter: 1 }
       : limiter.hit(`${auth.key}\n${match.route.name}`);
-    const rateHeaders = { [HEADERS.rateLimitLimit]: String(rate.limit), [HEADERS.rateLimitRemaining]: String(rate.remaining) };
+    const rateHeaders = {
+      [HEADERS.rateLimitLimit]: String(rate.limit),
+      [HEADERS.rateLimitRemaining]: String(rate.remaining),
+    };
     if (!rate.allowed) {
       await request.body?.cancel().catch(() => {});
-      return errorResponse(ApiError.of('rate_limited', `Too many requests. Wait ${rate.retryAfter} s (Retry-After) and send the same request again; nothing was charged.`, rate.retryAfter), rateHeaders);
+      return errorResponse(
+        ApiError.of(
+          'rate_limited',
+          `Too many requests. Wait ${rate.retryAfter} s (Retry-After) and send the same request again; nothing was charged.`,
+          rate.retryAfter,
+        ),
+        rateHeaders,
+      );
     }
     const idemKey = request.headers.get(HEADERS.idempotencyKey);
     if (idemKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idemKey)) {
-      fail('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters without spaces (a UUID is a good choice).');
+      fail(
+        'invalid_request',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters without spaces (a UUID is a good choice).',
+      );
     }
     const body = await readRequestBody(request, match.route);
     try {
@@ -120,7 +143,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
   }
 
-  async function runCharged(request: Request, match: RouteMatch, auth: ResolvedKey, body: Body, idemKey: string | null, rateHeaders: Record<string, string>): Promise<Response> {
+  async function runCharged(
+    request: Request,
+    match: RouteMatch,
+    auth: ResolvedKey,
+    body: Body,
+    idemKey: string | null,
+    rateHeaders: Record<string, string>,
+  ): Promise<Response> {
     const work = async (): Promise<Response> => {
       try {
         const response = await route(match.route, body, request, auth);
@@ -153,23 +183,39 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   async function readRequestBody(request: Request, spec: RouteSpec): Promise<Body> {
     if (spec.name === 'createVideoJob') {
       // Streamed: the file part is spooled to a temporary file as it arrives.
-      const tooLarge = (): never => fail('payload_too_large', 'video_file is larger than 500 MB. Trim or re-encode the video (1080p H.264 at a moderate bitrate) and try again.');
+      const tooLarge = (): never =>
+        fail(
+          'payload_too_large',
+          'video_file is larger than 500 MB. Trim or re-encode the video (1080p H.264 at a moderate bitrate) and try again.',
+        );
       const type = request.headers.get('content-type') ?? '';
       if (!type.toLowerCase().startsWith('multipart/form-data')) {
         await request.body?.cancel().catch(() => {});
-        fail('unsupported_content_type', `This endpoint takes multipart/form-data; the request was sent as ${type.slice(0, 60) || 'no content type'}.`);
+        fail(
+          'unsupported_content_type',
+          `This endpoint takes multipart/form-data; the request was sent as ${type.slice(0, 60) || 'no content type'}.`,
+        );
       }
       const declared = request.headers.get('content-length');
-      if (declared !== null && !/^\d+$/.test(declared)) fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
+      if (declared !== null && !/^\d+$/.test(declared))
+        fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
       const max = maxRequestBytes('createVideoJob');
       if (declared !== null && Number(declared) > max) {
         await request.body?.cancel().catch(() => {});
         tooLarge();
       }
-      const fields = await parseMultipartStream(request.body, type, { maxBytes: max, maxFileBytes: LIMITS.video.maxBytes, tooLarge });
+      const fields = await parseMultipartStream(request.body, type, {
+        maxBytes: max,
+        maxFileBytes: LIMITS.video.maxBytes,
+        tooLarge,
+      });
       return { kind: 'multipart', fields, json: undefined };
     }
-    const bytes = await readBody(request, maxRequestBytes(spec.name as 'createModelJob' | 'headshots' | 'imageTool'), () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'));
+    const bytes = await readBody(
+      request,
+      maxRequestBytes(spec.name as 'createModelJob' | 'headshots' | 'imageTool'),
+      () => fail('invalid_request', 'The request body is too large: images may be at most 12 MB each.'),
+    );
     return parseBody(request, bytes, spec.name === 'createModelJob' ? ['json'] : ['json', 'multipart']);
   }
 
@@ -179,16 +225,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
     if (authorization && !bearer) fail('unauthorized', 'The Authorization header must be "Bearer <API key>".');
     if (spec.name === 'imageTool' && headerKey && !bearer) {
-      fail('unauthorized', 'The image tools endpoint takes the key as "Authorization: Bearer <API key>", not X-Api-Key.');
+      fail(
+        'unauthorized',
+        'The image tools endpoint takes the key as "Authorization: Bearer <API key>", not X-Api-Key.',
+      );
     }
-    if (headerKey && bearer && headerKey !== bearer) fail('unauthorized', 'X-Api-Key and Authorization carry two different keys; send one key.');
+    if (headerKey && bearer && headerKey !== bearer)
+      fail('unauthorized', 'X-Api-Key and Authorization carry two different keys; send one key.');
     const key = bearer ?? headerKey;
     if (!key) fail('unauthorized', 'No API key was sent. Send it as X-Api-Key: <key> or Authorization: Bearer <key>.');
     const resolved = accounts.resolveKey(key);
     if (!resolved) fail('unauthorized', 'The API key is not valid. Check that it was copied whole from the dashboard.');
     if (spec.capability !== 'any' && spec.capability !== resolved.capability) {
       const need = spec.capability as Capability;
-      fail('unauthorized', `This endpoint needs a ${CAPABILITY_LABEL[need]} key (${KEY_PREFIXES[need]}…); the key sent is a ${CAPABILITY_LABEL[resolved.capability]} key.`);
+      fail(
+        'unauthorized',
+        `This endpoint needs a ${CAPABILITY_LABEL[need]} key (${KEY_PREFIXES[need]}…); the key sent is a ${CAPABILITY_LABEL[resolved.capability]} key.`,
+      );
     }
     return resolved;
   }
@@ -202,27 +255,51 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // keys read it, and any other caller gets the unknown account's answer (issue 19).
       const account = accounts.get(ledger[1]!);
       if (!account || ledgerKey(request)?.account !== account) {
-        fail('not_found', 'No sandbox account has that id, or the request did not carry one of its API keys. Send any key of the account as Authorization: Bearer <key> or X-Api-Key: <key>.');
+        fail(
+          'not_found',
+          'No sandbox account has that id, or the request did not carry one of its API keys. Send any key of the account as Authorization: Bearer <key> or X-Api-Key: <key>.',
+        );
       }
       jobs.settle(account);
       return json({ account_id: account.id, balance: account.balance, entries: account.ledger });
     }
     if (request.method !== 'POST' || !['/__sandbox/accounts', '/__sandbox/faults', '/__sandbox/clock'].includes(path)) {
-      fail('not_found', 'The sandbox control plane has POST /__sandbox/accounts, POST /__sandbox/faults, POST /__sandbox/clock and GET /__sandbox/accounts/{id}/ledger (with a key of that account).');
+      fail(
+        'not_found',
+        'The sandbox control plane has POST /__sandbox/accounts, POST /__sandbox/faults, POST /__sandbox/clock and GET /__sandbox/accounts/{id}/ledger (with a key of that account).',
+      );
     }
-    const body = (await parseBody(request, await readBody(request, 64 * 1024, () => fail('invalid_request', 'Control plane bodies are small JSON objects.')), ['json'])).json!;
+    const body = (
+      await parseBody(
+        request,
+        await readBody(request, 64 * 1024, () =>
+          fail('invalid_request', 'Control plane bodies are small JSON objects.'),
+        ),
+        ['json'],
+      )
+    ).json!;
     if (path === '/__sandbox/accounts') {
       const credits = body['credits'];
-      if (typeof credits !== 'number' || !Number.isSafeInteger(credits) || credits < 0) fail('invalid_request', 'credits must be a whole number of credits, 0 or more.');
+      if (typeof credits !== 'number' || !Number.isSafeInteger(credits) || credits < 0)
+        fail('invalid_request', 'credits must be a whole number of credits, 0 or more.');
       const account = accounts.create(credits);
       return json({ account_id: account.id, keys: account.keys }, 201);
     }
     if (path === '/__sandbox/clock') {
       const ms = body['advance_ms'];
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) fail('invalid_request', 'advance_ms must be a number of milliseconds, 0 or more.');
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        fail('invalid_request', 'advance_ms must be a number of milliseconds, 0 or more.');
       // The clock stays a date every ledger entry can print (issue 19: 1e300 made it invalid).
-      if (ms > MAX_CLOCK_JUMP_MS) fail('invalid_request', `advance_ms may be at most ${MAX_CLOCK_JUMP_MS} (10 years) at once; send several smaller jumps for more.`);
-      if (clock.now() + ms > MAX_CLOCK_MS) fail('invalid_request', `The clock may not pass ${new Date(MAX_CLOCK_MS).toISOString()} (year 9999); it is now ${new Date(clock.now()).toISOString()}. Advance it less, or start a new sandbox.`);
+      if (ms > MAX_CLOCK_JUMP_MS)
+        fail(
+          'invalid_request',
+          `advance_ms may be at most ${MAX_CLOCK_JUMP_MS} (10 years) at once; send several smaller jumps for more.`,
+        );
+      if (clock.now() + ms > MAX_CLOCK_MS)
+        fail(
+          'invalid_request',
+          `The clock may not pass ${new Date(MAX_CLOCK_MS).toISOString()} (year 9999); it is now ${new Date(clock.now()).toISOString()}. Advance it less, or start a new sandbox.`,
+        );
       clock.advance(ms);
       return json({ now: new Date(clock.now()).toISOString() });
     }
@@ -239,10 +316,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const origin = request.headers.get('origin');
     const site = request.headers.get('sec-fetch-site');
     if (origin !== null && origin !== url.origin) {
-      fail('forbidden', `The sandbox control plane answers only requests from its own origin (${url.origin}); this one came from ${origin.slice(0, 100)}. Call it from a page of that origin, or from a server or curl without an Origin header.`);
+      fail(
+        'forbidden',
+        `The sandbox control plane answers only requests from its own origin (${url.origin}); this one came from ${origin.slice(0, 100)}. Call it from a page of that origin, or from a server or curl without an Origin header.`,
+      );
     }
     if (site !== null && site !== 'same-origin' && site !== 'none') {
-      fail('forbidden', `The sandbox control plane answers only same-origin requests (Sec-Fetch-Site: same-origin or none); this one was ${site.slice(0, 40)}. Call it from a page of ${url.origin}.`);
+      fail(
+        'forbidden',
+        `The sandbox control plane answers only same-origin requests (Sec-Fetch-Site: same-origin or none); this one was ${site.slice(0, 40)}. Call it from a page of ${url.origin}.`,
+      );
     }
   }
 
@@ -254,16 +337,32 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   function applyFault(body: Record<string, unknown>): Record<string, unknown> {
-    const account: Account = (typeof body['account_id'] === 'string' && accounts.get(body['account_id'])) || fail('invalid_request', 'account_id must name a sandbox account.');
-    const kinds: FaultKind[] = ['job_fail', 'create_error', 'variant_fail', 'all_variants_fail', 'rate_limit', 'expire', 'slow'];
+    const account: Account =
+      (typeof body['account_id'] === 'string' && accounts.get(body['account_id'])) ||
+      fail('invalid_request', 'account_id must name a sandbox account.');
+    const kinds: FaultKind[] = [
+      'job_fail',
+      'create_error',
+      'variant_fail',
+      'all_variants_fail',
+      'rate_limit',
+      'expire',
+      'slow',
+    ];
     const kind = body['kind'] as FaultKind;
     if (!kinds.includes(kind)) fail('invalid_request', `kind must be one of ${kinds.join(', ')}.`);
     const countRaw = body['count'] ?? 1;
-    if (typeof countRaw !== 'number' || !Number.isSafeInteger(countRaw) || countRaw < 1) fail('invalid_request', 'count must be a whole number, 1 or more.');
-    if (kind === 'expire') return { kind, expired: jobs.expireVideoJobs(account, body['count'] === undefined ? Infinity : countRaw) };
+    if (typeof countRaw !== 'number' || !Number.isSafeInteger(countRaw) || countRaw < 1)
+      fail('invalid_request', 'count must be a whole number, 1 or more.');
+    if (kind === 'expire')
+      return { kind, expired: jobs.expireVideoJobs(account, body['count'] === undefined ? Infinity : countRaw) };
     if (kind === 'variant_fail') {
       const variants = body['variants'];
-      if (!Array.isArray(variants) || variants.length === 0 || !variants.every((v) => Number.isInteger(v) && v >= 0 && v <= 3)) {
+      if (
+        !Array.isArray(variants) ||
+        variants.length === 0 ||
+        !variants.every((v) => Number.isInteger(v) && v >= 0 && v <= 3)
+      ) {
         fail('invalid_request', 'variant_fail needs variants: a list of slots 0-3 that should fail.');
       }
       account.faults.variant_fail = { count: countRaw, variants: variants as number[] };
@@ -271,7 +370,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     if (kind === 'slow') {
       const ms = body['ms'];
-      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0 || ms > 120_000) fail('invalid_request', 'slow needs ms: how much later each answer comes or how much longer each job takes, 0 to 120000 milliseconds.');
+      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0 || ms > 120_000)
+        fail(
+          'invalid_request',
+          'slow needs ms: how much later each answer comes or how much longer each job takes, 0 to 120000 milliseconds.',
+        );
       account.faults.slow = { count: countRaw, ms };
       return { kind, pending: countRaw, ms };
     }
@@ -289,7 +392,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (err instanceof ApiError) return errorResponse(err);
         // A bug, not bad input: say so without internals.
         console.error('[sandbox] internal error', err);
-        return errorResponse(ApiError.of('provider_error', 'The sandbox failed unexpectedly; nothing was charged. Please report this with the request that caused it.'));
+        return errorResponse(
+          ApiError.of(
+            'provider_error',
+            'The sandbox failed unexpectedly; nothing was charged. Please report this with the request that caused it.',
+          ),
+        );
       }
     },
   };

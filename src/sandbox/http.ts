@@ -18,11 +18,7 @@ export function fail(code: ErrorCode, message: string, retryAfter?: number): nev
   throw ApiError.of(code, message, retryAfter);
 }
 
-export function bytesResponse(
-  bytes: Uint8Array,
-  contentType: string,
-  headers: Record<string, string> = {},
-): Response {
+export function bytesResponse(bytes: Uint8Array, contentType: string, headers: Record<string, string> = {}): Response {
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     status: 200,
     headers: {

@@ -2,7 +2,9 @@ import { requirePeers } from './peers.js';
 
 // The implementation imports sharp, @gltf-transform/core and mediabunny (optional peers): check
 // for them first, so a missing one is a message saying what to install, not a link error.
-await requirePeers('The mediakit sandbox (@mediakit/elements/sandbox, also used by @mediakit/elements/dev and mediakit-sandbox)');
+await requirePeers(
+  'The mediakit sandbox (@mediakit/elements/sandbox, also used by @mediakit/elements/dev and mediakit-sandbox)',
+);
 const implementation = await import('./create-sandbox.js');
 
 /** Creates a sandbox of the media API: `{ fetch(request) }`, a Web-standard handler. */

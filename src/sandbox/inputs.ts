@@ -5,7 +5,17 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { ApiError, JSON_TOO_DEEP, jsonDepth, LIMITS, MAX_JSON_DEPTH, readCapped, sniffImage, sniffVideo, type ImageFormat } from '../api/index.js';
+import {
+  ApiError,
+  JSON_TOO_DEEP,
+  jsonDepth,
+  LIMITS,
+  MAX_JSON_DEPTH,
+  readCapped,
+  sniffImage,
+  sniffVideo,
+  type ImageFormat,
+} from '../api/index.js';
 import { fail } from './http.js';
 import { SpooledFile } from './multipart.js';
 import { fetchRemoteImage } from './remote-fetch.js';
@@ -25,21 +35,33 @@ export interface Body {
  */
 export async function readBody(request: Request, maxBytes: number, tooLarge: () => never): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && !/^\d+$/.test(declared)) fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
+  if (declared !== null && !/^\d+$/.test(declared))
+    fail('invalid_request', 'The Content-Length header is not a whole number of bytes.');
   return readStream(request.body, declared === null ? undefined : Number(declared), maxBytes, tooLarge);
 }
 
 /** Reads a stream of at most `maxBytes`, refusing a `declared` length over it before reading. */
-async function readStream(body: ReadableStream<Uint8Array> | null, declared: number | undefined, maxBytes: number, tooLarge: () => never): Promise<Uint8Array> {
+async function readStream(
+  body: ReadableStream<Uint8Array> | null,
+  declared: number | undefined,
+  maxBytes: number,
+  tooLarge: () => never,
+): Promise<Uint8Array> {
   if (declared !== undefined && declared > maxBytes) {
     await body?.cancel().catch(() => {});
     tooLarge();
   }
-  return readCapped(body, maxBytes, tooLarge, () => fail('invalid_request', 'The body ended before it was complete. Send it again.'));
+  return readCapped(body, maxBytes, tooLarge, () =>
+    fail('invalid_request', 'The body ended before it was complete. Send it again.'),
+  );
 }
 
 /** Parses a JSON object or a multipart form. `accept` lists the kinds the endpoint takes. */
-export async function parseBody(request: Request, bytes: Uint8Array, accept: readonly ('json' | 'multipart')[]): Promise<Body> {
+export async function parseBody(
+  request: Request,
+  bytes: Uint8Array,
+  accept: readonly ('json' | 'multipart')[],
+): Promise<Body> {
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const expected = accept.map((k) => (k === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ');
   if (type.startsWith('application/json') && accept.includes('json')) {
@@ -52,7 +74,8 @@ export async function parseBody(request: Request, bytes: Uint8Array, accept: rea
     } catch {
       fail('invalid_request', 'The body is not valid UTF-8 JSON. Send a JSON object.');
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('invalid_request', 'The JSON body must be an object with the parameters as fields.');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      fail('invalid_request', 'The JSON body must be an object with the parameters as fields.');
     const fields: Fields = new Map();
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (typeof v === 'string') fields.set(k, v);
@@ -62,9 +85,14 @@ export async function parseBody(request: Request, bytes: Uint8Array, accept: rea
   if (type.startsWith('multipart/form-data') && accept.includes('multipart')) {
     let form: FormData;
     try {
-      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+        headers: { 'content-type': request.headers.get('content-type')! },
+      }).formData();
     } catch {
-      fail('invalid_request', 'The body is not valid multipart/form-data (check the boundary and that every part is complete).');
+      fail(
+        'invalid_request',
+        'The body is not valid multipart/form-data (check the boundary and that every part is complete).',
+      );
     }
     const fields: Fields = new Map();
     for (const [k, v] of form.entries()) {
@@ -73,7 +101,10 @@ export async function parseBody(request: Request, bytes: Uint8Array, accept: rea
     }
     return { kind: 'multipart', fields, json: undefined };
   }
-  fail('unsupported_content_type', `This endpoint takes ${expected}; the request was sent as ${type || 'no content type'}.`);
+  fail(
+    'unsupported_content_type',
+    `This endpoint takes ${expected}; the request was sent as ${type || 'no content type'}.`,
+  );
 }
 
 /** A digest of the request's content (fields and file bytes), independent of multipart boundaries. */
@@ -84,7 +115,11 @@ export async function fingerprint(route: string, body: Body | undefined): Promis
     for (const [k, v] of [...body.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
       hash.update(k + '\0');
       if (typeof v === 'string') hash.update('s' + v);
-      else if (v instanceof SpooledFile) hash.update('f' + v.type + '\0').update('sha256:').update(v.sha256);
+      else if (v instanceof SpooledFile)
+        hash
+          .update('f' + v.type + '\0')
+          .update('sha256:')
+          .update(v.sha256);
       else hash.update('f' + v.type + '\0').update(new Uint8Array(await v.arrayBuffer()));
       hash.update('\n');
     }
@@ -95,26 +130,46 @@ export async function fingerprint(route: string, body: Body | undefined): Promis
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return '[' + value.map(stableStringify).join(',') + ']';
   if (value && typeof value === 'object') {
-    return '{' + Object.keys(value).sort().map((k) => JSON.stringify(k) + ':' + stableStringify((value as Record<string, unknown>)[k])).join(',') + '}';
+    return (
+      '{' +
+      Object.keys(value)
+        .sort()
+        .map((k) => JSON.stringify(k) + ':' + stableStringify((value as Record<string, unknown>)[k]))
+        .join(',') +
+      '}'
+    );
   }
   return JSON.stringify(value);
 }
 
 /** Strict base64 (RFC 4648 alphabet, padding optional, no whitespace or data: prefix). */
 export function decodeBase64(value: string, field: string): Uint8Array {
-  if (value.startsWith('data:')) fail('invalid_request', `${field} must be raw base64 without a data: URL prefix; remove everything up to and including the comma.`);
+  if (value.startsWith('data:'))
+    fail(
+      'invalid_request',
+      `${field} must be raw base64 without a data: URL prefix; remove everything up to and including the comma.`,
+    );
   const clean = value.replace(/=+$/, '');
   if (clean.length === 0) fail('invalid_request', `${field} is empty; send the image bytes as base64.`);
-  if (!/^[A-Za-z0-9+/]*$/.test(clean) || clean.length % 4 === 1) fail('invalid_request', `${field} is not valid base64 (only A-Z, a-z, 0-9, +, / and = padding are allowed).`);
+  if (!/^[A-Za-z0-9+/]*$/.test(clean) || clean.length % 4 === 1)
+    fail('invalid_request', `${field} is not valid base64 (only A-Z, a-z, 0-9, +, / and = padding are allowed).`);
   return new Uint8Array(Buffer.from(clean, 'base64'));
 }
 
 /** Checks image bytes: not empty, at most 12 MB, JPG/PNG/WebP by magic bytes. */
 export function checkImage(bytes: Uint8Array, field: string): ImageFormat {
   if (bytes.byteLength === 0) fail('invalid_request', `${field} is empty; send a JPG, PNG or WebP image.`);
-  if (bytes.byteLength > LIMITS.image.maxBytes) fail('invalid_request', `${field} is ${mb(bytes.byteLength)}; images may be at most 12 MB. Send a smaller or more compressed image.`);
+  if (bytes.byteLength > LIMITS.image.maxBytes)
+    fail(
+      'invalid_request',
+      `${field} is ${mb(bytes.byteLength)}; images may be at most 12 MB. Send a smaller or more compressed image.`,
+    );
   const format = sniffImage(bytes);
-  if (!format) fail('invalid_request', `${field} is not a JPG, PNG or WebP image (judged by its bytes, not its name). Convert it to one of those formats.`);
+  if (!format)
+    fail(
+      'invalid_request',
+      `${field} is not a JPG, PNG or WebP image (judged by its bytes, not its name). Convert it to one of those formats.`,
+    );
   return format;
 }
 
@@ -134,7 +189,11 @@ export function fetchImageUrl(raw: string, field: string, options: UrlFetchOptio
 /** Parses a data URL of an image (3D generation's `images` entries). */
 export function decodeDataUrl(value: string, field: string): Uint8Array {
   const m = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[a-z0-9-]+=[^;,]*)*;base64,(.*)$/is.exec(value);
-  if (!m) fail('invalid_request', `${field} is a data URL that is not base64 encoded; use data:image/png;base64,… (or …jpeg, …webp).`);
+  if (!m)
+    fail(
+      'invalid_request',
+      `${field} is a data URL that is not base64 encoded; use data:image/png;base64,… (or …jpeg, …webp).`,
+    );
   return decodeBase64(m[3]!, field);
 }
 
@@ -149,31 +208,51 @@ export interface VideoInfo {
 /** Judges a video by its bytes and its own metadata (spec "Limits": MP4/MOV, 3 minutes, 1080p); a spooled upload is read from its file. */
 export async function inspectVideo(video: Uint8Array | SpooledFile): Promise<VideoInfo> {
   const container = sniffVideo(video instanceof SpooledFile ? video.head : video);
-  if (!container) fail('unsupported_media', 'video_file is not an MP4 or MOV file (judged by its bytes, not its name). Export the video as MP4 (H.264) and try again.');
+  if (!container)
+    fail(
+      'unsupported_media',
+      'video_file is not an MP4 or MOV file (judged by its bytes, not its name). Export the video as MP4 (H.264) and try again.',
+    );
   const { Input, BufferSource, FilePathSource, ALL_FORMATS } = await import('mediabunny');
-  const input = new Input({ source: video instanceof SpooledFile ? new FilePathSource(video.path) : new BufferSource(video), formats: ALL_FORMATS });
+  const input = new Input({
+    source: video instanceof SpooledFile ? new FilePathSource(video.path) : new BufferSource(video),
+    formats: ALL_FORMATS,
+  });
   let durationSeconds: number;
   let width: number;
   let height: number;
   try {
     const track = await input.getPrimaryVideoTrack();
-    if (!track) fail('unsupported_media', 'video_file has no video track. Send a walkthrough video, not an audio file.');
+    if (!track)
+      fail('unsupported_media', 'video_file has no video track. Send a walkthrough video, not an audio file.');
     durationSeconds = await input.computeDuration();
     width = track.displayWidth;
     height = track.displayHeight;
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    fail('unsupported_media', 'video_file could not be read as MP4/MOV (the file is damaged or incomplete). Export it again and retry.');
+    fail(
+      'unsupported_media',
+      'video_file could not be read as MP4/MOV (the file is damaged or incomplete). Export it again and retry.',
+    );
   } finally {
     input.dispose?.();
   }
   const { maxDurationSeconds, maxShortSidePixels, maxLongSidePixels } = LIMITS.video;
-  if (durationSeconds > maxDurationSeconds) fail('unsupported_media', `video_file is ${formatDuration(durationSeconds)} long; videos may be at most 3 minutes. Trim it to one continuous take of 3 minutes or less.`);
+  if (durationSeconds > maxDurationSeconds)
+    fail(
+      'unsupported_media',
+      `video_file is ${formatDuration(durationSeconds)} long; videos may be at most 3 minutes. Trim it to one continuous take of 3 minutes or less.`,
+    );
   if (Math.min(width, height) > maxShortSidePixels || Math.max(width, height) > maxLongSidePixels) {
-    fail('unsupported_media', `video_file is ${width}x${height}; videos may be at most 1080p (1920x1080 either way). Export it at 1080p or lower.`);
+    fail(
+      'unsupported_media',
+      `video_file is ${width}x${height}; videos may be at most 1080p (1920x1080 either way). Export it at 1080p or lower.`,
+    );
   }
-  if (!(durationSeconds > 0) || width === 0 || height === 0) fail('unsupported_media', 'video_file has no frames. Send a walkthrough video of at least a few seconds.');
-  const sha256 = video instanceof SpooledFile ? video.sha256 : new Uint8Array(createHash('sha256').update(video).digest());
+  if (!(durationSeconds > 0) || width === 0 || height === 0)
+    fail('unsupported_media', 'video_file has no frames. Send a walkthrough video of at least a few seconds.');
+  const sha256 =
+    video instanceof SpooledFile ? video.sha256 : new Uint8Array(createHash('sha256').update(video).digest());
   return { container, durationSeconds, width, height, sha256 };
 }
 
@@ -192,6 +271,9 @@ export async function decodable(bytes: Uint8Array, field: string): Promise<{ wid
     const { info } = await sharp(bytes, { failOn: 'error' }).raw().toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height };
   } catch {
-    fail('invalid_request', `${field} could not be decoded as an image (the file is damaged or truncated). Export it again as JPG, PNG or WebP.`);
+    fail(
+      'invalid_request',
+      `${field} could not be decoded as an image (the file is damaged or truncated). Export it again as JPG, PNG or WebP.`,
+    );
   }
 }

@@ -14,7 +14,15 @@ import { removeBackground } from './artifacts/background.js';
 import type { SandboxClock } from './clock.js';
 import { bytesResponse, chargeHeaders, fail, json } from './http.js';
 import { checkImage, decodable, decodeDataUrl, fetchImageUrl, inspectVideo, type Body } from './inputs.js';
-import { modelJobDurationMs, videoJobDurationMs, viewModelJob, viewVideoJob, type JobRecord, type ModelJobRecord, type VideoJobRecord } from './jobs.js';
+import {
+  modelJobDurationMs,
+  videoJobDurationMs,
+  viewModelJob,
+  viewVideoJob,
+  type JobRecord,
+  type ModelJobRecord,
+  type VideoJobRecord,
+} from './jobs.js';
 import { LinkSigner, newJobId } from './links.js';
 import { SpooledFile } from './multipart.js';
 import { modelParams, onlyKnownFields } from './params.js';
@@ -41,8 +49,16 @@ interface RegistryOptions {
 
 /** The 3D job's files; each is its own signature scope, so one file's link opens no other. */
 type ModelFile = 'downloadModel' | 'downloadTurntable' | 'downloadReference';
-const FILE_LABEL: Record<ModelFile, string> = { downloadModel: 'model', downloadTurntable: 'turntable', downloadReference: 'reference image' };
-const FILE_FIELD: Record<ModelFile, string> = { downloadModel: 'output.model_url', downloadTurntable: 'output.turntable_url', downloadReference: 'reference_image_url' };
+const FILE_LABEL: Record<ModelFile, string> = {
+  downloadModel: 'model',
+  downloadTurntable: 'turntable',
+  downloadReference: 'reference image',
+};
+const FILE_FIELD: Record<ModelFile, string> = {
+  downloadModel: 'output.model_url',
+  downloadTurntable: 'output.turntable_url',
+  downloadReference: 'reference_image_url',
+};
 
 export class JobRegistry {
   readonly #jobs = new Map<string, JobRecord>();
@@ -67,13 +83,19 @@ export class JobRegistry {
   async createVideo(body: Body, auth: ResolvedKey): Promise<Response> {
     onlyKnownFields(body, ['video_file']);
     const file = body.fields.get('video_file');
-    if (file === undefined) fail('invalid_request', 'video_file is required: send the video as a multipart file field named video_file.');
-    if (typeof file === 'string') fail('invalid_request', 'video_file must be a file part (with a filename), not a text field.');
+    if (file === undefined)
+      fail('invalid_request', 'video_file is required: send the video as a multipart file field named video_file.');
+    if (typeof file === 'string')
+      fail('invalid_request', 'video_file must be a file part (with a filename), not a text field.');
     const input = file instanceof SpooledFile ? file : new Uint8Array(await file.arrayBuffer());
     const info = await inspectVideo(input);
     const account = auth.account;
     this.accounts.requireAvailable(account, COSTS.videoJob);
-    if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the reconstruction. Nothing was charged; try again in a moment.');
+    if (this.accounts.takeFault(account, 'create_error'))
+      fail(
+        'provider_error',
+        'The provider could not start the reconstruction. Nothing was charged; try again in a moment.',
+      );
     const job: VideoJobRecord = {
       kind: 'video',
       id: newJobId(),
@@ -104,7 +126,15 @@ export class JobRegistry {
           .finally(() => (input instanceof SpooledFile ? input.dispose() : undefined)),
       );
     }
-    return json({ data: { job_id: job.id, status: 'queued' }, credits_charged: COSTS.videoJob, credits_remaining: account.balance }, 202, chargeHeaders(COSTS.videoJob, account.balance));
+    return json(
+      {
+        data: { job_id: job.id, status: 'queued' },
+        credits_charged: COSTS.videoJob,
+        credits_remaining: account.balance,
+      },
+      202,
+      chargeHeaders(COSTS.videoJob, account.balance),
+    );
   }
 
   async createModel(body: Body, auth: ResolvedKey): Promise<Response> {
@@ -112,14 +142,20 @@ export class JobRegistry {
     const images: Uint8Array[] = [];
     for (const [i, src] of params.images.entries()) {
       const field = `images[${i}]`;
-      const bytes = src.startsWith('data:') ? decodeDataUrl(src, field) : await fetchImageUrl(src, field, this.#urlOptions());
+      const bytes = src.startsWith('data:')
+        ? decodeDataUrl(src, field)
+        : await fetchImageUrl(src, field, this.#urlOptions());
       checkImage(bytes, field);
       await decodable(bytes, field);
       images.push(bytes);
     }
     const account = auth.account;
     this.accounts.requireAvailable(account, COSTS.modelJob);
-    if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider could not start the generation. Nothing was charged; try again in a moment.');
+    if (this.accounts.takeFault(account, 'create_error'))
+      fail(
+        'provider_error',
+        'The provider could not start the generation. Nothing was charged; try again in a moment.',
+      );
     const quality = params.quality;
     const seed = params.seed ?? randomInt(0, 2 ** 32 - 1);
     const job: ModelJobRecord = {
@@ -128,7 +164,9 @@ export class JobRegistry {
       accountId: account.id,
       apiKey: auth.key,
       createdAt: this.clock.now(),
-      durationMs: modelJobDurationMs(quality, params.mode, images.length) + this.accounts.takeSlowFault(account) * this.clock.speed,
+      durationMs:
+        modelJobDurationMs(quality, params.mode, images.length) +
+        this.accounts.takeSlowFault(account) * this.clock.speed,
       failing: this.accounts.takeFault(account, 'job_fail'),
       artifactFailed: false,
       refunded: false,
@@ -147,7 +185,10 @@ export class JobRegistry {
     this.accounts.charge(account, COSTS.modelJob, job.createdAt, 'createModelJob', job.id);
     this.#add(job);
     if (!job.failing) this.#track(this.#generate(job, images, params.removeBackground));
-    const headers = { ...chargeHeaders(COSTS.modelJob, account.balance), [HEADERS.location]: routePath('getModelJob', job.id) };
+    const headers = {
+      ...chargeHeaders(COSTS.modelJob, account.balance),
+      [HEADERS.location]: routePath('getModelJob', job.id),
+    };
     // The 202 reports the job as created (spec: queued), whatever a fast clock did meanwhile.
     const created = { ...this.#modelView(job), status: 'queued' as const, progress: 0 };
     return json({ data: created, credits_charged: COSTS.modelJob, credits_remaining: account.balance }, 202, headers);
@@ -157,14 +198,23 @@ export class JobRegistry {
     try {
       const { textureSize } = LIMITS.model.qualitySettings[job.quality];
       const sources = removeBg
-        ? await Promise.all(images.map(async (img) => {
-            const cut = await removeBackground(img);
-            return new Uint8Array(await sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } }).png().toBuffer());
-          }))
+        ? await Promise.all(
+            images.map(async (img) => {
+              const cut = await removeBackground(img);
+              return new Uint8Array(
+                await sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } })
+                  .png()
+                  .toBuffer(),
+              );
+            }),
+          )
         : images;
       const relief = await buildRelief(sources, { textureSize, seed: job.seed, cutout: removeBg });
       const a = this.options.artifacts ?? {};
-      const [stats, turntable] = await Promise.all([glbStats(relief.glb), encodeTurntable(relief.faces, { frames: a.turntableFrames, size: a.turntableSize })]);
+      const [stats, turntable] = await Promise.all([
+        glbStats(relief.glb),
+        encodeTurntable(relief.faces, { frames: a.turntableFrames, size: a.turntableSize }),
+      ]);
       job.artifact = { glb: relief.glb, turntable, stats };
     } catch (err) {
       console.error('[sandbox] generation failed', err);
@@ -178,7 +228,11 @@ export class JobRegistry {
     const job = this.#jobs.get(match.jobId!);
     const kind = match.route.name === 'getVideoJob' ? 'video' : 'model';
     // Another key's job, or a job of the other kind, does not exist for this key (spec: a key can only see jobs it created).
-    if (!job || job.apiKey !== auth.key || job.kind !== kind) fail('not_found', 'No job with this id exists for this API key. Check the id; a key can only see jobs it created.');
+    if (!job || job.apiKey !== auth.key || job.kind !== kind)
+      fail(
+        'not_found',
+        'No job with this id exists for this API key. Check the id; a key can only see jobs it created.',
+      );
     this.#settleJob(job);
     return json({ data: job.kind === 'video' ? this.#videoView(job) : this.#modelView(job) });
   }
@@ -203,7 +257,16 @@ export class JobRegistry {
   #modelView(job: ModelJobRecord): ModelJob {
     const now = this.clock.now();
     const view = viewModelJob(job, now);
-    const out: ModelJob = { job_id: job.id, status: view.status, progress: view.progress, mode: job.mode, quality: job.quality, seed: job.seed, output: null, error: view.error };
+    const out: ModelJob = {
+      job_id: job.id,
+      status: view.status,
+      progress: view.progress,
+      mode: job.mode,
+      quality: job.quality,
+      seed: job.seed,
+      output: null,
+      error: view.error,
+    };
     // Signed and expiring like the archive links, so a job id alone (from a ledger, a log) opens
     // nothing: the GLB's texture and the reference are the visitor's own pictures (issue 19).
     const expires = now + LIMITS.archiveLinkLifetimeMs;
@@ -228,38 +291,85 @@ export class JobRegistry {
     this.#settleJob(job);
     if (match.route.name === 'downloadVideoJob') {
       if (job.kind !== 'video') fail('not_found', 'No video job with this id exists.');
-      const verdict = this.#links.verify(job.id, 'archive', url.searchParams.get('expires'), url.searchParams.get('sig'), this.clock.now());
-      if (verdict !== 'ok') fail('link_expired', verdict === 'expired' ? 'This download link has expired (links last about 60 minutes). Poll the job again for fresh links.' : 'This download link is not valid. Use the ply_url or archive_url of a fresh poll of the job.');
+      const verdict = this.#links.verify(
+        job.id,
+        'archive',
+        url.searchParams.get('expires'),
+        url.searchParams.get('sig'),
+        this.clock.now(),
+      );
+      if (verdict !== 'ok')
+        fail(
+          'link_expired',
+          verdict === 'expired'
+            ? 'This download link has expired (links last about 60 minutes). Poll the job again for fresh links.'
+            : 'This download link is not valid. Use the ply_url or archive_url of a fresh poll of the job.',
+        );
       const view = viewVideoJob(job, this.clock.now());
-      if (view.status === 'expired') fail('expired', 'The provider purged this result. Start a new job to reconstruct the video again.');
-      if (view.status !== 'succeeded' || !job.artifact) fail('not_found', 'This job has no result yet; download once its status is succeeded.');
+      if (view.status === 'expired')
+        fail('expired', 'The provider purged this result. Start a new job to reconstruct the video again.');
+      if (view.status !== 'succeeded' || !job.artifact)
+        fail('not_found', 'This job has no result yet; download once its status is succeeded.');
       const extract = url.searchParams.get('extract');
-      if (extract !== null && extract !== 'ply') fail('invalid_request', 'extract may only be "ply" (the raw .ply); leave it out for the zip archive.');
+      if (extract !== null && extract !== 'ply')
+        fail('invalid_request', 'extract may only be "ply" (the raw .ply); leave it out for the zip archive.');
       return extract === 'ply'
-        ? bytesResponse(job.artifact.ply, 'application/octet-stream', { 'content-disposition': 'attachment; filename="scene.ply"' })
-        : bytesResponse(job.artifact.zip, 'application/zip', { 'content-disposition': 'attachment; filename="scene.zip"' });
+        ? bytesResponse(job.artifact.ply, 'application/octet-stream', {
+            'content-disposition': 'attachment; filename="scene.ply"',
+          })
+        : bytesResponse(job.artifact.zip, 'application/zip', {
+            'content-disposition': 'attachment; filename="scene.zip"',
+          });
     }
     if (job.kind !== 'model') fail('not_found', 'No 3D generation job with this id exists.');
     const file = match.route.name as ModelFile;
-    const verdict = this.#links.verify(job.id, file, url.searchParams.get('expires'), url.searchParams.get('sig'), this.clock.now());
-    if (verdict !== 'ok') fail('link_expired', verdict === 'expired' ? `This ${FILE_LABEL[file]} link has expired (links last about 60 minutes). Poll the job again for a fresh one.` : `This ${FILE_LABEL[file]} link is not valid: a job id alone downloads nothing. Poll the job again and use its ${FILE_FIELD[file]}.`);
+    const verdict = this.#links.verify(
+      job.id,
+      file,
+      url.searchParams.get('expires'),
+      url.searchParams.get('sig'),
+      this.clock.now(),
+    );
+    if (verdict !== 'ok')
+      fail(
+        'link_expired',
+        verdict === 'expired'
+          ? `This ${FILE_LABEL[file]} link has expired (links last about 60 minutes). Poll the job again for a fresh one.`
+          : `This ${FILE_LABEL[file]} link is not valid: a job id alone downloads nothing. Poll the job again and use its ${FILE_FIELD[file]}.`,
+      );
     if (file === 'downloadReference') {
       if (!job.reference) fail('not_found', 'This job has no reference image: only text-mode jobs render one.');
       return bytesResponse(job.reference, 'image/png');
     }
     const view = viewModelJob(job, this.clock.now());
-    if (view.status !== 'succeeded' || !job.artifact) fail('not_found', 'This job has no model yet; download once its status is succeeded.');
+    if (view.status !== 'succeeded' || !job.artifact)
+      fail('not_found', 'This job has no model yet; download once its status is succeeded.');
     if (match.route.name === 'downloadTurntable') return bytesResponse(job.artifact.turntable, 'video/mp4');
     const download = url.searchParams.get('download');
-    if (download !== null && download !== '1' && download !== '0') fail('invalid_request', 'download may be 1 (save as a file) or 0.');
-    return bytesResponse(job.artifact.glb, 'model/gltf-binary', download === '1' ? { 'content-disposition': 'attachment; filename="model.glb"' } : {});
+    if (download !== null && download !== '1' && download !== '0')
+      fail('invalid_request', 'download may be 1 (save as a file) or 0.');
+    return bytesResponse(
+      job.artifact.glb,
+      'model/gltf-binary',
+      download === '1' ? { 'content-disposition': 'attachment; filename="model.glb"' } : {},
+    );
   }
 
   providerModel(jobId: string, url: URL): Response {
     const job = this.#jobs.get(jobId);
     if (!job || job.kind !== 'model' || !job.artifact) fail('not_found', 'No model at this address.');
-    const verdict = this.#links.verify(job.id, 'provider', url.searchParams.get('expires'), url.searchParams.get('sig'), this.clock.now());
-    if (verdict !== 'ok') fail('link_expired', 'This provider link has expired or is not valid. Use model_url, or poll the job for a fresh provider_model_url.');
+    const verdict = this.#links.verify(
+      job.id,
+      'provider',
+      url.searchParams.get('expires'),
+      url.searchParams.get('sig'),
+      this.clock.now(),
+    );
+    if (verdict !== 'ok')
+      fail(
+        'link_expired',
+        'This provider link has expired or is not valid. Use model_url, or poll the job for a fresh provider_model_url.',
+      );
     return bytesResponse(job.artifact.glb, 'model/gltf-binary');
   }
 
@@ -289,7 +399,13 @@ export class JobRegistry {
       const account = this.accounts.get(job.accountId)!;
       const amount = job.kind === 'video' ? COSTS.videoJob : COSTS.modelJob;
       // Marked only once the refund is written: a refund that threw is tried again on the next poll.
-      this.accounts.refund(account, amount, view.failedAt ?? now, job.kind === 'video' ? 'createVideoJob' : 'createModelJob', job.id);
+      this.accounts.refund(
+        account,
+        amount,
+        view.failedAt ?? now,
+        job.kind === 'video' ? 'createVideoJob' : 'createModelJob',
+        job.id,
+      );
       job.refunded = true;
     }
     if (job.kind === 'video' && view.status === 'succeeded') {
@@ -313,6 +429,10 @@ export class JobRegistry {
   }
 
   #urlOptions() {
-    return { fetch: this.options.fetchImage, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000, ...this.options.imageUrls };
+    return {
+      fetch: this.options.fetchImage,
+      timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000,
+      ...this.options.imageUrls,
+    };
   }
 }

@@ -89,11 +89,31 @@ function timeline(job: JobBase, now: number): { t: number; failedAt: number | un
 
 export function viewVideoJob(job: VideoJobRecord, now: number): JobView<VideoJobStatus> {
   const { t, failedAt } = timeline(job, now);
-  if (failedAt !== undefined) return { status: 'failed', progress: 50, error: { code: 'reconstruction_failed', message: FAILURE_MESSAGES.video }, failedAt };
+  if (failedAt !== undefined)
+    return {
+      status: 'failed',
+      progress: 50,
+      error: { code: 'reconstruction_failed', message: FAILURE_MESSAGES.video },
+      failedAt,
+    };
   if (t < QUEUED_FRACTION) return { status: 'queued', progress: 0, error: null };
-  if (t >= 1 && job.artifactFailed) return { status: 'failed', progress: 85, error: { code: 'provider_error', message: FAILURE_MESSAGES.artifact }, failedAt: job.createdAt + job.durationMs };
+  if (t >= 1 && job.artifactFailed)
+    return {
+      status: 'failed',
+      progress: 85,
+      error: { code: 'provider_error', message: FAILURE_MESSAGES.artifact },
+      failedAt: job.createdAt + job.durationMs,
+    };
   if (t >= 1 && job.artifact) {
-    if (job.expired) return { status: 'expired', progress: 100, error: { code: 'expired', message: 'The provider purged this result. Start a new job to reconstruct the video again.' } };
+    if (job.expired)
+      return {
+        status: 'expired',
+        progress: 100,
+        error: {
+          code: 'expired',
+          message: 'The provider purged this result. Start a new job to reconstruct the video again.',
+        },
+      };
     return { status: 'succeeded', progress: 100, error: null };
   }
   let progress = 0;
@@ -104,11 +124,22 @@ export function viewVideoJob(job: VideoJobRecord, now: number): JobView<VideoJob
 
 export function viewModelJob(job: ModelJobRecord, now: number): JobView<ModelJob['status']> {
   const { t, failedAt } = timeline(job, now);
-  if (failedAt !== undefined) return { status: 'failed', progress: Math.round(FAIL_FRACTION * 100), error: { code: 'provider_error', message: FAILURE_MESSAGES.model }, failedAt };
+  if (failedAt !== undefined)
+    return {
+      status: 'failed',
+      progress: Math.round(FAIL_FRACTION * 100),
+      error: { code: 'provider_error', message: FAILURE_MESSAGES.model },
+      failedAt,
+    };
   if (t < QUEUED_FRACTION) return { status: 'queued', progress: 0, error: null };
-  if (t >= 1 && job.artifactFailed) return { status: 'failed', progress: 99, error: { code: 'provider_error', message: FAILURE_MESSAGES.artifact }, failedAt: job.createdAt + job.durationMs };
+  if (t >= 1 && job.artifactFailed)
+    return {
+      status: 'failed',
+      progress: 99,
+      error: { code: 'provider_error', message: FAILURE_MESSAGES.artifact },
+      failedAt: job.createdAt + job.durationMs,
+    };
   if (t >= 1 && job.artifact) return { status: 'succeeded', progress: 100, error: null };
   const progress = Math.min(99, Math.floor(((t - QUEUED_FRACTION) / (1 - QUEUED_FRACTION)) * 100));
   return { status: 'processing', progress, error: null };
 }
-

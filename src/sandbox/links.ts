@@ -16,7 +16,13 @@ export class LinkSigner {
     return `expires=${expires}&sig=${this.#sign(jobId, scope, expires)}`;
   }
 
-  verify(jobId: string, scope: string, expires: string | null, sig: string | null, now: number): 'ok' | 'invalid' | 'expired' {
+  verify(
+    jobId: string,
+    scope: string,
+    expires: string | null,
+    sig: string | null,
+    now: number,
+  ): 'ok' | 'invalid' | 'expired' {
     if (!expires || !sig || !/^\d{1,16}$/.test(expires)) return 'invalid';
     const expected = Buffer.from(this.#sign(jobId, scope, Number(expires)));
     const given = Buffer.from(sig);

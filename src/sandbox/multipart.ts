@@ -82,7 +82,10 @@ const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 function malformed(): never {
-  return fail('invalid_request', 'The body is not valid multipart/form-data (check the boundary and that every part is complete).');
+  return fail(
+    'invalid_request',
+    'The body is not valid multipart/form-data (check the boundary and that every part is complete).',
+  );
 }
 
 /** The boundary of a multipart Content-Type, or a 400. */
@@ -99,7 +102,14 @@ interface PartSink {
   type: string;
   size: number;
   text?: Buffer[];
-  file?: { dir: string; path: string; out: WriteStream; hash: ReturnType<typeof createHash>; head: Buffer[]; headSize: number };
+  file?: {
+    dir: string;
+    path: string;
+    out: WriteStream;
+    hash: ReturnType<typeof createHash>;
+    head: Buffer[];
+    headSize: number;
+  };
 }
 
 function parseHeaders(raw: string): { name: string; filename: string | undefined; type: string } {
@@ -113,7 +123,9 @@ function parseHeaders(raw: string): { name: string; filename: string | undefined
     const value = line.slice(colon + 1).trim();
     if (key === 'content-disposition') {
       if (!/^form-data\s*(;|$)/i.test(value)) malformed();
-      const param = (p: string) => new RegExp(`;\\s*${p}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(value)?.[1] ?? new RegExp(`;\\s*${p}=([^";\\s]+)`, 'i').exec(value)?.[1];
+      const param = (p: string) =>
+        new RegExp(`;\\s*${p}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(value)?.[1] ??
+        new RegExp(`;\\s*${p}=([^";\\s]+)`, 'i').exec(value)?.[1];
       name = param('name');
       filename = param('filename');
     } else if (key === 'content-type') type = value;
@@ -123,7 +135,11 @@ function parseHeaders(raw: string): { name: string; filename: string | undefined
 }
 
 /** Parses `body` into fields; file parts become `SpooledFile`s (the caller disposes them). */
-export async function parseMultipartStream(body: ReadableStream<Uint8Array> | null, contentType: string, limits: StreamLimits): Promise<Map<string, string | SpooledFile>> {
+export async function parseMultipartStream(
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string,
+  limits: StreamLimits,
+): Promise<Map<string, string | SpooledFile>> {
   const delimiter = Buffer.from('\r\n--' + boundaryOf(contentType));
   const fields = new Map<string, string | SpooledFile>();
   const spooled: SpooledFile[] = [];
@@ -149,7 +165,8 @@ export async function parseMultipartStream(body: ReadableStream<Uint8Array> | nu
       // listeners ('drain' and 'error') when either fires; a bare once('error') per wait piled up.
       if (!part.file.out.write(Buffer.from(data))) await once(part.file.out, 'drain');
     } else {
-      if (part.size > MAX_FIELD_BYTES) fail('invalid_request', `The field ${part.name.slice(0, 40)} is longer than 64 KB; send files as file parts.`);
+      if (part.size > MAX_FIELD_BYTES)
+        fail('invalid_request', `The field ${part.name.slice(0, 40)} is longer than 64 KB; send files as file parts.`);
       part.text!.push(Buffer.from(data));
     }
   };
@@ -168,7 +185,15 @@ export async function parseMultipartStream(body: ReadableStream<Uint8Array> | nu
     if (p.file) {
       const f = p.file;
       await new Promise<void>((resolve, reject) => f.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      const file = new SpooledFile(f.path, p.filename ?? '', p.type, p.size, new Uint8Array(f.hash.digest()), new Uint8Array(Buffer.concat(f.head)), f.dir);
+      const file = new SpooledFile(
+        f.path,
+        p.filename ?? '',
+        p.type,
+        p.size,
+        new Uint8Array(f.hash.digest()),
+        new Uint8Array(Buffer.concat(f.head)),
+        f.dir,
+      );
       spooled.push(file);
       fields.set(p.name, file);
     } else fields.set(p.name, Buffer.concat(p.text!).toString('utf8'));
@@ -260,7 +285,10 @@ export async function parseMultipartStream(body: ReadableStream<Uint8Array> | nu
         limits.tooLarge();
       }
       if ((state as string) === 'end') continue; // the epilogue is ignored
-      buf = buf.length === 0 ? Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength) : Buffer.concat([buf, chunk.value]);
+      buf =
+        buf.length === 0
+          ? Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength)
+          : Buffer.concat([buf, chunk.value]);
       while (await step());
     }
     if ((state as string) !== 'end') malformed();

@@ -23,7 +23,10 @@ export class RateLimiter {
   readonly windowMs: number;
   readonly #windows = new Map<string, { start: number; count: number }>();
 
-  constructor(options: RateLimitOptions = {}, private readonly realNow: () => number = Date.now) {
+  constructor(
+    options: RateLimitOptions = {},
+    private readonly realNow: () => number = Date.now,
+  ) {
     this.limit = options.limit ?? 120;
     this.windowMs = options.windowMs ?? 60_000;
   }

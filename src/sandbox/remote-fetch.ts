@@ -23,7 +23,8 @@ export interface RemoteFetchOptions {
   fetch?: typeof fetch;
 }
 
-const isLoopback = (address: string) => /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address) || /^::ffff:7f/i.test(address);
+const isLoopback = (address: string) =>
+  /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address) || /^::ffff:7f/i.test(address);
 
 function allowedAddress(address: string, o: RemoteFetchOptions): boolean {
   return !isBlockedAddress(address) || (o.allowLoopback === true && isLoopback(address));
@@ -35,7 +36,8 @@ class Refused extends Error {}
 function allowedUrl(url: URL, o: RemoteFetchOptions): boolean {
   const problem = remoteUrlProblem(url.href);
   if (!problem) return true;
-  if (!o.allowLoopback || url.username || url.password || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
+  if (!o.allowLoopback || url.username || url.password || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   return host === 'localhost' || (isIpLiteral(host) && isLoopback(host));
 }
@@ -47,7 +49,8 @@ function checkedLookup(o: RemoteFetchOptions) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      if (addresses.length === 0 || addresses.some((a) => !allowedAddress(a.address, o))) return callback(Object.assign(new Refused('refused address'), { code: 'EREFUSED' }), []);
+      if (addresses.length === 0 || addresses.some((a) => !allowedAddress(a.address, o)))
+        return callback(Object.assign(new Refused('refused address'), { code: 'EREFUSED' }), []);
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -56,7 +59,12 @@ function checkedLookup(o: RemoteFetchOptions) {
 
 function get(url: URL, o: RemoteFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', lookup: checkedLookup(o) as never, signal, headers: { accept: 'image/*' } });
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: 'GET',
+      lookup: checkedLookup(o) as never,
+      signal,
+      headers: { accept: 'image/*' },
+    });
     req.once('response', resolve);
     req.once('error', reject);
     req.end();
@@ -76,15 +84,24 @@ async function readAll(res: AsyncIterable<Uint8Array>, max: number, tooLarge: ()
 
 /** The image bytes at `raw`, or a 400 naming `field`. */
 export async function fetchRemoteImage(raw: string, field: string, o: RemoteFetchOptions): Promise<Uint8Array> {
-  const unreachable: () => never = () => fail('invalid_request', `${field} could not be fetched as an image from a public address. Use a publicly reachable http(s) URL, or send the image bytes instead.`);
-  const tooLarge: () => never = () => fail('invalid_request', `${field} serves more than ${Math.round(o.maxBytes / 1024 / 1024)} MB; images may be at most 12 MB.`);
+  const unreachable: () => never = () =>
+    fail(
+      'invalid_request',
+      `${field} could not be fetched as an image from a public address. Use a publicly reachable http(s) URL, or send the image bytes instead.`,
+    );
+  const tooLarge: () => never = () =>
+    fail(
+      'invalid_request',
+      `${field} serves more than ${Math.round(o.maxBytes / 1024 / 1024)} MB; images may be at most 12 MB.`,
+    );
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     fail('invalid_request', `${field} is not a valid URL; send an absolute http(s) URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('invalid_request', `${field} must be an http or https URL, not ${url.protocol.replace(':', '')}.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    fail('invalid_request', `${field} must be an http or https URL, not ${url.protocol.replace(':', '')}.`);
   if (url.username || url.password) fail('invalid_request', `${field} must not contain credentials.`);
   const signal = AbortSignal.timeout(o.timeoutMs);
   const maxRedirects = o.maxRedirects ?? 3;

@@ -35,21 +35,41 @@ export class SyncRoutes {
     const price = headshotCharge(params.variants.length);
     return this.#withHold(account, price, async () => {
       await held(this.accounts.takeSlowFault(account));
-      if (this.accounts.takeFault(account, 'create_error') || this.accounts.takeFault(account, 'all_variants_fail')) allFailed();
+      if (this.accounts.takeFault(account, 'create_error') || this.accounts.takeFault(account, 'all_variants_fail'))
+        allFailed();
       const failing = this.accounts.takeVariantFault(account);
       const cut = await prepareSelfie(image);
       const variants: HeadshotVariant[] = await Promise.all(
         params.variants.map(async (slot): Promise<HeadshotVariant> => {
-          if (failing.includes(slot)) return { variant: slot, status: 'failed', error: 'The provider could not render this variant. Retry just this slot with variants: [' + slot + ']; it was not charged.' };
+          if (failing.includes(slot))
+            return {
+              variant: slot,
+              status: 'failed',
+              error:
+                'The provider could not render this variant. Retry just this slot with variants: [' +
+                slot +
+                ']; it was not charged.',
+            };
           const out = await renderHeadshot(cut, params.style, slot);
-          return { variant: slot, status: 'succeeded', image_base64: Buffer.from(out.png).toString('base64'), content_type: 'image/png', width: out.width, height: out.height };
+          return {
+            variant: slot,
+            status: 'succeeded',
+            image_base64: Buffer.from(out.png).toString('base64'),
+            content_type: 'image/png',
+            width: out.width,
+            height: out.height,
+          };
         }),
       );
       const succeeded = variants.filter((v) => v.status === 'succeeded').length;
       if (succeeded === 0) allFailed();
       const charged = headshotCharge(succeeded);
       this.accounts.charge(account, charged, this.clock.now(), 'headshots');
-      return json({ data: { style: params.style, variants }, credits_charged: charged, credits_remaining: account.balance }, 200, chargeHeaders(charged, account.balance));
+      return json(
+        { data: { style: params.style, variants }, credits_charged: charged, credits_remaining: account.balance },
+        200,
+        chargeHeaders(charged, account.balance),
+      );
     });
   }
 
@@ -59,20 +79,41 @@ export class SyncRoutes {
     const account = auth.account;
     return this.#withHold(account, COSTS.imageTool, async () => {
       await held(this.accounts.takeSlowFault(account));
-      if (this.accounts.takeFault(account, 'create_error')) fail('provider_error', 'The provider failed to process the image. Nothing was charged; try again.');
+      if (this.accounts.takeFault(account, 'create_error'))
+        fail('provider_error', 'The provider failed to process the image. Nothing was charged; try again.');
       let out;
       try {
         out = await runImageTool(image, params);
       } catch (err) {
-        if (err instanceof NoSubjectError) fail('invalid_request', 'No foreground subject was found: the image looks like plain background. Send a photo with a clear subject.');
+        if (err instanceof NoSubjectError)
+          fail(
+            'invalid_request',
+            'No foreground subject was found: the image looks like plain background. Send a photo with a clear subject.',
+          );
         throw err;
       }
       this.accounts.charge(account, COSTS.imageTool, this.clock.now(), 'imageTool');
       const headers = chargeHeaders(COSTS.imageTool, account.balance);
       if (/application\/json/i.test(accept)) {
-        return json({ data: { image_base64: Buffer.from(out.bytes).toString('base64'), width: out.width, height: out.height }, credits_charged: COSTS.imageTool, credits_remaining: account.balance }, 200, headers);
+        return json(
+          {
+            data: { image_base64: Buffer.from(out.bytes).toString('base64'), width: out.width, height: out.height },
+            credits_charged: COSTS.imageTool,
+            credits_remaining: account.balance,
+          },
+          200,
+          headers,
+        );
       }
-      return new Response(out.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'content-type': out.contentType, 'content-length': String(out.bytes.byteLength), 'cache-control': 'no-store', ...headers } });
+      return new Response(out.bytes as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: {
+          'content-type': out.contentType,
+          'content-length': String(out.bytes.byteLength),
+          'cache-control': 'no-store',
+          ...headers,
+        },
+      });
     });
   }
 
@@ -98,7 +139,11 @@ export class SyncRoutes {
       bytes = decodeBase64(source.value, field);
     } else {
       field = 'image_url';
-      bytes = await fetchImageUrl(source.value, field, { fetch: this.options.fetchImage, timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000, ...this.options.imageUrls });
+      bytes = await fetchImageUrl(source.value, field, {
+        fetch: this.options.fetchImage,
+        timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000,
+        ...this.options.imageUrls,
+      });
     }
     checkImage(bytes, field);
     await decodable(bytes, field);
@@ -107,5 +152,8 @@ export class SyncRoutes {
 }
 
 function allFailed(): never {
-  fail('provider_error', 'Every headshot variant failed at the provider. Nothing was charged; try again, ideally with a front-facing, evenly lit selfie.');
+  fail(
+    'provider_error',
+    'Every headshot variant failed at the provider. Nothing was charged; try again, ideally with a front-facing, evenly lit selfie.',
+  );
 }

@@ -16,7 +16,10 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * `highWaterMark` would count chunks and let a slow upstream pile a whole upload up in memory.
  */
 const BODY_BUFFER_BYTES = 256 * 1024;
-const byteStrategy: QueuingStrategy<Uint8Array> = { highWaterMark: BODY_BUFFER_BYTES, size: (chunk) => chunk.byteLength };
+const byteStrategy: QueuingStrategy<Uint8Array> = {
+  highWaterMark: BODY_BUFFER_BYTES,
+  size: (chunk) => chunk.byteLength,
+};
 
 /**
  * The request body as a web stream, with backpressure (the socket pauses while BODY_BUFFER_BYTES
@@ -115,7 +118,8 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
 }
 
 function errorJson(res: ServerResponse, status: number, code: string, message: string): void {
-  if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  if (!res.headersSent)
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
@@ -162,7 +166,12 @@ export function nodeListener(handler: FetchHandler, options: ListenerOptions = {
 }
 
 /** Starts an HTTP server for `handler` on `port` (0 for any free port) and host. */
-export async function serve(handler: FetchHandler, port: number, host = '127.0.0.1', options: ListenerOptions = {}): Promise<{ server: Server; url: string }> {
+export async function serve(
+  handler: FetchHandler,
+  port: number,
+  host = '127.0.0.1',
+  options: ListenerOptions = {},
+): Promise<{ server: Server; url: string }> {
   const server = createServer(nodeListener(handler, options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -182,7 +191,9 @@ function underPrefix(req: IncomingMessage, prefix: string): boolean {
  * from the path the handler sees); other paths go to `next`.
  */
 export function connectMiddleware(prefix: string, handler: FetchHandler) {
-  const listener = nodeListener(handler, { rewrite: (url) => void (url.pathname = url.pathname.slice(prefix.length) || '/') });
+  const listener = nodeListener(handler, {
+    rewrite: (url) => void (url.pathname = url.pathname.slice(prefix.length) || '/'),
+  });
   return (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     if (underPrefix(req, prefix)) listener(req, res);
     else next();

@@ -27,28 +27,38 @@ const de: Translation = {
   startOver: 'Neu beginnen',
   waitingRetry: (p, f) => `Der Dienst ist ausgelastet. Neuer Versuch automatisch in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Es wurde nichts berechnet.',
-  jobInterrupted: 'Der Upload wurde unterbrochen, bevor das Video auf diesem Gerät gespeichert werden konnte. Wählen Sie es erneut aus.',
-  jobExpired: 'Der Anbieter hat dieses Ergebnis nach Ablauf der Aufbewahrungsfrist gelöscht. Starten Sie einen neuen Auftrag, um es wieder zu erhalten.',
-  jobNotFound: 'Der Dienst kennt diesen Auftrag nicht mehr (oder er gehört zu einer anderen Sitzung). Starten Sie einen neuen Auftrag.',
+  jobInterrupted:
+    'Der Upload wurde unterbrochen, bevor das Video auf diesem Gerät gespeichert werden konnte. Wählen Sie es erneut aus.',
+  jobExpired:
+    'Der Anbieter hat dieses Ergebnis nach Ablauf der Aufbewahrungsfrist gelöscht. Starten Sie einen neuen Auftrag, um es wieder zu erhalten.',
+  jobNotFound:
+    'Der Dienst kennt diesen Auftrag nicht mehr (oder er gehört zu einer anderen Sitzung). Starten Sie einen neuen Auftrag.',
   jobCancelled: 'Der Upload wurde angehalten, bevor der Auftrag erstellt wurde.',
   jobFailed: 'Der Dienst konnte diesen Auftrag nicht abschließen.',
   // errors
   errEmptyTitle: 'Diese Datei ist leer',
   errEmptyHint: 'Wählen Sie die Datei erneut; sie wurde vielleicht nicht vollständig kopiert.',
   errTooLargeTitle: (p: ErrorParams, f) => `Die Datei ist zu groß (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p: ErrorParams, f) => `Dateien dürfen höchstens ${f.bytes(Number(p['max'] ?? 0))} groß sein. Kürzen Sie sie oder exportieren Sie sie in geringerer Qualität.`,
+  errTooLargeHint: (p: ErrorParams, f) =>
+    `Dateien dürfen höchstens ${f.bytes(Number(p['max'] ?? 0))} groß sein. Kürzen Sie sie oder exportieren Sie sie in geringerer Qualität.`,
   errNotVideoTitle: 'Dies ist kein MP4- oder MOV-Video',
-  errNotVideoHint: 'Dateien werden nach ihrem Inhalt beurteilt, nicht nach ihrem Namen. Exportieren Sie den Rundgang als MP4.',
+  errNotVideoHint:
+    'Dateien werden nach ihrem Inhalt beurteilt, nicht nach ihrem Namen. Exportieren Sie den Rundgang als MP4.',
   errNotImageTitle: 'Dies ist kein JPG-, PNG- oder WebP-Bild',
-  errNotImageHint: 'Dateien werden nach ihrem Inhalt beurteilt, nicht nach ihrem Namen. Speichern Sie es als JPG, PNG oder WebP.',
+  errNotImageHint:
+    'Dateien werden nach ihrem Inhalt beurteilt, nicht nach ihrem Namen. Speichern Sie es als JPG, PNG oder WebP.',
   errUnreadableTitle: 'Länge und Größe des Videos sind nicht lesbar',
-  errUnreadableHint: 'Die Datei ist vielleicht beschädigt oder wird noch geschrieben. Exportieren Sie sie erneut als MP4.',
+  errUnreadableHint:
+    'Die Datei ist vielleicht beschädigt oder wird noch geschrieben. Exportieren Sie sie erneut als MP4.',
   errUndecodableTitle: 'Das Bild lässt sich nicht öffnen',
   errUndecodableHint: 'Es ist vielleicht beschädigt. Speichern Sie es erneut und wählen Sie die neue Datei.',
   errTooLongTitle: (p: ErrorParams, f) => `Das Video ist ${f.clock(Number(p['seconds'] ?? 0))} lang`,
-  errTooLongHint: (p: ErrorParams, f) => `Videos dürfen höchstens ${f.unit(Math.round(Number(p['max']) / 60), 'minute')} lang sein. Kürzen Sie es auf eine durchgehende Aufnahme.`,
-  errResolutionTitle: (p: ErrorParams, f) => `Das Video hat ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))} Pixel`,
-  errResolutionHint: (p: ErrorParams) => `Videos dürfen höchstens ${p['maxShort']}p haben (${p['maxLong']}×${p['maxShort']}, hoch oder quer). Exportieren Sie es in ${p['maxShort']}p oder weniger.`,
+  errTooLongHint: (p: ErrorParams, f) =>
+    `Videos dürfen höchstens ${f.unit(Math.round(Number(p['max']) / 60), 'minute')} lang sein. Kürzen Sie es auf eine durchgehende Aufnahme.`,
+  errResolutionTitle: (p: ErrorParams, f) =>
+    `Das Video hat ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))} Pixel`,
+  errResolutionHint: (p: ErrorParams) =>
+    `Videos dürfen höchstens ${p['maxShort']}p haben (${p['maxLong']}×${p['maxShort']}, hoch oder quer). Exportieren Sie es in ${p['maxShort']}p oder weniger.`,
   errImageCountTitle: (p: ErrorParams) => `${p['count']} Fotos angegeben`,
   errImageCountHint: (p: ErrorParams) => `Verwenden Sie ${p['min']} bis ${p['max']} Fotos eines Objekts.`,
   errPromptTitle: 'Die Beschreibung ist zu kurz oder zu lang',
@@ -58,7 +68,8 @@ const de: Translation = {
   errCreditsTitle: 'Nicht genug Credits',
   errCreditsHint: 'Diese Sitzung hat dafür zu wenig Credits. Es wurde nichts berechnet.',
   errRateTitle: 'Gerade zu viele Anfragen',
-  errRateHint: (p: ErrorParams, f) => `Warten Sie ${f.unit(Number(p['seconds'] ?? 10), 'second')} und versuchen Sie es erneut. Es wurde nichts berechnet.`,
+  errRateHint: (p: ErrorParams, f) =>
+    `Warten Sie ${f.unit(Number(p['seconds'] ?? 10), 'second')} und versuchen Sie es erneut. Es wurde nichts berechnet.`,
   errNetworkTitle: 'Die Verbindung ist fehlgeschlagen',
   errNetworkHint: 'Prüfen Sie das Netzwerk und versuchen Sie es erneut. Ein neuer Versuch wird nie doppelt berechnet.',
   errUnauthorizedTitle: 'Ihre Sitzung wurde nicht akzeptiert',
@@ -109,7 +120,8 @@ const de: Translation = {
   bgRunAgainNote: 'Erneutes Ausführen wird neu berechnet; das Ergebnis oben bleibt, bis das neue da ist.',
   bgWorking: 'Hintergrund wird entfernt …',
   bgDone: 'Hintergrund entfernt',
-  bgDoneSay: (p, f) => `Hintergrund entfernt: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) =>
+    `Hintergrund entfernt: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
   bgCompare: 'Vorher und nachher',
   bgSlider: 'Vorher und nachher vergleichen',
   bgSliderValue: (p, f) => `${f.percent((100 - p.percent) / 100)} des Ergebnisses sichtbar`,
@@ -134,7 +146,8 @@ const de: Translation = {
   cbAccountTitle: 'Kontostand der Website',
   cbLoading: 'Credits werden geladen …',
   cbOffline: 'offline',
-  cbOfflineTitle: 'Offline: Das ist der zuletzt bekannte Stand; er wird aktualisiert, sobald die Verbindung wieder da ist.',
+  cbOfflineTitle:
+    'Offline: Das ist der zuletzt bekannte Stand; er wird aktualisiert, sobald die Verbindung wieder da ist.',
   cbError: 'Credits nicht verfügbar',
   cbRetry: 'Erneut laden',
   cbLow: 'knapp',
@@ -143,13 +156,15 @@ const de: Translation = {
   hsTitle: 'Professionelle Porträtfotos aus einem Selfie',
   hsChoose: 'Foto auswählen',
   hsCamera: 'Kamera verwenden',
-  hsLimits: (p, f) => `${p.formats} · bis ${f.bytes(p.bytes)} · Blick in die Kamera, gleichmäßiges Licht, Kopf und Schultern im Bild`,
+  hsLimits: (p, f) =>
+    `${p.formats} · bis ${f.bytes(p.bytes)} · Blick in die Kamera, gleichmäßiges Licht, Kopf und Schultern im Bild`,
   hsCameraStarting: 'Kamera wird gestartet …',
   hsCameraLabel: 'Kameravorschau. Kopf und Schultern in die Umrisslinie bringen.',
   hsCameraGuide: 'Kopf und Schultern in die Umrisslinie, Blick in die Kamera.',
   hsCapture: 'Foto aufnehmen',
   hsCameraCancel: 'Kamera schließen',
-  hsCameraDenied: 'Die Kamera ließ sich nicht öffnen. Erlauben Sie sie im Browser oder wählen Sie stattdessen ein Foto.',
+  hsCameraDenied:
+    'Die Kamera ließ sich nicht öffnen. Erlauben Sie sie im Browser oder wählen Sie stattdessen ein Foto.',
   hsCameraFallback: 'Dieser Browser kann hier keine Kameravorschau zeigen; stattdessen öffnet sich die Handykamera.',
   hsCaptured: 'Foto aufgenommen',
   hsChecking: 'Foto wird geprüft …',
@@ -157,8 +172,10 @@ const de: Translation = {
   hsAdviceTitle: 'Vor dem Ausgeben von Credits einen Blick wert',
   hsAdviceGoOn: 'Das sind nur Hinweise; Sie können trotzdem fortfahren.',
   hsAdviceDark: 'Das Foto ist dunkel. Wenden Sie sich einem Fenster oder einer Lampe zu und nehmen Sie es erneut auf.',
-  hsAdviceUneven: 'Eine Gesichtshälfte ist viel dunkler als die andere. Drehen Sie sich zum Licht, damit es gleichmäßig fällt.',
-  hsAdviceSmall: (p, f) => `Das Foto ist klein (${f.number(p.width)}×${f.number(p.height)}). Für scharfe Ergebnisse sollte die kürzere Seite mindestens ${f.number(p.px)} Pixel haben.`,
+  hsAdviceUneven:
+    'Eine Gesichtshälfte ist viel dunkler als die andere. Drehen Sie sich zum Licht, damit es gleichmäßig fällt.',
+  hsAdviceSmall: (p, f) =>
+    `Das Foto ist klein (${f.number(p.width)}×${f.number(p.height)}). Für scharfe Ergebnisse sollte die kürzere Seite mindestens ${f.number(p.px)} Pixel haben.`,
   hsAdviceBlurry: 'Das Foto wirkt unscharf. Halten Sie still, reinigen Sie die Linse und nehmen Sie es erneut auf.',
   hsStyleLegend: 'Stil',
   hsStyle_corporate: 'Corporate',
@@ -166,7 +183,8 @@ const de: Translation = {
   'hsStyle_business-casual': 'Business Casual',
   'hsStyleDesc_business-casual': 'Smart-Casual-Kleidung, helles Büro mit weichem Hintergrund.',
   hsStyle_bewerbung: 'Bewerbung',
-  hsStyleDesc_bewerbung: 'Förmliches deutsches Bewerbungsfoto: Blazer, schlichter heller Hintergrund, mittig und frontal.',
+  hsStyleDesc_bewerbung:
+    'Förmliches deutsches Bewerbungsfoto: Blazer, schlichter heller Hintergrund, mittig und frontal.',
   hsStyle_creative: 'Kreativ',
   hsStyleDesc_creative: 'Warme Erdtöne, entspannter Editorial-Look.',
   hsStyleNote: 'Sie bleiben, wer Sie sind: Der Stil ändert Kleidung, Licht und Hintergrund, nie die Person.',
@@ -177,17 +195,23 @@ const de: Translation = {
   hsSlot3: 'Engerer Ausschnitt, neutraler Ausdruck',
   hsSlotsNone: 'Wählen Sie mindestens eine Variante.',
   hsPriceNote: 'Berechnet werden nur Varianten, die gelingen.',
-  hsGenerate: (p, f) => `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'Porträt' : 'Porträts'} erstellen (${credits(p.cost, f)})`,
+  hsGenerate: (p, f) =>
+    `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'Porträt' : 'Porträts'} erstellen (${credits(p.cost, f)})`,
   hsWorking: 'Ihre Porträts werden erstellt. Das dauert ein paar Sekunden.',
   hsWorkingSlot: 'Wird erstellt …',
   hsResultsTitle: 'Ihre Porträts',
-  hsReady: (p, f) => (p.ok === p.total ? `${f.number(p.ok)} ${f.plural(p.ok) === 'one' ? 'Porträt ist' : 'Porträts sind'} fertig` : `${f.number(p.ok)} von ${f.number(p.total)} Porträts sind fertig`),
+  hsReady: (p, f) =>
+    p.ok === p.total
+      ? `${f.number(p.ok)} ${f.plural(p.ok) === 'one' ? 'Porträt ist' : 'Porträts sind'} fertig`
+      : `${f.number(p.ok)} von ${f.number(p.total)} Porträts sind fertig`,
   hsCharged: (p, f) => `Berechnet: ${credits(p.charged, f)} · noch ${credits(p.left, f)}`,
   hsChargedTotal: (p, f) => `Für dieses Foto bisher berechnet: ${credits(p.charged, f)}`,
   hsAllFailed: 'Keines der Porträts konnte erstellt werden.',
-  hsAllFailedHint: 'Es wurde nichts berechnet. Versuchen Sie es erneut, am besten mit einem frontalen, gleichmäßig beleuchteten Selfie.',
+  hsAllFailedHint:
+    'Es wurde nichts berechnet. Versuchen Sie es erneut, am besten mit einem frontalen, gleichmäßig beleuchteten Selfie.',
   hsSlotFailed: 'Diese Variante ist fehlgeschlagen (nicht berechnet)',
-  hsSlotFailedHint: 'Der Dienst konnte diese Variante nicht erstellen. Versuchen Sie nur diese erneut: Sie wird nur berechnet, wenn es klappt.',
+  hsSlotFailedHint:
+    'Der Dienst konnte diese Variante nicht erstellen. Versuchen Sie nur diese erneut: Sie wird nur berechnet, wenn es klappt.',
   hsRetryOne: (p, f) => `Nur diese erneut versuchen (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p) => `Porträt, ${p.style}: ${p.slot}`,
   hsDownloadOne: 'PNG herunterladen',
@@ -207,11 +231,13 @@ const de: Translation = {
   mgChoosePhotos: 'Fotos hinzufügen',
   mgCamera: 'Foto aufnehmen',
   mgDropHere: 'oder hierher ziehen',
-  mgPhotoLimits: (p, f) => `${f.number(p.minImages)} bis ${f.number(p.maxImages)} Fotos · ${p.formats} · bis ${f.bytes(p.bytes)} je Foto`,
+  mgPhotoLimits: (p, f) =>
+    `${f.number(p.minImages)} bis ${f.number(p.maxImages)} Fotos · ${p.formats} · bis ${f.bytes(p.bytes)} je Foto`,
   mgAdviceTitle: 'Was am besten funktioniert',
   mgAdvice1: 'Ein Objekt, mittig, vor einem ruhigen, einfarbigen Hintergrund.',
   mgAdvice2: (p, f) => `Mindestens ${f.number(p.px)} px an der kürzeren Seite.`,
-  mgAdvice3: 'Zwei oder mehr Fotos müssen dasselbe Objekt von verschiedenen Seiten zeigen (vorne, hinten, links, rechts, oben).',
+  mgAdvice3:
+    'Zwei oder mehr Fotos müssen dasselbe Objekt von verschiedenen Seiten zeigen (vorne, hinten, links, rechts, oben).',
   mgPhotosLabel: (p) => `Fotos (${p.count} von ${p.max})`,
   mgPhotoAlt: (p) => `Foto ${p.n}: ${p.name}`,
   mgView: 'Ansicht',
@@ -228,21 +254,24 @@ const de: Translation = {
   mgRemoved: (p) => `${p.name} entfernt.`,
   mgChecking: 'Wird geprüft …',
   mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: klein; ab ${f.number(p.px)} px gelingt es am besten.`,
-  mgOversized: (p, f) => `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: über der Grenze von ${f.number(p.maxMb)} MB oder sehr groß. Es kann hier im Browser verkleinert werden.`,
+  mgOversized: (p, f) =>
+    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: über der Grenze von ${f.number(p.maxMb)} MB oder sehr groß. Es kann hier im Browser verkleinert werden.`,
   mgDownscale: (p) => `Foto ${p.n} verkleinern`,
   mgDownscaling: 'Wird verkleinert …',
   mgDownscaled: (p, f) => `Verkleinert: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Zuerst den Hintergrund entfernen',
   mgRemoveBackgroundHint: 'Jedes Foto wird vor dem Modellieren freigestellt; hilft bei unruhigem Hintergrund.',
   mgPromptLabel: 'Beschreiben Sie das Objekt',
-  mgPromptHint: (p, f) => `${f.number(p.min)} bis ${f.number(p.max)} Zeichen, zum Beispiel „eine verwitterte Bronzestatue eines Fuchses“.`,
+  mgPromptHint: (p, f) =>
+    `${f.number(p.min)} bis ${f.number(p.max)} Zeichen, zum Beispiel „eine verwitterte Bronzestatue eines Fuchses“.`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) => (p.left >= 0 ? `noch ${f.number(p.left)} Zeichen` : `${f.number(-p.left)} Zeichen zu viel`),
   mgQuality: 'Qualität',
   mgQualityFast: 'Schnell',
   mgQualityStandard: 'Standard',
   mgQualityHigh: 'Hoch',
-  mgQualityFacts: (p, f) => `Texturen ${f.number(p.texture)}\u00a0px · ${f.number(p.steps)}\u00a0Rechenschritte · etwa ${f.unit(p.seconds, 'second')}`,
+  mgQualityFacts: (p, f) =>
+    `Texturen ${f.number(p.texture)}\u00a0px · ${f.number(p.steps)}\u00a0Rechenschritte · etwa ${f.unit(p.seconds, 'second')}`,
   mgSeedPinned: (p) => `Seed ${p.seed} (von der Seite festgelegt)`,
   mgGenerate: (p, f) => `Modell erstellen (${credits(p.cost, f)})`,
   mgCreating: 'Wird gesendet …',
@@ -259,7 +288,8 @@ const de: Translation = {
   mgSucceededAway: 'Ihr 3D-Modell wurde fertig, während Sie weg waren',
   mgLoadingModel: 'Modell wird geladen …',
   mgModelAlt: (p) => `3D-Modell von ${p.what}`,
-  mgModelFromPhotos: (p, f) => (f.plural(p.count) === 'one' ? 'dem Objekt auf Ihrem Foto' : `dem Objekt auf Ihren ${f.number(p.count)} Fotos`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? 'dem Objekt auf Ihrem Foto' : `dem Objekt auf Ihren ${f.number(p.count)} Fotos`,
   mgStats: 'Über dieses Modell',
   mgStatTriangles: 'Dreiecke',
   mgStatVertices: 'Eckpunkte',
@@ -300,7 +330,8 @@ const de: Translation = {
   // <video-to-3d-uploader>
   vtTitle: 'Aus einem Rundgang-Video eine 3D-Szene machen',
   vtChoose: 'Video auswählen',
-  vtLimits: (p, f) => `${p.formats} · bis ${f.unit(p.seconds / 60, 'minute')} · bis ${p.pixels}p · bis ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · bis ${f.unit(p.seconds / 60, 'minute')} · bis ${p.pixels}p · bis ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'So filmen Sie einen guten Rundgang',
   vtTip1: 'Eine durchgehende Aufnahme ohne Schnitte.',
   vtTip2: 'Langsam um das Motiv gehen, in drei Höhen: tief, Augenhöhe, hoch.',
@@ -319,14 +350,16 @@ const de: Translation = {
   vtAdviceBright: 'Teile des Videos sind überbelichtet (reines Weiß). Filmen Sie nicht gegen Fenster oder Lampen.',
   vtAdviceBlurry: 'Einige Bilder wirken unscharf. Bewegen Sie sich langsamer und halten Sie die Kamera ruhig.',
   vtAdviceCut: 'Das Video scheint zwischen Einstellungen zu springen. Szenen brauchen eine durchgehende Aufnahme.',
-  vtConfirm: (p, f) => `Hochladen und starten (${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'Credit' : 'Credits'})`,
+  vtConfirm: (p, f) =>
+    `Hochladen und starten (${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'Credit' : 'Credits'})`,
   vtUploading: 'Wird hochgeladen',
   vtUploadValue: (p, f) => `Wird hochgeladen: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtUploadMilestone: (p, f) => `Upload zu ${f.percent(p.percent / 100)} fertig`,
   vtCancelled: 'Upload abgebrochen. Es wurde nichts berechnet.',
   vtResending: 'Ihr Upload wurde unterbrochen. Das Video wird erneut gesendet – es wird nicht doppelt berechnet.',
   vtResendingShort: 'Wird erneut gesendet',
-  vtResendValue: (p, f) => `Wird erneut gesendet: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtResendValue: (p, f) =>
+    `Wird erneut gesendet: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'Wartet auf einen freien Rechner',
   vtProcessing: 'Die 3D-Szene wird erstellt',
   vtProcessingValue: (p, f) => `Die 3D-Szene wird erstellt: ${f.percent(p.percent / 100)}`,
@@ -362,12 +395,14 @@ const de: Translation = {
   vwLoaded: (p) => `${p.label} geladen`,
   vwCanvas: (p) => `${p.label}. Ziehen oder mit den Pfeiltasten drehen, + und - zum Zoomen.`,
   vwErrNetwork: 'Die Datei konnte nicht geladen werden. Prüfen Sie die Verbindung und versuchen Sie es erneut.',
-  vwErrHttp: (p) => `Die Datei konnte nicht geladen werden (der Server antwortete ${p.status}).${p.status === 403 ? ' Der Link ist vielleicht abgelaufen.' : ''}`,
+  vwErrHttp: (p) =>
+    `Die Datei konnte nicht geladen werden (der Server antwortete ${p.status}).${p.status === 403 ? ' Der Link ist vielleicht abgelaufen.' : ''}`,
   vwErrFormat: 'Dieser Dateityp kann hier nicht angezeigt werden.',
   vwErrCorrupt: 'Diese Datei ist beschädigt oder nicht, was sie vorgibt zu sein.',
   vwErrWebgl: 'Dieser Browser kann kein 3D anzeigen (WebGL ist nicht verfügbar).',
   vwErrTimeout: 'Das Anzeigen hat zu lange gedauert; die Datei ist für dieses Gerät vielleicht zu groß.',
-  vwThinned: (p, f) => `${f.number(p.shown)} von ${f.number(p.total)} Splats werden gezeigt: Die Szene ist größer als das Budget dieses Geräts (splat-budget).`,
+  vwThinned: (p, f) =>
+    `${f.number(p.shown)} von ${f.number(p.total)} Splats werden gezeigt: Die Szene ist größer als das Budget dieses Geräts (splat-budget).`,
 };
 
 export default de;

@@ -26,10 +26,13 @@ const es: Translation = {
   dismiss: 'Cerrar',
   download: 'Descargar',
   startOver: 'Empezar de nuevo',
-  waitingRetry: (p, f) => `El servicio está saturado. Se volverá a intentar automáticamente en ${f.unit(p.seconds, 'second')}.`,
+  waitingRetry: (p, f) =>
+    `El servicio está saturado. Se volverá a intentar automáticamente en ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'No se ha cobrado nada.',
-  jobInterrupted: 'La subida se ha interrumpido antes de que el vídeo pudiera guardarse en este dispositivo. Vuelve a elegirlo.',
-  jobExpired: 'El proveedor ha eliminado este resultado al terminar su periodo de conservación. Empieza una tarea nueva para volver a obtenerlo.',
+  jobInterrupted:
+    'La subida se ha interrumpido antes de que el vídeo pudiera guardarse en este dispositivo. Vuelve a elegirlo.',
+  jobExpired:
+    'El proveedor ha eliminado este resultado al terminar su periodo de conservación. Empieza una tarea nueva para volver a obtenerlo.',
   jobNotFound: 'El servicio ya no reconoce esta tarea (o pertenece a otra sesión). Empieza una tarea nueva.',
   jobCancelled: 'La subida se ha detenido antes de que se creara la tarea.',
   jobFailed: 'El servicio no ha podido terminar esta tarea.',
@@ -38,9 +41,11 @@ const es: Translation = {
   errEmptyTitle: 'Este archivo está vacío',
   errEmptyHint: 'Vuelve a elegir el archivo; puede que no se hubiera terminado de copiar.',
   errTooLargeTitle: (p, f) => `El archivo es demasiado grande (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p, f) => `Los archivos pueden ocupar como máximo ${f.bytes(Number(p['max']))}. Recórtalo o expórtalo con menor calidad.`,
+  errTooLargeHint: (p, f) =>
+    `Los archivos pueden ocupar como máximo ${f.bytes(Number(p['max']))}. Recórtalo o expórtalo con menor calidad.`,
   errNotVideoTitle: 'No es un vídeo MP4 ni MOV',
-  errNotVideoHint: 'Los archivos se identifican por su contenido, no por su nombre. Exporta el vídeo del recorrido en MP4.',
+  errNotVideoHint:
+    'Los archivos se identifican por su contenido, no por su nombre. Exporta el vídeo del recorrido en MP4.',
   errNotImageTitle: 'No es una imagen JPG, PNG ni WebP',
   errNotImageHint: 'Los archivos se identifican por su contenido, no por su nombre. Guárdala como JPG, PNG o WebP.',
   errUnreadableTitle: 'No se han podido leer la duración ni el tamaño del vídeo',
@@ -48,9 +53,12 @@ const es: Translation = {
   errUndecodableTitle: 'No se puede abrir la imagen',
   errUndecodableHint: 'Puede que esté dañada. Vuelve a guardarla y elige el archivo nuevo.',
   errTooLongTitle: (p, f) => `El vídeo dura ${f.clock(Number(p['seconds'] ?? 0))}`,
-  errTooLongHint: (p, f) => `Los vídeos pueden durar como máximo ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Recórtalo a una sola toma continua.`,
-  errResolutionTitle: (p, f) => `El vídeo es de ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
-  errResolutionHint: (p) => `Los vídeos pueden ser como máximo de ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, en horizontal o en vertical). Expórtalo en ${p['maxShort']}p o menos.`,
+  errTooLongHint: (p, f) =>
+    `Los vídeos pueden durar como máximo ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Recórtalo a una sola toma continua.`,
+  errResolutionTitle: (p, f) =>
+    `El vídeo es de ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
+  errResolutionHint: (p) =>
+    `Los vídeos pueden ser como máximo de ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, en horizontal o en vertical). Expórtalo en ${p['maxShort']}p o menos.`,
   errImageCountTitle: (p) => `Número de fotos enviadas: ${p['count']}`,
   errImageCountHint: (p) => `Usa entre ${p['min']} y ${p['max']} fotos de un mismo objeto.`,
   errPromptTitle: 'La descripción es demasiado corta o demasiado larga',
@@ -60,7 +68,8 @@ const es: Translation = {
   errCreditsTitle: 'No hay suficientes créditos',
   errCreditsHint: 'A esta sesión le quedan muy pocos créditos para esto. No se ha cobrado nada.',
   errRateTitle: 'Demasiadas solicitudes en este momento',
-  errRateHint: (p, f) => `Espera ${f.unit(Number(p['seconds'] ?? 10), 'second')} y vuelve a intentarlo. No se ha cobrado nada.`,
+  errRateHint: (p, f) =>
+    `Espera ${f.unit(Number(p['seconds'] ?? 10), 'second')} y vuelve a intentarlo. No se ha cobrado nada.`,
   errNetworkTitle: 'Se ha producido un error de conexión',
   errNetworkHint: 'Comprueba la red y vuelve a intentarlo. Reintentar nunca supone un doble cobro.',
   errUnauthorizedTitle: 'No se ha aceptado tu sesión',
@@ -109,7 +118,8 @@ const es: Translation = {
   bgCrop: 'Recortar al sujeto',
   bgRun: (p, f) => `Quitar el fondo (${credits(p.cost, f)})`,
   bgRunAgain: (p, f) => `Volver a ejecutar con estas opciones (${credits(p.cost, f)})`,
-  bgRunAgainNote: 'Volver a ejecutarlo supone un nuevo cobro; el resultado de arriba se mantiene hasta que llegue el nuevo.',
+  bgRunAgainNote:
+    'Volver a ejecutarlo supone un nuevo cobro; el resultado de arriba se mantiene hasta que llegue el nuevo.',
   bgWorking: 'Quitando el fondo…',
   bgDone: 'Fondo eliminado',
   bgDoneSay: (p, f) => `Fondo eliminado: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
@@ -148,22 +158,26 @@ const es: Translation = {
   hsTitle: 'Retratos profesionales a partir de un selfie',
   hsChoose: 'Elegir una foto',
   hsCamera: 'Usar la cámara',
-  hsLimits: (p, f) => `${p.formats} · hasta ${f.bytes(p.bytes)} · mirando a la cámara, luz uniforme, cabeza y hombros en el encuadre`,
+  hsLimits: (p, f) =>
+    `${p.formats} · hasta ${f.bytes(p.bytes)} · mirando a la cámara, luz uniforme, cabeza y hombros en el encuadre`,
   hsCameraStarting: 'Iniciando la cámara…',
   hsCameraLabel: 'Vista previa de la cámara. Coloca la cabeza y los hombros dentro del contorno.',
   hsCameraGuide: 'Cabeza y hombros dentro del contorno, mirando a la cámara.',
   hsCapture: 'Tomar la foto',
   hsCameraCancel: 'Cerrar la cámara',
   hsCameraDenied: 'No se ha podido abrir la cámara. Permite el acceso en el navegador o elige una foto.',
-  hsCameraFallback: 'Este navegador no puede mostrar aquí la vista previa de la cámara; en su lugar se abrirá la cámara del teléfono.',
+  hsCameraFallback:
+    'Este navegador no puede mostrar aquí la vista previa de la cámara; en su lugar se abrirá la cámara del teléfono.',
   hsCaptured: 'Foto tomada',
   hsChecking: 'Comprobando la foto…',
   hsPhotoAlt: 'Tu foto',
   hsAdviceTitle: 'Conviene revisarlo antes de gastar créditos',
   hsAdviceGoOn: 'Son solo sugerencias; puedes continuar de todos modos.',
   hsAdviceDark: 'La foto está oscura. Ponte frente a una ventana o una lámpara y vuelve a tomarla.',
-  hsAdviceUneven: 'Un lado de la cara está mucho más oscuro que el otro. Gírate hacia la luz para que te ilumine de forma uniforme.',
-  hsAdviceSmall: (p, f) => `La foto es pequeña (${f.number(p.width)}×${f.number(p.height)}). Para obtener resultados nítidos, usa una de al menos ${f.number(p.px)}\u00a0píxeles en el lado más corto.`,
+  hsAdviceUneven:
+    'Un lado de la cara está mucho más oscuro que el otro. Gírate hacia la luz para que te ilumine de forma uniforme.',
+  hsAdviceSmall: (p, f) =>
+    `La foto es pequeña (${f.number(p.width)}×${f.number(p.height)}). Para obtener resultados nítidos, usa una de al menos ${f.number(p.px)}\u00a0píxeles en el lado más corto.`,
   hsAdviceBlurry: 'La foto parece borrosa. No te muevas, limpia el objetivo y vuelve a tomarla.',
   hsStyleLegend: 'Estilo',
   hsStyle_corporate: 'Corporativo',
@@ -182,7 +196,8 @@ const es: Translation = {
   hsSlot3: 'Encuadre más cerrado, expresión neutra',
   hsSlotsNone: 'Elige al menos una versión.',
   hsPriceNote: 'Solo se cobran las versiones que salen bien.',
-  hsGenerate: (p, f) => `Crear ${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'retrato' : 'retratos'} (${credits(p.cost, f)})`,
+  hsGenerate: (p, f) =>
+    `Crear ${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'retrato' : 'retratos'} (${credits(p.cost, f)})`,
   hsWorking: 'Creando tus retratos. Tardará unos segundos.',
   hsWorkingSlot: 'Creando esta versión…',
   hsResultsTitle: 'Tus retratos',
@@ -195,9 +210,11 @@ const es: Translation = {
   hsCharged: (p, f) => `Cobrado: ${credits(p.charged, f)} · ${remaining(p.left, f)}`,
   hsChargedTotal: (p, f) => `Cobrado por esta foto hasta ahora: ${credits(p.charged, f)}`,
   hsAllFailed: 'No se ha podido crear ninguno de los retratos.',
-  hsAllFailedHint: 'No se ha cobrado nada. Vuelve a intentarlo, a ser posible con un selfie de frente y con luz uniforme.',
+  hsAllFailedHint:
+    'No se ha cobrado nada. Vuelve a intentarlo, a ser posible con un selfie de frente y con luz uniforme.',
   hsSlotFailed: 'Esta versión ha fallado (sin cobro)',
-  hsSlotFailedHint: 'El servicio no ha podido crear esta versión. Reintenta solo esta: únicamente se cobra si sale bien.',
+  hsSlotFailedHint:
+    'El servicio no ha podido crear esta versión. Reintenta solo esta: únicamente se cobra si sale bien.',
   hsRetryOne: (p, f) => `Reintentar esta versión (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p) => `Retrato, ${p.style}: ${p.slot}`,
   hsDownloadOne: 'Descargar PNG',
@@ -218,11 +235,13 @@ const es: Translation = {
   mgChoosePhotos: 'Añadir fotos',
   mgCamera: 'Tomar una foto',
   mgDropHere: 'o suéltalas aquí',
-  mgPhotoLimits: (p, f) => `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats} · hasta ${f.bytes(p.bytes)} cada una`,
+  mgPhotoLimits: (p, f) =>
+    `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats} · hasta ${f.bytes(p.bytes)} cada una`,
   mgAdviceTitle: 'Qué funciona mejor',
   mgAdvice1: 'Un solo objeto, centrado, sobre un fondo liso y despejado.',
   mgAdvice2: (p, f) => `Al menos ${f.number(p.px)}\u00a0px en el lado más corto.`,
-  mgAdvice3: 'Si usas dos o más fotos, deben mostrar el mismo objeto desde distintos lados (frontal, trasero, izquierdo, derecho, superior).',
+  mgAdvice3:
+    'Si usas dos o más fotos, deben mostrar el mismo objeto desde distintos lados (frontal, trasero, izquierdo, derecho, superior).',
   mgPhotosLabel: (p) => `Fotos (${p.count} de ${p.max})`,
   mgPhotoAlt: (p) => `Foto ${p.n}: ${p.name}`,
   mgView: 'Vista',
@@ -238,7 +257,8 @@ const es: Translation = {
   mgMoved: (p) => `La foto ${p.n} ahora es la foto ${p.to}.`,
   mgRemoved: (p) => `Se ha quitado ${p.name}.`,
   mgChecking: 'Comprobando…',
-  mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: pequeña; funciona mejor a partir de ${f.number(p.px)}\u00a0px.`,
+  mgSmall: (p, f) =>
+    `${f.number(p.width)}×${f.number(p.height)}: pequeña; funciona mejor a partir de ${f.number(p.px)}\u00a0px.`,
   mgOversized: (p, f) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: supera el límite de ${f.number(p.maxMb)}\u00a0MB o es muy grande. Puedes reducirla aquí, en tu navegador.`,
   mgDownscale: (p) => `Reducir la foto ${p.n}`,
@@ -247,18 +267,22 @@ const es: Translation = {
   mgRemoveBackground: 'Quitar primero el fondo',
   mgRemoveBackgroundHint: 'Cada foto se recorta antes de crear el modelo; ayuda con fondos recargados.',
   mgPromptLabel: 'Describe el objeto',
-  mgPromptHint: (p, f) => `De ${f.number(p.min)} a ${f.number(p.max)} caracteres; por ejemplo, «una estatua de bronce desgastada de un zorro».`,
+  mgPromptHint: (p, f) =>
+    `De ${f.number(p.min)} a ${f.number(p.max)} caracteres; por ejemplo, «una estatua de bronce desgastada de un zorro».`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) => {
     const n = Math.abs(p.left);
     const one = f.plural(n) === 'one';
-    return p.left >= 0 ? `${one ? 'queda' : 'quedan'} ${f.number(n)} ${one ? 'carácter' : 'caracteres'}` : `${f.number(n)} ${one ? 'carácter' : 'caracteres'} de más`;
+    return p.left >= 0
+      ? `${one ? 'queda' : 'quedan'} ${f.number(n)} ${one ? 'carácter' : 'caracteres'}`
+      : `${f.number(n)} ${one ? 'carácter' : 'caracteres'} de más`;
   },
   mgQuality: 'Calidad',
   mgQualityFast: 'Rápida',
   mgQualityStandard: 'Estándar',
   mgQualityHigh: 'Alta',
-  mgQualityFacts: (p, f) => `Texturas de ${f.number(p.texture)}\u00a0px · ${f.number(p.steps)}\u00a0pasos de muestreo · aprox. ${f.unit(p.seconds, 'second')}`,
+  mgQualityFacts: (p, f) =>
+    `Texturas de ${f.number(p.texture)}\u00a0px · ${f.number(p.steps)}\u00a0pasos de muestreo · aprox. ${f.unit(p.seconds, 'second')}`,
   mgSeedPinned: (p) => `Semilla ${p.seed} (fijada por la página)`,
   mgGenerate: (p, f) => `Crear el modelo (${credits(p.cost, f)})`,
   mgCreating: 'Enviando…',
@@ -275,7 +299,8 @@ const es: Translation = {
   mgSucceededAway: 'Tu modelo 3D se ha terminado mientras no estabas',
   mgLoadingModel: 'Cargando el modelo…',
   mgModelAlt: (p) => `Modelo 3D: ${p.what}`,
-  mgModelFromPhotos: (p, f) => (f.plural(p.count) === 'one' ? 'el objeto de tu foto' : `el objeto de tus ${f.number(p.count)} fotos`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? 'el objeto de tu foto' : `el objeto de tus ${f.number(p.count)} fotos`,
   mgStats: 'Acerca de este modelo',
   mgStatTriangles: 'Triángulos',
   mgStatVertices: 'Vértices',
@@ -297,7 +322,8 @@ const es: Translation = {
   mgNew: 'Empezar de nuevo',
   mgCached: 'Se muestra desde este dispositivo; no hace falta descargar nada.',
   mgFailed: 'No se ha podido crear el modelo',
-  mgFailedHint: 'Volver a intentarlo con una semilla nueva suele funcionar; también puedes cambiar las fotos o la descripción.',
+  mgFailedHint:
+    'Volver a intentarlo con una semilla nueva suele funcionar; también puedes cambiar las fotos o la descripción.',
   mgTryAgain: (p, f) => `Reintentar (${credits(p.cost, f)})`,
   mgRefunded: (p, f) => `${credits(p.cost, f)} ${f.plural(p.cost) === 'one' ? 'reembolsado' : 'reembolsados'}.`,
   mgCancelled: 'Cancelado. No se ha cobrado nada.',
@@ -317,7 +343,8 @@ const es: Translation = {
   // <video-to-3d-uploader>
   vtTitle: 'Convertir un vídeo de recorrido en una escena 3D',
   vtChoose: 'Elegir un vídeo',
-  vtLimits: (p, f) => `${p.formats} · hasta ${f.unit(p.seconds / 60, 'minute')} · hasta ${p.pixels}p · hasta ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · hasta ${f.unit(p.seconds / 60, 'minute')} · hasta ${p.pixels}p · hasta ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'Cómo grabar un buen recorrido',
   vtTip1: 'Una sola toma continua, sin cortes.',
   vtTip2: 'Camina despacio alrededor del sujeto, a tres alturas: baja, a la altura de los ojos y alta.',
@@ -356,7 +383,8 @@ const es: Translation = {
   vtFailed: 'No se ha podido construir la escena',
   vtRefunded: (p, f) => `${credits(p.cost, f)} ${f.plural(p.cost) === 'one' ? 'reembolsado' : 'reembolsados'}.`,
   vtTryAnother: 'Reintentar con otro vídeo',
-  vtExpired: 'Esta escena se eliminó al terminar su periodo de conservación. Empieza una tarea nueva para volver a crearla.',
+  vtExpired:
+    'Esta escena se eliminó al terminar su periodo de conservación. Empieza una tarea nueva para volver a crearla.',
   vtRecent: 'Tus escenas recientes',
   vtOpen: 'Abrir',
   vtStatusQueued: 'en espera',
@@ -380,7 +408,8 @@ const es: Translation = {
   vwLoaded: (p) => `${p.label}: carga completada`,
   vwCanvas: (p) => `${p.label}. Arrastra o usa las teclas de flecha para girar; + y - para acercar o alejar.`,
   vwErrNetwork: 'No se ha podido descargar el archivo. Comprueba la conexión y vuelve a intentarlo.',
-  vwErrHttp: (p) => `No se ha podido descargar el archivo (el servidor ha respondido ${p.status}).${p.status === 403 ? ' Puede que el enlace haya caducado.' : ''}`,
+  vwErrHttp: (p) =>
+    `No se ha podido descargar el archivo (el servidor ha respondido ${p.status}).${p.status === 403 ? ' Puede que el enlace haya caducado.' : ''}`,
   vwErrFormat: 'Este tipo de archivo no se puede mostrar aquí.',
   vwErrCorrupt: 'Este archivo está dañado o no es lo que dice ser.',
   vwErrWebgl: 'Este navegador no puede mostrar contenido 3D (WebGL no está disponible).',

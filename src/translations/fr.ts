@@ -7,8 +7,10 @@ const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === '
 const fr: Translation = {
   // shared
   credits: (p, f) => credits(p.n, f),
-  costLine: (p, f) => `Coût\u00a0: ${credits(p.cost, f)}` + (p.left === undefined ? '' : ` · il vous reste ${credits(p.left, f)}`),
-  costNotEnough: (p, f) => `Il faut ${credits(p.cost, f)}\u00a0; il ne reste que ${credits(p.left, f)} pour cette session.`,
+  costLine: (p, f) =>
+    `Coût\u00a0: ${credits(p.cost, f)}` + (p.left === undefined ? '' : ` · il vous reste ${credits(p.left, f)}`),
+  costNotEnough: (p, f) =>
+    `Il faut ${credits(p.cost, f)}\u00a0; il ne reste que ${credits(p.left, f)} pour cette session.`,
   timeLeft: (p, f) => `encore environ ${f.roughDuration(p.seconds)}`,
   elapsed: (p, f) => `Temps écoulé\u00a0: ${f.clock(p.seconds)}`,
   rate: (p, f) => `${f.bytes(p.bytesPerSecond)}/s`,
@@ -26,9 +28,12 @@ const fr: Translation = {
   startOver: 'Recommencer',
   waitingRetry: (p, f) => `Le service est saturé. Nouvelle tentative automatique dans ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Aucun crédit n’a été débité.',
-  jobInterrupted: 'L’envoi a été interrompu avant que la vidéo ait pu être conservée sur cet appareil. Choisissez-la à nouveau.',
-  jobExpired: 'Le fournisseur a supprimé ce résultat à la fin de sa durée de conservation. Lancez une nouvelle tâche pour l’obtenir à nouveau.',
-  jobNotFound: 'Le service ne connaît plus cette tâche (ou elle appartient à une autre session). Lancez une nouvelle tâche.',
+  jobInterrupted:
+    'L’envoi a été interrompu avant que la vidéo ait pu être conservée sur cet appareil. Choisissez-la à nouveau.',
+  jobExpired:
+    'Le fournisseur a supprimé ce résultat à la fin de sa durée de conservation. Lancez une nouvelle tâche pour l’obtenir à nouveau.',
+  jobNotFound:
+    'Le service ne connaît plus cette tâche (ou elle appartient à une autre session). Lancez une nouvelle tâche.',
   jobCancelled: 'L’envoi a été arrêté avant la création de la tâche.',
   jobFailed: 'Le service n’a pas pu terminer cette tâche.',
 
@@ -36,19 +41,25 @@ const fr: Translation = {
   errEmptyTitle: 'Ce fichier est vide',
   errEmptyHint: 'Choisissez à nouveau le fichier\u00a0; sa copie n’était peut-être pas terminée.',
   errTooLargeTitle: (p, f) => `Le fichier est trop volumineux (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p, f) => `Les fichiers ne doivent pas dépasser ${f.bytes(Number(p['max']))}. Raccourcissez-le ou exportez-le en qualité inférieure.`,
+  errTooLargeHint: (p, f) =>
+    `Les fichiers ne doivent pas dépasser ${f.bytes(Number(p['max']))}. Raccourcissez-le ou exportez-le en qualité inférieure.`,
   errNotVideoTitle: 'Ce n’est pas une vidéo MP4 ou MOV',
-  errNotVideoHint: 'Les fichiers sont identifiés par leur contenu, pas par leur nom. Exportez la vidéo de visite en MP4.',
+  errNotVideoHint:
+    'Les fichiers sont identifiés par leur contenu, pas par leur nom. Exportez la vidéo de visite en MP4.',
   errNotImageTitle: 'Ce n’est pas une image JPG, PNG ou WebP',
-  errNotImageHint: 'Les fichiers sont identifiés par leur contenu, pas par leur nom. Enregistrez-la en JPG, PNG ou WebP.',
+  errNotImageHint:
+    'Les fichiers sont identifiés par leur contenu, pas par leur nom. Enregistrez-la en JPG, PNG ou WebP.',
   errUnreadableTitle: 'Impossible de lire la durée et les dimensions de la vidéo',
   errUnreadableHint: 'Le fichier est peut-être endommagé ou encore en cours d’écriture. Exportez-le à nouveau en MP4.',
   errUndecodableTitle: 'Impossible d’ouvrir l’image',
   errUndecodableHint: 'Elle est peut-être endommagée. Enregistrez-la à nouveau et choisissez le nouveau fichier.',
   errTooLongTitle: (p, f) => `La vidéo dure ${f.clock(Number(p['seconds'] ?? 0))}`,
-  errTooLongHint: (p, f) => `Les vidéos ne doivent pas dépasser ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Coupez-la pour n’en garder qu’une seule prise continue.`,
-  errResolutionTitle: (p, f) => `La vidéo est en ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
-  errResolutionHint: (p) => `Les vidéos ne doivent pas dépasser ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, à l’horizontale ou à la verticale). Exportez-la en ${p['maxShort']}p ou moins.`,
+  errTooLongHint: (p, f) =>
+    `Les vidéos ne doivent pas dépasser ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Coupez-la pour n’en garder qu’une seule prise continue.`,
+  errResolutionTitle: (p, f) =>
+    `La vidéo est en ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
+  errResolutionHint: (p) =>
+    `Les vidéos ne doivent pas dépasser ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, à l’horizontale ou à la verticale). Exportez-la en ${p['maxShort']}p ou moins.`,
   errImageCountTitle: (p) => `Nombre de photos fournies\u00a0: ${p['count']}`,
   errImageCountHint: (p) => `Utilisez de ${p['min']} à ${p['max']} photos d’un même objet.`,
   errPromptTitle: 'La description est trop courte ou trop longue',
@@ -58,7 +69,8 @@ const fr: Translation = {
   errCreditsTitle: 'Crédits insuffisants',
   errCreditsHint: 'Il ne reste pas assez de crédits à cette session pour cette opération. Aucun crédit n’a été débité.',
   errRateTitle: 'Trop de demandes en ce moment',
-  errRateHint: (p, f) => `Patientez ${f.unit(Number(p['seconds'] ?? 10), 'second')} et réessayez. Aucun crédit n’a été débité.`,
+  errRateHint: (p, f) =>
+    `Patientez ${f.unit(Number(p['seconds'] ?? 10), 'second')} et réessayez. Aucun crédit n’a été débité.`,
   errNetworkTitle: 'La connexion a échoué',
   errNetworkHint: 'Vérifiez le réseau et réessayez. Une nouvelle tentative n’est jamais débitée deux fois.',
   errUnauthorizedTitle: 'Votre session n’a pas été acceptée',
@@ -107,10 +119,12 @@ const fr: Translation = {
   bgCrop: 'Recadrer sur le sujet',
   bgRun: (p, f) => `Supprimer l’arrière-plan (${credits(p.cost, f)})`,
   bgRunAgain: (p, f) => `Relancer avec ces options (${credits(p.cost, f)})`,
-  bgRunAgainNote: 'Chaque relance est débitée à nouveau\u00a0; le résultat ci-dessus reste affiché jusqu’à l’arrivée du nouveau.',
+  bgRunAgainNote:
+    'Chaque relance est débitée à nouveau\u00a0; le résultat ci-dessus reste affiché jusqu’à l’arrivée du nouveau.',
   bgWorking: 'Suppression de l’arrière-plan…',
   bgDone: 'Arrière-plan supprimé',
-  bgDoneSay: (p, f) => `Arrière-plan supprimé\u00a0: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) =>
+    `Arrière-plan supprimé\u00a0: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
   bgCompare: 'Avant et après',
   bgSlider: 'Comparer avant et après',
   bgSliderValue: (p, f) => `${f.percent((100 - p.percent) / 100)} du résultat affiché`,
@@ -146,22 +160,26 @@ const fr: Translation = {
   hsTitle: 'Des portraits professionnels à partir d’un selfie',
   hsChoose: 'Choisir une photo',
   hsCamera: 'Utiliser la caméra',
-  hsLimits: (p, f) => `${p.formats} · jusqu’à ${f.bytes(p.bytes)} · face à l’objectif, éclairage uniforme, tête et épaules dans le cadre`,
+  hsLimits: (p, f) =>
+    `${p.formats} · jusqu’à ${f.bytes(p.bytes)} · face à l’objectif, éclairage uniforme, tête et épaules dans le cadre`,
   hsCameraStarting: 'Démarrage de la caméra…',
   hsCameraLabel: 'Aperçu de la caméra. Placez votre tête et vos épaules dans le contour.',
   hsCameraGuide: 'Tête et épaules dans le contour, face à l’objectif.',
   hsCapture: 'Prendre la photo',
   hsCameraCancel: 'Fermer la caméra',
   hsCameraDenied: 'Impossible d’ouvrir la caméra. Autorisez-la dans le navigateur ou choisissez plutôt une photo.',
-  hsCameraFallback: 'Ce navigateur ne peut pas afficher d’aperçu de la caméra ici\u00a0; l’appareil photo du téléphone s’ouvre à la place.',
+  hsCameraFallback:
+    'Ce navigateur ne peut pas afficher d’aperçu de la caméra ici\u00a0; l’appareil photo du téléphone s’ouvre à la place.',
   hsCaptured: 'Photo prise',
   hsChecking: 'Vérification de la photo…',
   hsPhotoAlt: 'Votre photo',
   hsAdviceTitle: 'À vérifier avant de dépenser des crédits',
   hsAdviceGoOn: 'Ce ne sont que des conseils\u00a0; vous pouvez continuer quand même.',
   hsAdviceDark: 'La photo est sombre. Placez-vous face à une fenêtre ou à une lampe et reprenez-la.',
-  hsAdviceUneven: 'Un côté du visage est beaucoup plus sombre que l’autre. Tournez-vous vers la lumière pour qu’elle éclaire votre visage de façon uniforme.',
-  hsAdviceSmall: (p, f) => `La photo est petite (${f.number(p.width)}×${f.number(p.height)}). Pour un résultat net, utilisez-en une d’au moins ${f.number(p.px)}\u00a0pixels sur le petit côté.`,
+  hsAdviceUneven:
+    'Un côté du visage est beaucoup plus sombre que l’autre. Tournez-vous vers la lumière pour qu’elle éclaire votre visage de façon uniforme.',
+  hsAdviceSmall: (p, f) =>
+    `La photo est petite (${f.number(p.width)}×${f.number(p.height)}). Pour un résultat net, utilisez-en une d’au moins ${f.number(p.px)}\u00a0pixels sur le petit côté.`,
   hsAdviceBlurry: 'La photo semble floue. Ne bougez pas, nettoyez l’objectif et reprenez-la.',
   hsStyleLegend: 'Style',
   hsStyle_corporate: 'Corporate',
@@ -169,10 +187,12 @@ const fr: Translation = {
   'hsStyle_business-casual': 'Business casual',
   'hsStyleDesc_business-casual': 'Tenue chic décontractée, bureau lumineux avec un arrière-plan adouci.',
   hsStyle_bewerbung: 'Bewerbung',
-  hsStyleDesc_bewerbung: 'Photo de candidature formelle à l’allemande\u00a0: blazer, fond clair uni, cadrage centré et de face.',
+  hsStyleDesc_bewerbung:
+    'Photo de candidature formelle à l’allemande\u00a0: blazer, fond clair uni, cadrage centré et de face.',
   hsStyle_creative: 'Créatif',
   hsStyleDesc_creative: 'Tons terre chauds, style éditorial décontracté.',
-  hsStyleNote: 'Vous restez vous-même\u00a0: le style change la tenue, la lumière et l’arrière-plan, jamais la personne.',
+  hsStyleNote:
+    'Vous restez vous-même\u00a0: le style change la tenue, la lumière et l’arrière-plan, jamais la personne.',
   hsSlotsLegend: 'Versions à créer',
   hsSlot0: 'Modèle de style à l’identique',
   hsSlot1: 'Trois-quarts, tons plus chauds',
@@ -180,7 +200,8 @@ const fr: Translation = {
   hsSlot3: 'Cadrage plus serré, expression neutre',
   hsSlotsNone: 'Choisissez au moins une version.',
   hsPriceNote: 'Seules les versions réussies sont débitées.',
-  hsGenerate: (p, f) => `Créer ${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'portrait' : 'portraits'} (${credits(p.cost, f)})`,
+  hsGenerate: (p, f) =>
+    `Créer ${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'portrait' : 'portraits'} (${credits(p.cost, f)})`,
   hsWorking: 'Création de vos portraits. Cela prend quelques secondes.',
   hsWorkingSlot: 'Création en cours…',
   hsResultsTitle: 'Vos portraits',
@@ -193,9 +214,11 @@ const fr: Translation = {
   hsCharged: (p, f) => `Débité\u00a0: ${credits(p.charged, f)} · il vous reste ${credits(p.left, f)}`,
   hsChargedTotal: (p, f) => `Débité pour cette photo jusqu’ici\u00a0: ${credits(p.charged, f)}`,
   hsAllFailed: 'Aucun portrait n’a pu être créé.',
-  hsAllFailedHint: 'Aucun crédit n’a été débité. Réessayez, idéalement avec un selfie pris de face et éclairé de façon uniforme.',
+  hsAllFailedHint:
+    'Aucun crédit n’a été débité. Réessayez, idéalement avec un selfie pris de face et éclairé de façon uniforme.',
   hsSlotFailed: 'Échec de cette version (non débitée)',
-  hsSlotFailedHint: 'Le service n’a pas pu créer cette version. Relancez-la seule\u00a0: elle n’est débitée qu’en cas de réussite.',
+  hsSlotFailedHint:
+    'Le service n’a pas pu créer cette version. Relancez-la seule\u00a0: elle n’est débitée qu’en cas de réussite.',
   hsRetryOne: (p, f) => `Relancer cette version (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p) => `Portrait, ${p.style}\u00a0: ${p.slot}`,
   hsDownloadOne: 'Télécharger le PNG',
@@ -216,11 +239,13 @@ const fr: Translation = {
   mgChoosePhotos: 'Ajouter des photos',
   mgCamera: 'Prendre une photo',
   mgDropHere: 'ou déposez-les ici',
-  mgPhotoLimits: (p, f) => `${f.number(p.minImages)} à ${f.number(p.maxImages)} photos · ${p.formats} · jusqu’à ${f.bytes(p.bytes)} chacune`,
+  mgPhotoLimits: (p, f) =>
+    `${f.number(p.minImages)} à ${f.number(p.maxImages)} photos · ${p.formats} · jusqu’à ${f.bytes(p.bytes)} chacune`,
   mgAdviceTitle: 'Pour de meilleurs résultats',
   mgAdvice1: 'Un seul objet, centré, sur un fond uni et dégagé.',
   mgAdvice2: (p, f) => `Au moins ${f.number(p.px)}\u00a0px sur le petit côté.`,
-  mgAdvice3: 'Avec deux photos ou plus, toutes doivent montrer le même objet sous différents angles (avant, arrière, gauche, droite, dessus).',
+  mgAdvice3:
+    'Avec deux photos ou plus, toutes doivent montrer le même objet sous différents angles (avant, arrière, gauche, droite, dessus).',
   mgPhotosLabel: (p) => `Photos (${p.count} sur ${p.max})`,
   mgPhotoAlt: (p) => `Photo ${p.n}\u00a0: ${p.name}`,
   mgView: 'Vue',
@@ -236,27 +261,33 @@ const fr: Translation = {
   mgMoved: (p) => `La photo ${p.n} est maintenant la photo ${p.to}.`,
   mgRemoved: (p) => `Photo retirée\u00a0: ${p.name}.`,
   mgChecking: 'Vérification…',
-  mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}\u00a0: petite\u00a0; ${f.number(p.px)}\u00a0px ou plus donnent de meilleurs résultats.`,
+  mgSmall: (p, f) =>
+    `${f.number(p.width)}×${f.number(p.height)}\u00a0: petite\u00a0; ${f.number(p.px)}\u00a0px ou plus donnent de meilleurs résultats.`,
   mgOversized: (p, f) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}\u00a0: au-delà de la limite de ${f.number(p.maxMb)}\u00a0Mo ou très grande. Elle peut être réduite ici, dans votre navigateur.`,
   mgDownscale: (p) => `Réduire la photo ${p.n}`,
   mgDownscaling: 'Réduction…',
   mgDownscaled: (p, f) => `Réduite\u00a0: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Supprimer d’abord l’arrière-plan',
-  mgRemoveBackgroundHint: 'Chaque photo est détourée avant la création du modèle\u00a0; utile avec un arrière-plan chargé.',
+  mgRemoveBackgroundHint:
+    'Chaque photo est détourée avant la création du modèle\u00a0; utile avec un arrière-plan chargé.',
   mgPromptLabel: 'Décrivez l’objet',
-  mgPromptHint: (p, f) => `${f.number(p.min)} à ${f.number(p.max)} caractères, par exemple «\u00a0une statue de renard en bronze patiné\u00a0».`,
+  mgPromptHint: (p, f) =>
+    `${f.number(p.min)} à ${f.number(p.max)} caractères, par exemple «\u00a0une statue de renard en bronze patiné\u00a0».`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) => {
     const n = Math.abs(p.left);
     const one = f.plural(n) === 'one';
-    return p.left >= 0 ? `${f.number(n)} ${one ? 'caractère restant' : 'caractères restants'}` : `${f.number(n)} ${one ? 'caractère' : 'caractères'} en trop`;
+    return p.left >= 0
+      ? `${f.number(n)} ${one ? 'caractère restant' : 'caractères restants'}`
+      : `${f.number(n)} ${one ? 'caractère' : 'caractères'} en trop`;
   },
   mgQuality: 'Qualité',
   mgQualityFast: 'Rapide',
   mgQualityStandard: 'Standard',
   mgQualityHigh: 'Élevée',
-  mgQualityFacts: (p, f) => `Textures de ${f.number(p.texture)}\u00a0px · ${f.number(p.steps)}\u00a0étapes d’échantillonnage · environ ${f.unit(p.seconds, 'second')}`,
+  mgQualityFacts: (p, f) =>
+    `Textures de ${f.number(p.texture)}\u00a0px · ${f.number(p.steps)}\u00a0étapes d’échantillonnage · environ ${f.unit(p.seconds, 'second')}`,
   mgSeedPinned: (p) => `Graine ${p.seed} (fixée par la page)`,
   mgGenerate: (p, f) => `Créer le modèle (${credits(p.cost, f)})`,
   mgCreating: 'Envoi…',
@@ -273,7 +304,8 @@ const fr: Translation = {
   mgSucceededAway: 'Votre modèle 3D a été terminé pendant votre absence',
   mgLoadingModel: 'Chargement du modèle…',
   mgModelAlt: (p) => `Modèle 3D\u00a0: ${p.what}`,
-  mgModelFromPhotos: (p, f) => (f.plural(p.count) === 'one' ? 'l’objet de votre photo' : `l’objet de vos ${f.number(p.count)} photos`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? 'l’objet de votre photo' : `l’objet de vos ${f.number(p.count)} photos`,
   mgStats: 'À propos de ce modèle',
   mgStatTriangles: 'Triangles',
   mgStatVertices: 'Sommets',
@@ -287,7 +319,8 @@ const fr: Translation = {
   mgTurntable: 'Vue à 360°',
   mgTurntableLabel: 'Vidéo du modèle en rotation',
   mgSeed: 'Graine',
-  mgSeedHint: '«\u00a0Refaire à l’identique\u00a0» réutilise cette graine\u00a0; «\u00a0Variante\u00a0» en tire une nouvelle.',
+  mgSeedHint:
+    '«\u00a0Refaire à l’identique\u00a0» réutilise cette graine\u00a0; «\u00a0Variante\u00a0» en tire une nouvelle.',
   mgDownload: 'Télécharger le GLB',
   mgSameAgain: (p, f) => `Refaire à l’identique (${credits(p.cost, f)})`,
   mgVariation: (p, f) => `Variante (${credits(p.cost, f)})`,
@@ -295,7 +328,8 @@ const fr: Translation = {
   mgNew: 'Recommencer',
   mgCached: 'Affiché depuis cet appareil\u00a0; aucun téléchargement nécessaire.',
   mgFailed: 'Impossible de créer le modèle',
-  mgFailedHint: 'Réessayer avec une nouvelle graine fonctionne souvent\u00a0; vous pouvez aussi modifier les photos ou la description.',
+  mgFailedHint:
+    'Réessayer avec une nouvelle graine fonctionne souvent\u00a0; vous pouvez aussi modifier les photos ou la description.',
   mgTryAgain: (p, f) => `Réessayer (${credits(p.cost, f)})`,
   mgRefunded: (p, f) => `${credits(p.cost, f)} ${f.plural(p.cost) === 'one' ? 'remboursé' : 'remboursés'}.`,
   mgCancelled: 'Annulé. Aucun crédit n’a été débité.',
@@ -315,7 +349,8 @@ const fr: Translation = {
   // <video-to-3d-uploader>
   vtTitle: 'Transformer une vidéo de visite en scène 3D',
   vtChoose: 'Choisir une vidéo',
-  vtLimits: (p, f) => `${p.formats} · jusqu’à ${f.unit(p.seconds / 60, 'minute')} · jusqu’à ${p.pixels}p · jusqu’à ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · jusqu’à ${f.unit(p.seconds / 60, 'minute')} · jusqu’à ${p.pixels}p · jusqu’à ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'Bien filmer votre visite',
   vtTip1: 'Une seule prise continue, sans coupure.',
   vtTip2: 'Tournez lentement autour du sujet, à trois hauteurs\u00a0: en bas, à hauteur des yeux, en haut.',
@@ -330,8 +365,10 @@ const fr: Translation = {
   vtThumbAlt: (p) => `Première image de ${p.name}`,
   vtAdviceTitle: 'À vérifier avant de dépenser des crédits',
   vtAdviceGoOn: 'Ce ne sont que des conseils\u00a0; vous pouvez continuer quand même.',
-  vtAdviceDark: 'Certaines parties de la vidéo sont très sombres. Les scènes sombres sont bruitées\u00a0; filmez avec plus de lumière.',
-  vtAdviceBright: 'Certaines parties de la vidéo sont surexposées (blanc pur). Évitez de filmer face aux fenêtres ou aux lampes.',
+  vtAdviceDark:
+    'Certaines parties de la vidéo sont très sombres. Les scènes sombres sont bruitées\u00a0; filmez avec plus de lumière.',
+  vtAdviceBright:
+    'Certaines parties de la vidéo sont surexposées (blanc pur). Évitez de filmer face aux fenêtres ou aux lampes.',
   vtAdviceBlurry: 'Certaines images semblent floues. Déplacez-vous plus lentement et gardez la caméra stable.',
   vtAdviceCut: 'La vidéo semble sauter d’un plan à l’autre. Une scène nécessite une seule prise continue.',
   vtConfirm: (p, f) => `Envoyer et lancer (${credits(p.cost, f)})`,
@@ -354,7 +391,8 @@ const fr: Translation = {
   vtFailed: 'Impossible de construire la scène',
   vtRefunded: (p, f) => `${credits(p.cost, f)} ${f.plural(p.cost) === 'one' ? 'remboursé' : 'remboursés'}.`,
   vtTryAnother: 'Réessayer avec une autre vidéo',
-  vtExpired: 'Cette scène a été supprimée à la fin de sa durée de conservation. Lancez une nouvelle tâche pour la recréer.',
+  vtExpired:
+    'Cette scène a été supprimée à la fin de sa durée de conservation. Lancez une nouvelle tâche pour la recréer.',
   vtRecent: 'Vos scènes récentes',
   vtOpen: 'Ouvrir',
   vtStatusQueued: 'en attente',
@@ -376,13 +414,16 @@ const fr: Translation = {
   vwEmptyScene: 'Aucune scène pour l’instant',
   vwLoading: (p) => `${p.label}\u00a0: chargement…`,
   vwLoaded: (p) => `${p.label}\u00a0: chargement terminé`,
-  vwCanvas: (p) => `${p.label}. Faites glisser ou utilisez les touches fléchées pour faire pivoter, + et - pour zoomer.`,
+  vwCanvas: (p) =>
+    `${p.label}. Faites glisser ou utilisez les touches fléchées pour faire pivoter, + et - pour zoomer.`,
   vwErrNetwork: 'Impossible de télécharger le fichier. Vérifiez la connexion et réessayez.',
-  vwErrHttp: (p) => `Impossible de télécharger le fichier (le serveur a répondu ${p.status}).${p.status === 403 ? ' Le lien a peut-être expiré.' : ''}`,
+  vwErrHttp: (p) =>
+    `Impossible de télécharger le fichier (le serveur a répondu ${p.status}).${p.status === 403 ? ' Le lien a peut-être expiré.' : ''}`,
   vwErrFormat: 'Ce type de fichier ne peut pas être affiché ici.',
   vwErrCorrupt: 'Ce fichier est endommagé ou n’est pas ce qu’il prétend être.',
   vwErrWebgl: 'Ce navigateur ne peut pas afficher la 3D (WebGL n’est pas disponible).',
-  vwErrTimeout: 'L’affichage du fichier a pris trop de temps\u00a0; il est peut-être trop volumineux pour cet appareil.',
+  vwErrTimeout:
+    'L’affichage du fichier a pris trop de temps\u00a0; il est peut-être trop volumineux pour cet appareil.',
   vwThinned: (p, f) =>
     `${f.number(p.shown)} splats affichés sur ${f.number(p.total)}\u00a0: la scène dépasse le budget de cet appareil (splat-budget).`,
 };

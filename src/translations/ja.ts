@@ -28,8 +28,10 @@ const ja: Translation = {
   waitingRetry: (p, f) => `サービスが混み合っています。${f.unit(p.seconds, 'second')}後に自動で再試行します。`,
   noCharge: 'クレジットは消費されていません。',
   jobInterrupted: '動画をこのデバイスに保存する前に、アップロードが中断されました。もう一度動画を選択してください。',
-  jobExpired: '保存期間が過ぎたため、この結果はプロバイダーによって削除されました。もう一度取得するには、新しいジョブを開始してください。',
-  jobNotFound: 'このジョブはサービスで見つかりません（または別のセッションのジョブです）。新しいジョブを開始してください。',
+  jobExpired:
+    '保存期間が過ぎたため、この結果はプロバイダーによって削除されました。もう一度取得するには、新しいジョブを開始してください。',
+  jobNotFound:
+    'このジョブはサービスで見つかりません（または別のセッションのジョブです）。新しいジョブを開始してください。',
   jobCancelled: 'ジョブが作成される前に、アップロードが停止されました。',
   jobFailed: 'サービスでこのジョブを完了できませんでした。',
 
@@ -37,7 +39,8 @@ const ja: Translation = {
   errEmptyTitle: 'このファイルは空です',
   errEmptyHint: 'ファイルをもう一度選択してください。コピーが完了していなかった可能性があります。',
   errTooLargeTitle: (p, f) => `ファイルが大きすぎます（${f.bytes(Number(p['bytes'] ?? 0))}）`,
-  errTooLargeHint: (p, f) => `ファイルサイズの上限は ${f.bytes(Number(p['max']))} です。トリミングするか、画質を下げて書き出してください。`,
+  errTooLargeHint: (p, f) =>
+    `ファイルサイズの上限は ${f.bytes(Number(p['max']))} です。トリミングするか、画質を下げて書き出してください。`,
   errNotVideoTitle: 'MP4 または MOV の動画ではありません',
   errNotVideoHint: 'ファイルは名前ではなく内容で判定されます。ウォークスルー動画を MP4 で書き出してください。',
   errNotImageTitle: 'JPG、PNG、WebP のいずれの画像でもありません',
@@ -47,8 +50,10 @@ const ja: Translation = {
   errUndecodableTitle: '画像を開けません',
   errUndecodableHint: '画像が破損している可能性があります。保存し直してから、新しいファイルを選択してください。',
   errTooLongTitle: (p, f) => `動画の長さは ${f.clock(Number(p['seconds'] ?? 0))} です`,
-  errTooLongHint: (p, f) => `動画の長さは最長 ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}までです。途切れのない 1 テイクになるようにトリミングしてください。`,
-  errResolutionTitle: (p, f) => `動画の解像度は ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))} です`,
+  errTooLongHint: (p, f) =>
+    `動画の長さは最長 ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}までです。途切れのない 1 テイクになるようにトリミングしてください。`,
+  errResolutionTitle: (p, f) =>
+    `動画の解像度は ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))} です`,
   errResolutionHint: (p) =>
     `動画の解像度は最大 ${p['maxShort']}p（${p['maxLong']}×${p['maxShort']}、縦向き・横向きのどちらでも可）です。${p['maxShort']}p 以下で書き出してください。`,
   errImageCountTitle: (p) => `写真が ${p['count']} 枚指定されました`,
@@ -60,9 +65,11 @@ const ja: Translation = {
   errCreditsTitle: 'クレジットが不足しています',
   errCreditsHint: 'このセッションの残りクレジットでは足りません。クレジットは消費されていません。',
   errRateTitle: '現在リクエストが集中しています',
-  errRateHint: (p, f) => `${f.unit(Number(p['seconds'] ?? 10), 'second')}待ってから、もう一度お試しください。クレジットは消費されていません。`,
+  errRateHint: (p, f) =>
+    `${f.unit(Number(p['seconds'] ?? 10), 'second')}待ってから、もう一度お試しください。クレジットは消費されていません。`,
   errNetworkTitle: '接続に失敗しました',
-  errNetworkHint: 'ネットワークを確認して、もう一度お試しください。再試行してもクレジットが二重に消費されることはありません。',
+  errNetworkHint:
+    'ネットワークを確認して、もう一度お試しください。再試行してもクレジットが二重に消費されることはありません。',
   errUnauthorizedTitle: 'セッションが受け付けられませんでした',
   errUnauthorizedHint: 'ページを再読み込みするか、もう一度サインインしてください。',
   errForbiddenTitle: 'このセッションでは許可されていない操作です',
@@ -78,7 +85,8 @@ const ja: Translation = {
   errProviderTitle: 'サービスでこの処理を実行できませんでした',
   errProviderHint: 'クレジットは消費されていません。しばらくしてからもう一度お試しください。',
   errUnavailableTitle: '現在サービスに接続できません',
-  errUnavailableHint: 'しばらくしてからもう一度お試しください。再試行してもクレジットが二重に消費されることはありません。',
+  errUnavailableHint:
+    'しばらくしてからもう一度お試しください。再試行してもクレジットが二重に消費されることはありません。',
   errUnknownTitle: '問題が発生しました',
   errUnknownHint: 'もう一度お試しください。',
 
@@ -112,7 +120,8 @@ const ja: Translation = {
   bgRunAgainNote: '再実行すると、新たにクレジットを消費します。新しい結果が届くまで、上の結果はそのまま表示されます。',
   bgWorking: '背景を削除しています…',
   bgDone: '背景を削除しました',
-  bgDoneSay: (p, f) => `背景を削除しました：${f.number(p.width)}×${f.number(p.height)} ${p.format}、${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) =>
+    `背景を削除しました：${f.number(p.width)}×${f.number(p.height)} ${p.format}、${f.bytes(p.bytes)}`,
   bgCompare: '処理前と処理後',
   bgSlider: '処理前と処理後を比較',
   bgSliderValue: (p, f) => `処理後の画像を ${f.percent((100 - p.percent) / 100)} 表示`,
@@ -148,14 +157,17 @@ const ja: Translation = {
   hsTitle: '自撮り写真からプロ品質のプロフィール写真を作成',
   hsChoose: '写真を選択',
   hsCamera: 'カメラを使用',
-  hsLimits: (p, f) => `${p.formats} · 最大 ${f.bytes(p.bytes)} · カメラに正面を向き、均一な光で、頭と肩が写るように撮影`,
+  hsLimits: (p, f) =>
+    `${p.formats} · 最大 ${f.bytes(p.bytes)} · カメラに正面を向き、均一な光で、頭と肩が写るように撮影`,
   hsCameraStarting: 'カメラを起動しています…',
   hsCameraLabel: 'カメラのプレビュー。頭と肩を枠の内側に収めてください。',
   hsCameraGuide: '頭と肩を枠の内側に収め、カメラに正面を向けてください。',
   hsCapture: '撮影する',
   hsCameraCancel: 'カメラを閉じる',
-  hsCameraDenied: 'カメラを起動できませんでした。ブラウザーでカメラへのアクセスを許可するか、代わりに写真を選択してください。',
-  hsCameraFallback: 'このブラウザーではここにカメラのプレビューを表示できないため、代わりにスマートフォンのカメラが起動します。',
+  hsCameraDenied:
+    'カメラを起動できませんでした。ブラウザーでカメラへのアクセスを許可するか、代わりに写真を選択してください。',
+  hsCameraFallback:
+    'このブラウザーではここにカメラのプレビューを表示できないため、代わりにスマートフォンのカメラが起動します。',
   hsCaptured: '撮影しました',
   hsChecking: '写真を確認しています…',
   hsPhotoAlt: 'あなたの写真',
@@ -163,7 +175,8 @@ const ja: Translation = {
   hsAdviceGoOn: 'これはヒントです。このまま続行することもできます。',
   hsAdviceDark: '写真が暗すぎます。窓や照明の方を向いて、撮り直してください。',
   hsAdviceUneven: '顔の片側がもう一方よりかなり暗くなっています。光が均等に当たるよう、光源の方を向いてください。',
-  hsAdviceSmall: (p, f) => `写真のサイズが小さめです（${f.number(p.width)}×${f.number(p.height)}）。鮮明に仕上げるには、短辺が ${f.number(p.px)} ピクセル以上の写真を使用してください。`,
+  hsAdviceSmall: (p, f) =>
+    `写真のサイズが小さめです（${f.number(p.width)}×${f.number(p.height)}）。鮮明に仕上げるには、短辺が ${f.number(p.px)} ピクセル以上の写真を使用してください。`,
   hsAdviceBlurry: '写真がぼやけているようです。カメラを動かさないようにし、レンズを拭いてから撮り直してください。',
   hsStyleLegend: 'スタイル',
   hsStyle_corporate: 'コーポレート',
@@ -193,9 +206,11 @@ const ja: Translation = {
   hsCharged: (p, f) => `${credits(p.charged, f)}を消費 · 残り ${credits(p.left, f)}`,
   hsChargedTotal: (p, f) => `この写真でのこれまでの消費：${credits(p.charged, f)}`,
   hsAllFailed: 'プロフィール写真を 1 枚も作成できませんでした。',
-  hsAllFailedHint: 'クレジットは消費されていません。できれば正面を向いた、均一な光の自撮り写真でもう一度お試しください。',
+  hsAllFailedHint:
+    'クレジットは消費されていません。できれば正面を向いた、均一な光の自撮り写真でもう一度お試しください。',
   hsSlotFailed: '作成に失敗しました（クレジット消費なし）',
-  hsSlotFailedHint: 'このバージョンは作成できませんでした。このバージョンだけを再試行できます。クレジットは成功した場合にのみ消費されます。',
+  hsSlotFailedHint:
+    'このバージョンは作成できませんでした。このバージョンだけを再試行できます。クレジットは成功した場合にのみ消費されます。',
   hsRetryOne: (p, f) => `これだけ再試行（${credits(p.cost, f)}）`,
   hsSlotImgAlt: (p) => `プロフィール写真、${p.style}：${p.slot}`,
   hsDownloadOne: 'PNG をダウンロード',
@@ -216,11 +231,13 @@ const ja: Translation = {
   mgChoosePhotos: '写真を追加',
   mgCamera: '写真を撮影',
   mgDropHere: 'またはここにドロップ',
-  mgPhotoLimits: (p, f) => `写真 ${f.number(p.minImages)}～${f.number(p.maxImages)} 枚 · ${p.formats} · 1 枚あたり最大 ${f.bytes(p.bytes)}`,
+  mgPhotoLimits: (p, f) =>
+    `写真 ${f.number(p.minImages)}～${f.number(p.maxImages)} 枚 · ${p.formats} · 1 枚あたり最大 ${f.bytes(p.bytes)}`,
   mgAdviceTitle: 'うまく作成するコツ',
   mgAdvice1: 'オブジェクトは 1 つだけ、中央に、すっきりとした無地の背景で。',
   mgAdvice2: (p, f) => `短辺が ${f.number(p.px)} px 以上。`,
-  mgAdvice3: '写真が 2 枚以上の場合は、同じオブジェクトを異なる方向（正面、背面、左、右、上）から写したものにしてください。',
+  mgAdvice3:
+    '写真が 2 枚以上の場合は、同じオブジェクトを異なる方向（正面、背面、左、右、上）から写したものにしてください。',
   mgPhotosLabel: (p) => `写真（${p.count}/${p.max} 枚）`,
   mgPhotoAlt: (p) => `写真 ${p.n}：${p.name}`,
   mgView: '向き',
@@ -243,7 +260,8 @@ const ja: Translation = {
   mgDownscaling: '縮小しています…',
   mgDownscaled: (p, f) => `縮小しました：${f.number(p.width)}×${f.number(p.height)}、${f.bytes(p.bytes)}。`,
   mgRemoveBackground: '先に背景を削除する',
-  mgRemoveBackgroundHint: 'モデルを作成する前に、各写真の被写体を切り抜きます。背景がごちゃごちゃしている場合に効果的です。',
+  mgRemoveBackgroundHint:
+    'モデルを作成する前に、各写真の被写体を切り抜きます。背景がごちゃごちゃしている場合に効果的です。',
   mgPromptLabel: 'オブジェクトの説明',
   mgPromptHint: (p, f) => `${f.number(p.min)}～${f.number(p.max)} 文字。例：「風化したブロンズのキツネ像」`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
@@ -312,7 +330,8 @@ const ja: Translation = {
   // <video-to-3d-uploader>
   vtTitle: 'ウォークスルー動画から3Dシーンを作成',
   vtChoose: '動画を選択',
-  vtLimits: (p, f) => `${p.formats} · 最長 ${f.unit(p.seconds / 60, 'minute')} · 最大 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · 最長 ${f.unit(p.seconds / 60, 'minute')} · 最大 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'ウォークスルー動画を上手に撮るコツ',
   vtTip1: 'カットせず、1 テイクで撮影します。',
   vtTip2: '被写体の周りをゆっくり歩き、低い位置・目の高さ・高い位置の 3 つの高さから撮影します。',
@@ -327,10 +346,12 @@ const ja: Translation = {
   vtThumbAlt: (p) => `${p.name} の最初のフレーム`,
   vtAdviceTitle: 'クレジットを使う前にご確認ください',
   vtAdviceGoOn: 'これはヒントです。このまま続行することもできます。',
-  vtAdviceDark: '動画の一部が非常に暗くなっています。暗いシーンはノイズが多くなるため、もっと明るい環境で撮影してください。',
+  vtAdviceDark:
+    '動画の一部が非常に暗くなっています。暗いシーンはノイズが多くなるため、もっと明るい環境で撮影してください。',
   vtAdviceBright: '動画の一部が白飛びしています。窓や照明にカメラを向けないようにしてください。',
   vtAdviceBlurry: 'ぼやけているフレームがあります。もっとゆっくり動き、カメラを安定させてください。',
-  vtAdviceCut: '動画の途中でカットが切り替わっているようです。シーンの作成には、途切れのない 1 テイクの動画が必要です。',
+  vtAdviceCut:
+    '動画の途中でカットが切り替わっているようです。シーンの作成には、途切れのない 1 テイクの動画が必要です。',
   vtConfirm: (p, f) => `アップロードして開始（${credits(p.cost, f)}）`,
   vtUploading: 'アップロード中',
   vtUploadValue: (p, f) => `アップロード中：${f.percent(p.percent / 100)}、${p.sent}${p.left ? '、' + p.left : ''}`,

@@ -8,7 +8,8 @@ const nl: Translation = {
   // shared
   credits: (p, f) => credits(p.n, f),
   costLine: (p, f) => `Kost ${credits(p.cost, f)}` + (p.left === undefined ? '' : ` · nog ${credits(p.left, f)} over`),
-  costNotEnough: (p, f) => `Hiervoor zijn ${credits(p.cost, f)} nodig; deze sessie heeft nog ${credits(p.left, f)} over.`,
+  costNotEnough: (p, f) =>
+    `Hiervoor zijn ${credits(p.cost, f)} nodig; deze sessie heeft nog ${credits(p.left, f)} over.`,
   timeLeft: (p, f) => `nog ongeveer ${f.roughDuration(p.seconds)}`,
   elapsed: (p, f) => `${f.clock(p.seconds)} verstreken`,
   rate: (p, f) => `${f.bytes(p.bytesPerSecond)}/s`,
@@ -24,10 +25,13 @@ const nl: Translation = {
   dismiss: 'Sluiten',
   download: 'Downloaden',
   startOver: 'Opnieuw beginnen',
-  waitingRetry: (p, f) => `De dienst is op dit moment erg druk. Over ${f.unit(p.seconds, 'second')} wordt het automatisch opnieuw geprobeerd.`,
+  waitingRetry: (p, f) =>
+    `De dienst is op dit moment erg druk. Over ${f.unit(p.seconds, 'second')} wordt het automatisch opnieuw geprobeerd.`,
   noCharge: 'Er is niets in rekening gebracht.',
-  jobInterrupted: 'Het uploaden is onderbroken voordat de video op dit apparaat kon worden bewaard. Kies de video opnieuw.',
-  jobExpired: 'De aanbieder heeft dit resultaat na de bewaartermijn verwijderd. Start een nieuwe taak om het opnieuw te krijgen.',
+  jobInterrupted:
+    'Het uploaden is onderbroken voordat de video op dit apparaat kon worden bewaard. Kies de video opnieuw.',
+  jobExpired:
+    'De aanbieder heeft dit resultaat na de bewaartermijn verwijderd. Start een nieuwe taak om het opnieuw te krijgen.',
   jobNotFound: 'De dienst kent deze taak niet meer (of de taak hoort bij een andere sessie). Start een nieuwe taak.',
   jobCancelled: 'Het uploaden is gestopt voordat de taak was aangemaakt.',
   jobFailed: 'De dienst kon deze taak niet voltooien.',
@@ -36,19 +40,24 @@ const nl: Translation = {
   errEmptyTitle: 'Dit bestand is leeg',
   errEmptyHint: 'Kies het bestand opnieuw; misschien was het nog niet helemaal gekopieerd.',
   errTooLargeTitle: (p, f) => `Het bestand is te groot (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p, f) => `Bestanden mogen maximaal ${f.bytes(Number(p['max']))} zijn. Kort het bestand in of exporteer het in een lagere kwaliteit.`,
+  errTooLargeHint: (p, f) =>
+    `Bestanden mogen maximaal ${f.bytes(Number(p['max']))} zijn. Kort het bestand in of exporteer het in een lagere kwaliteit.`,
   errNotVideoTitle: 'Dit is geen MP4- of MOV-video',
   errNotVideoHint: 'Bestanden worden beoordeeld op hun inhoud, niet op hun naam. Exporteer de rondgangvideo als MP4.',
   errNotImageTitle: 'Dit is geen JPG-, PNG- of WebP-afbeelding',
-  errNotImageHint: 'Bestanden worden beoordeeld op hun inhoud, niet op hun naam. Sla de afbeelding op als JPG, PNG of WebP.',
+  errNotImageHint:
+    'Bestanden worden beoordeeld op hun inhoud, niet op hun naam. Sla de afbeelding op als JPG, PNG of WebP.',
   errUnreadableTitle: 'De lengte en afmetingen van de video konden niet worden gelezen',
   errUnreadableHint: 'Het bestand is mogelijk beschadigd of wordt nog weggeschreven. Exporteer het opnieuw als MP4.',
   errUndecodableTitle: 'De afbeelding kan niet worden geopend',
   errUndecodableHint: 'Het bestand is mogelijk beschadigd. Sla de afbeelding opnieuw op en kies het nieuwe bestand.',
   errTooLongTitle: (p, f) => `De video duurt ${f.clock(Number(p['seconds'] ?? 0))}`,
-  errTooLongHint: (p, f) => `Video's mogen maximaal ${f.unit(Math.round(Number(p['max']) / 60), 'minute')} duren. Kort de video in tot één doorlopende opname.`,
-  errResolutionTitle: (p, f) => `De video is ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
-  errResolutionHint: (p) => `Video's mogen maximaal ${p['maxShort']}p zijn (${p['maxLong']}×${p['maxShort']}, liggend of staand). Exporteer de video in ${p['maxShort']}p of lager.`,
+  errTooLongHint: (p, f) =>
+    `Video's mogen maximaal ${f.unit(Math.round(Number(p['max']) / 60), 'minute')} duren. Kort de video in tot één doorlopende opname.`,
+  errResolutionTitle: (p, f) =>
+    `De video is ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
+  errResolutionHint: (p) =>
+    `Video's mogen maximaal ${p['maxShort']}p zijn (${p['maxLong']}×${p['maxShort']}, liggend of staand). Exporteer de video in ${p['maxShort']}p of lager.`,
   errImageCountTitle: (p) => `Er zijn ${p['count']} foto's opgegeven`,
   errImageCountHint: (p) => `Gebruik ${p['min']} tot ${p['max']} foto's van één object.`,
   errPromptTitle: 'De beschrijving is te kort of te lang',
@@ -58,9 +67,11 @@ const nl: Translation = {
   errCreditsTitle: 'Niet genoeg credits',
   errCreditsHint: 'Deze sessie heeft hiervoor te weinig credits over. Er is niets in rekening gebracht.',
   errRateTitle: 'Te veel verzoeken op dit moment',
-  errRateHint: (p, f) => `Wacht ${f.unit(Number(p['seconds'] ?? 10), 'second')} en probeer het opnieuw. Er is niets in rekening gebracht.`,
+  errRateHint: (p, f) =>
+    `Wacht ${f.unit(Number(p['seconds'] ?? 10), 'second')} en probeer het opnieuw. Er is niets in rekening gebracht.`,
   errNetworkTitle: 'De verbinding is mislukt',
-  errNetworkHint: 'Controleer het netwerk en probeer het opnieuw. Opnieuw proberen wordt nooit dubbel in rekening gebracht.',
+  errNetworkHint:
+    'Controleer het netwerk en probeer het opnieuw. Opnieuw proberen wordt nooit dubbel in rekening gebracht.',
   errUnauthorizedTitle: 'Je sessie is niet geaccepteerd',
   errUnauthorizedHint: 'Laad de pagina opnieuw of log opnieuw in.',
   errForbiddenTitle: 'Dit is niet toegestaan voor je sessie',
@@ -107,10 +118,12 @@ const nl: Translation = {
   bgCrop: 'Bijsnijden tot het onderwerp',
   bgRun: (p, f) => `Achtergrond verwijderen (${credits(p.cost, f)})`,
   bgRunAgain: (p, f) => `Opnieuw uitvoeren met deze opties (${credits(p.cost, f)})`,
-  bgRunAgainNote: 'Opnieuw uitvoeren kost opnieuw credits; het resultaat hierboven blijft staan tot het nieuwe binnen is.',
+  bgRunAgainNote:
+    'Opnieuw uitvoeren kost opnieuw credits; het resultaat hierboven blijft staan tot het nieuwe binnen is.',
   bgWorking: 'Achtergrond wordt verwijderd…',
   bgDone: 'Achtergrond verwijderd',
-  bgDoneSay: (p, f) => `Achtergrond verwijderd: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p, f) =>
+    `Achtergrond verwijderd: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
   bgCompare: 'Voor en na',
   bgSlider: 'Voor en na vergelijken',
   bgSliderValue: (p, f) => `${f.percent((100 - p.percent) / 100)} van het resultaat zichtbaar`,
@@ -146,22 +159,27 @@ const nl: Translation = {
   hsTitle: "Professionele portretfoto's van een selfie",
   hsChoose: 'Foto kiezen',
   hsCamera: 'Camera gebruiken',
-  hsLimits: (p, f) => `${p.formats} · max. ${f.bytes(p.bytes)} · kijk in de camera, gelijkmatig licht, hoofd en schouders in beeld`,
+  hsLimits: (p, f) =>
+    `${p.formats} · max. ${f.bytes(p.bytes)} · kijk in de camera, gelijkmatig licht, hoofd en schouders in beeld`,
   hsCameraStarting: 'Camera wordt gestart…',
   hsCameraLabel: 'Cameravoorbeeld. Zorg dat je hoofd en schouders binnen de omlijning vallen.',
   hsCameraGuide: 'Hoofd en schouders binnen de omlijning, kijk in de camera.',
   hsCapture: 'Foto maken',
   hsCameraCancel: 'Camera sluiten',
-  hsCameraDenied: 'De camera kon niet worden geopend. Geef toestemming in de browser of kies in plaats daarvan een foto.',
-  hsCameraFallback: 'Deze browser kan hier geen cameravoorbeeld tonen; in plaats daarvan wordt de camera van je telefoon geopend.',
+  hsCameraDenied:
+    'De camera kon niet worden geopend. Geef toestemming in de browser of kies in plaats daarvan een foto.',
+  hsCameraFallback:
+    'Deze browser kan hier geen cameravoorbeeld tonen; in plaats daarvan wordt de camera van je telefoon geopend.',
   hsCaptured: 'Foto gemaakt',
   hsChecking: 'Foto controleren…',
   hsPhotoAlt: 'Je foto',
   hsAdviceTitle: 'Even checken voordat je credits uitgeeft',
   hsAdviceGoOn: 'Dit zijn alleen tips; je kunt gewoon doorgaan.',
   hsAdviceDark: 'De foto is donker. Ga met je gezicht naar een raam of lamp staan en maak de foto opnieuw.',
-  hsAdviceUneven: 'De ene kant van je gezicht is veel donkerder dan de andere. Draai je naar het licht, zodat het gelijkmatig valt.',
-  hsAdviceSmall: (p, f) => `De foto is klein (${f.number(p.width)}×${f.number(p.height)}). Gebruik voor scherpe resultaten een foto van minstens ${f.number(p.px)} pixels aan de korte zijde.`,
+  hsAdviceUneven:
+    'De ene kant van je gezicht is veel donkerder dan de andere. Draai je naar het licht, zodat het gelijkmatig valt.',
+  hsAdviceSmall: (p, f) =>
+    `De foto is klein (${f.number(p.width)}×${f.number(p.height)}). Gebruik voor scherpe resultaten een foto van minstens ${f.number(p.px)} pixels aan de korte zijde.`,
   hsAdviceBlurry: 'De foto lijkt onscherp. Blijf stilstaan, maak de lens schoon en maak de foto opnieuw.',
   hsStyleLegend: 'Stijl',
   hsStyle_corporate: 'Zakelijk',
@@ -169,7 +187,8 @@ const nl: Translation = {
   'hsStyle_business-casual': 'Business casual',
   'hsStyleDesc_business-casual': 'Smart-casual kleding, licht kantoor met een zachte achtergrond.',
   hsStyle_bewerbung: 'Bewerbung',
-  hsStyleDesc_bewerbung: 'Formele Duitse sollicitatiefoto: blazer, effen lichte achtergrond, gecentreerd en recht van voren.',
+  hsStyleDesc_bewerbung:
+    'Formele Duitse sollicitatiefoto: blazer, effen lichte achtergrond, gecentreerd en recht van voren.',
   hsStyle_creative: 'Creatief',
   hsStyleDesc_creative: 'Warme aardetinten, ontspannen editoriale look.',
   hsStyleNote: 'Je blijft wie je bent: de stijl verandert kleding, licht en achtergrond, nooit de persoon.',
@@ -180,7 +199,8 @@ const nl: Translation = {
   hsSlot3: 'Strakkere uitsnede, neutrale uitdrukking',
   hsSlotsNone: 'Kies minstens één versie.',
   hsPriceNote: 'Alleen geslaagde versies worden in rekening gebracht.',
-  hsGenerate: (p, f) => `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'portretfoto' : "portretfoto's"} maken (${credits(p.cost, f)})`,
+  hsGenerate: (p, f) =>
+    `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'portretfoto' : "portretfoto's"} maken (${credits(p.cost, f)})`,
   hsWorking: "Je portretfoto's worden gemaakt. Dit duurt een paar seconden.",
   hsWorkingSlot: 'Wordt gemaakt…',
   hsResultsTitle: "Je portretfoto's",
@@ -191,9 +211,11 @@ const nl: Translation = {
   hsCharged: (p, f) => `${credits(p.charged, f)} in rekening gebracht · nog ${credits(p.left, f)} over`,
   hsChargedTotal: (p, f) => `Tot nu toe voor deze foto in rekening gebracht: ${credits(p.charged, f)}`,
   hsAllFailed: "Geen van de portretfoto's kon worden gemaakt.",
-  hsAllFailedHint: 'Er is niets in rekening gebracht. Probeer het opnieuw, liefst met een gelijkmatig belichte selfie recht van voren.',
+  hsAllFailedHint:
+    'Er is niets in rekening gebracht. Probeer het opnieuw, liefst met een gelijkmatig belichte selfie recht van voren.',
   hsSlotFailed: 'Deze is mislukt (niet in rekening gebracht)',
-  hsSlotFailedHint: 'De dienst kon deze versie niet maken. Probeer alleen deze opnieuw: je betaalt alleen als het lukt.',
+  hsSlotFailedHint:
+    'De dienst kon deze versie niet maken. Probeer alleen deze opnieuw: je betaalt alleen als het lukt.',
   hsRetryOne: (p, f) => `Alleen deze opnieuw proberen (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p) => `Portretfoto, ${p.style}: ${p.slot}`,
   hsDownloadOne: 'PNG downloaden',
@@ -214,11 +236,13 @@ const nl: Translation = {
   mgChoosePhotos: "Foto's toevoegen",
   mgCamera: 'Foto maken',
   mgDropHere: 'of sleep ze hierheen',
-  mgPhotoLimits: (p, f) => `${f.number(p.minImages)} tot ${f.number(p.maxImages)} foto's · ${p.formats} · max. ${f.bytes(p.bytes)} per foto`,
+  mgPhotoLimits: (p, f) =>
+    `${f.number(p.minImages)} tot ${f.number(p.maxImages)} foto's · ${p.formats} · max. ${f.bytes(p.bytes)} per foto`,
   mgAdviceTitle: 'Wat het beste werkt',
   mgAdvice1: 'Eén object, in het midden, op een rustige, effen achtergrond.',
   mgAdvice2: (p, f) => `Minstens ${f.number(p.px)} px aan de korte zijde.`,
-  mgAdvice3: "Twee of meer foto's moeten hetzelfde object van verschillende kanten laten zien (voor, achter, links, rechts, boven).",
+  mgAdvice3:
+    "Twee of meer foto's moeten hetzelfde object van verschillende kanten laten zien (voor, achter, links, rechts, boven).",
   mgPhotosLabel: (p) => `Foto's (${p.count} van ${p.max})`,
   mgPhotoAlt: (p) => `Foto ${p.n}: ${p.name}`,
   mgView: 'Aanzicht',
@@ -241,9 +265,11 @@ const nl: Translation = {
   mgDownscaling: 'Verkleinen…',
   mgDownscaled: (p, f) => `Verkleind: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Eerst de achtergrond verwijderen',
-  mgRemoveBackgroundHint: 'Elke foto wordt uitgeknipt voordat het model wordt gemaakt; handig bij drukke achtergronden.',
+  mgRemoveBackgroundHint:
+    'Elke foto wordt uitgeknipt voordat het model wordt gemaakt; handig bij drukke achtergronden.',
   mgPromptLabel: 'Beschrijf het object',
-  mgPromptHint: (p, f) => `${f.number(p.min)} tot ${f.number(p.max)} tekens, bijvoorbeeld “een verweerd bronzen beeld van een vos”.`,
+  mgPromptHint: (p, f) =>
+    `${f.number(p.min)} tot ${f.number(p.max)} tekens, bijvoorbeeld “een verweerd bronzen beeld van een vos”.`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p, f) =>
     p.left >= 0
@@ -271,7 +297,8 @@ const nl: Translation = {
   mgSucceededAway: 'Je 3D-model is voltooid terwijl je weg was',
   mgLoadingModel: 'Model laden…',
   mgModelAlt: (p) => `3D-model van ${p.what}`,
-  mgModelFromPhotos: (p, f) => (f.plural(p.count) === 'one' ? 'het object op je foto' : `het object op je ${f.number(p.count)} foto's`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? 'het object op je foto' : `het object op je ${f.number(p.count)} foto's`,
   mgStats: 'Over dit model',
   mgStatTriangles: 'Driehoeken',
   mgStatVertices: 'Hoekpunten',
@@ -313,7 +340,8 @@ const nl: Translation = {
   // <video-to-3d-uploader>
   vtTitle: 'Een rondgangvideo omzetten naar een 3D-scène',
   vtChoose: 'Video kiezen',
-  vtLimits: (p, f) => `${p.formats} · max. ${f.unit(p.seconds / 60, 'minute')} · max. ${p.pixels}p · max. ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · max. ${f.unit(p.seconds / 60, 'minute')} · max. ${p.pixels}p · max. ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'Zo film je een goede rondgang',
   vtTip1: 'Eén doorlopende opname, zonder knippen.',
   vtTip2: 'Loop langzaam rond het onderwerp, op drie hoogtes: laag, ooghoogte, hoog.',
@@ -376,7 +404,8 @@ const nl: Translation = {
   vwLoaded: (p) => `${p.label} geladen`,
   vwCanvas: (p) => `${p.label}. Sleep of gebruik de pijltoetsen om te draaien, + en - om te zoomen.`,
   vwErrNetwork: 'Het bestand kon niet worden gedownload. Controleer de verbinding en probeer het opnieuw.',
-  vwErrHttp: (p) => `Het bestand kon niet worden gedownload (de server antwoordde ${p.status}).${p.status === 403 ? ' De link is mogelijk verlopen.' : ''}`,
+  vwErrHttp: (p) =>
+    `Het bestand kon niet worden gedownload (de server antwoordde ${p.status}).${p.status === 403 ? ' De link is mogelijk verlopen.' : ''}`,
   vwErrFormat: 'Dit bestandstype kan hier niet worden weergegeven.',
   vwErrCorrupt: 'Dit bestand is beschadigd of is niet wat het lijkt te zijn.',
   vwErrWebgl: 'Deze browser kan geen 3D weergeven (WebGL is niet beschikbaar).',

@@ -32,10 +32,12 @@ const pl: Translation = {
   dismiss: 'Zamknij',
   download: 'Pobierz',
   startOver: 'Zacznij od nowa',
-  waitingRetry: (p, f) => `Usługa jest przeciążona. Czas do automatycznej ponownej próby: ${f.unit(p.seconds, 'second')}.`,
+  waitingRetry: (p, f) =>
+    `Usługa jest przeciążona. Czas do automatycznej ponownej próby: ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nie naliczono żadnych opłat.',
   jobInterrupted: 'Przesyłanie zostało przerwane, zanim film udało się zapisać na tym urządzeniu. Wybierz go ponownie.',
-  jobExpired: 'Dostawca usunął ten wynik po upływie okresu przechowywania. Rozpocznij nowe zadanie, aby uzyskać go ponownie.',
+  jobExpired:
+    'Dostawca usunął ten wynik po upływie okresu przechowywania. Rozpocznij nowe zadanie, aby uzyskać go ponownie.',
   jobNotFound: 'Usługa nie zna już tego zadania (lub należy ono do innej sesji). Rozpocznij nowe zadanie.',
   jobCancelled: 'Przesyłanie zostało zatrzymane przed utworzeniem zadania.',
   jobFailed: 'Usługa nie mogła ukończyć tego zadania.',
@@ -44,7 +46,8 @@ const pl: Translation = {
   errEmptyTitle: 'Ten plik jest pusty',
   errEmptyHint: 'Wybierz plik ponownie; być może nie został jeszcze w całości skopiowany.',
   errTooLargeTitle: (p, f) => `Plik jest za duży (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p, f) => `Maksymalny rozmiar pliku to ${f.bytes(Number(p['max']))}. Skróć go lub wyeksportuj w niższej jakości.`,
+  errTooLargeHint: (p, f) =>
+    `Maksymalny rozmiar pliku to ${f.bytes(Number(p['max']))}. Skróć go lub wyeksportuj w niższej jakości.`,
   errNotVideoTitle: 'To nie jest film MP4 ani MOV',
   errNotVideoHint: 'Pliki są rozpoznawane po zawartości, a nie po nazwie. Wyeksportuj nagranie jako MP4.',
   errNotImageTitle: 'To nie jest obraz JPG, PNG ani WebP',
@@ -54,9 +57,12 @@ const pl: Translation = {
   errUndecodableTitle: 'Nie można otworzyć obrazu',
   errUndecodableHint: 'Obraz może być uszkodzony. Zapisz go ponownie i wybierz nowy plik.',
   errTooLongTitle: (p, f) => `Film trwa ${f.clock(Number(p['seconds'] ?? 0))}`,
-  errTooLongHint: (p, f) => `Maksymalna długość filmu to ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Przytnij go do jednego ciągłego ujęcia.`,
-  errResolutionTitle: (p, f) => `Film ma rozdzielczość ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
-  errResolutionHint: (p) => `Maksymalna rozdzielczość filmu to ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, w poziomie lub w pionie). Wyeksportuj go w ${p['maxShort']}p lub niższej rozdzielczości.`,
+  errTooLongHint: (p, f) =>
+    `Maksymalna długość filmu to ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Przytnij go do jednego ciągłego ujęcia.`,
+  errResolutionTitle: (p, f) =>
+    `Film ma rozdzielczość ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
+  errResolutionHint: (p) =>
+    `Maksymalna rozdzielczość filmu to ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, w poziomie lub w pionie). Wyeksportuj go w ${p['maxShort']}p lub niższej rozdzielczości.`,
   errImageCountTitle: (p) => `Liczba przesłanych zdjęć: ${p['count']}`,
   errImageCountHint: (p) => `Użyj od ${p['min']} do ${p['max']} zdjęć jednego obiektu.`,
   errPromptTitle: 'Opis jest za krótki lub za długi',
@@ -66,7 +72,8 @@ const pl: Translation = {
   errCreditsTitle: 'Za mało kredytów',
   errCreditsHint: 'W tej sesji pozostało na to za mało kredytów. Nie naliczono żadnych opłat.',
   errRateTitle: 'Obecnie zbyt wiele żądań',
-  errRateHint: (p, f) => `Poczekaj chwilę (${f.unit(Number(p['seconds'] ?? 10), 'second')}) i spróbuj ponownie. Nie naliczono żadnych opłat.`,
+  errRateHint: (p, f) =>
+    `Poczekaj chwilę (${f.unit(Number(p['seconds'] ?? 10), 'second')}) i spróbuj ponownie. Nie naliczono żadnych opłat.`,
   errNetworkTitle: 'Połączenie nie powiodło się',
   errNetworkHint: 'Sprawdź połączenie sieciowe i spróbuj ponownie. Ponowna próba nigdy nie oznacza podwójnej opłaty.',
   errUnauthorizedTitle: 'Sesja nie została zaakceptowana',
@@ -154,22 +161,26 @@ const pl: Translation = {
   hsTitle: 'Profesjonalne portrety z selfie',
   hsChoose: 'Wybierz zdjęcie',
   hsCamera: 'Użyj kamery',
-  hsLimits: (p, f) => `${p.formats} · maks. ${f.bytes(p.bytes)} · twarz zwrócona do kamery, równomierne światło, widoczne głowa i ramiona`,
+  hsLimits: (p, f) =>
+    `${p.formats} · maks. ${f.bytes(p.bytes)} · twarz zwrócona do kamery, równomierne światło, widoczne głowa i ramiona`,
   hsCameraStarting: 'Uruchamianie kamery…',
   hsCameraLabel: 'Podgląd z kamery. Ustaw głowę i ramiona wewnątrz konturu.',
   hsCameraGuide: 'Głowa i ramiona wewnątrz konturu, twarz zwrócona do kamery.',
   hsCapture: 'Zrób zdjęcie',
   hsCameraCancel: 'Zamknij kamerę',
   hsCameraDenied: 'Nie udało się włączyć kamery. Zezwól na dostęp w przeglądarce lub wybierz zdjęcie.',
-  hsCameraFallback: 'Ta przeglądarka nie może tu wyświetlić podglądu z kamery; zamiast tego otworzy się aparat telefonu.',
+  hsCameraFallback:
+    'Ta przeglądarka nie może tu wyświetlić podglądu z kamery; zamiast tego otworzy się aparat telefonu.',
   hsCaptured: 'Zdjęcie zrobione',
   hsChecking: 'Sprawdzanie zdjęcia…',
   hsPhotoAlt: 'Wybrane zdjęcie',
   hsAdviceTitle: 'Warto sprawdzić przed wydaniem kredytów',
   hsAdviceGoOn: 'To tylko wskazówki; można mimo to kontynuować.',
   hsAdviceDark: 'Zdjęcie jest ciemne. Stań twarzą do okna lub lampy i zrób je ponownie.',
-  hsAdviceUneven: 'Jedna strona twarzy jest dużo ciemniejsza niż druga. Obróć się w stronę światła, aby padało równomiernie.',
-  hsAdviceSmall: (p, f) => `Zdjęcie jest małe (${f.number(p.width)}×${f.number(p.height)}). Aby uzyskać ostre wyniki, użyj zdjęcia, którego krótszy bok ma co najmniej ${f.number(p.px)} pikseli.`,
+  hsAdviceUneven:
+    'Jedna strona twarzy jest dużo ciemniejsza niż druga. Obróć się w stronę światła, aby padało równomiernie.',
+  hsAdviceSmall: (p, f) =>
+    `Zdjęcie jest małe (${f.number(p.width)}×${f.number(p.height)}). Aby uzyskać ostre wyniki, użyj zdjęcia, którego krótszy bok ma co najmniej ${f.number(p.px)} pikseli.`,
   hsAdviceBlurry: 'Zdjęcie wygląda na nieostre. Nie ruszaj się, wyczyść obiektyw i zrób je ponownie.',
   hsStyleLegend: 'Styl',
   hsStyle_corporate: 'Korporacyjny',
@@ -177,7 +188,8 @@ const pl: Translation = {
   'hsStyle_business-casual': 'Business casual',
   'hsStyleDesc_business-casual': 'Strój smart casual, jasne biuro z miękko rozmytym tłem.',
   hsStyle_bewerbung: 'Bewerbung',
-  hsStyleDesc_bewerbung: 'Formalne zdjęcie do niemieckiej aplikacji o pracę: marynarka, gładkie jasne tło, centralnie i na wprost.',
+  hsStyleDesc_bewerbung:
+    'Formalne zdjęcie do niemieckiej aplikacji o pracę: marynarka, gładkie jasne tło, centralnie i na wprost.',
   hsStyle_creative: 'Kreatywny',
   hsStyleDesc_creative: 'Ciepłe, ziemiste barwy, swobodny styl edytorialny.',
   hsStyleNote: 'Wygląd osoby pozostaje bez zmian: styl zmienia strój, światło i tło, nigdy samą osobę.',
@@ -188,7 +200,8 @@ const pl: Translation = {
   hsSlot3: 'Ciaśniejszy kadr, neutralny wyraz twarzy',
   hsSlotsNone: 'Wybierz co najmniej jedną wersję.',
   hsPriceNote: 'Opłata jest naliczana tylko za udane wersje.',
-  hsGenerate: (p, f) => `Utwórz ${f.number(p.count)} ${pick(f.plural(p.count), 'portret', 'portrety', 'portretów', 'portretu')} (${credits(p.cost, f)})`,
+  hsGenerate: (p, f) =>
+    `Utwórz ${f.number(p.count)} ${pick(f.plural(p.count), 'portret', 'portrety', 'portretów', 'portretu')} (${credits(p.cost, f)})`,
   hsWorking: 'Trwa tworzenie portretów. To potrwa kilka sekund.',
   hsWorkingSlot: 'Tworzenie…',
   hsResultsTitle: 'Gotowe portrety',
@@ -199,9 +212,11 @@ const pl: Translation = {
   hsCharged: (p, f) => `Naliczono: ${credits(p.charged, f)} · ${creditsLeft(p.left, f)}`,
   hsChargedTotal: (p, f) => `Dotychczas naliczono za to zdjęcie: ${credits(p.charged, f)}`,
   hsAllFailed: 'Nie udało się utworzyć żadnego portretu.',
-  hsAllFailedHint: 'Nie naliczono żadnych opłat. Spróbuj ponownie, najlepiej z selfie zrobionym na wprost, przy równomiernym świetle.',
+  hsAllFailedHint:
+    'Nie naliczono żadnych opłat. Spróbuj ponownie, najlepiej z selfie zrobionym na wprost, przy równomiernym świetle.',
   hsSlotFailed: 'Ta wersja się nie udała (bez opłaty)',
-  hsSlotFailedHint: 'Usługa nie mogła utworzyć tej wersji. Ponów tylko ją: opłata zostanie naliczona tylko wtedy, gdy się uda.',
+  hsSlotFailedHint:
+    'Usługa nie mogła utworzyć tej wersji. Ponów tylko ją: opłata zostanie naliczona tylko wtedy, gdy się uda.',
   hsRetryOne: (p, f) => `Ponów tę wersję (${credits(p.cost, f)})`,
   hsSlotImgAlt: (p) => `Portret, ${p.style}: ${p.slot}`,
   hsDownloadOne: 'Pobierz PNG',
@@ -222,11 +237,13 @@ const pl: Translation = {
   mgChoosePhotos: 'Dodaj zdjęcia',
   mgCamera: 'Zrób zdjęcie',
   mgDropHere: 'lub przeciągnij je tutaj',
-  mgPhotoLimits: (p, f) => `Od ${f.number(p.minImages)} do ${f.number(p.maxImages)} zdjęć · ${p.formats} · maks. ${f.bytes(p.bytes)} każde`,
+  mgPhotoLimits: (p, f) =>
+    `Od ${f.number(p.minImages)} do ${f.number(p.maxImages)} zdjęć · ${p.formats} · maks. ${f.bytes(p.bytes)} każde`,
   mgAdviceTitle: 'Co działa najlepiej',
   mgAdvice1: 'Jeden obiekt, na środku, na czystym, jednolitym tle.',
   mgAdvice2: (p, f) => `Co najmniej ${f.number(p.px)} px na krótszym boku.`,
-  mgAdvice3: 'Jeśli zdjęć jest kilka, muszą przedstawiać ten sam obiekt z różnych stron (z przodu, z tyłu, z lewej, z prawej, z góry).',
+  mgAdvice3:
+    'Jeśli zdjęć jest kilka, muszą przedstawiać ten sam obiekt z różnych stron (z przodu, z tyłu, z lewej, z prawej, z góry).',
   mgPhotosLabel: (p) => `Zdjęcia (${p.count} z ${p.max})`,
   mgPhotoAlt: (p) => `Zdjęcie ${p.n}: ${p.name}`,
   mgView: 'Widok',
@@ -242,7 +259,8 @@ const pl: Translation = {
   mgMoved: (p) => `Zdjęcie ${p.n} jest teraz zdjęciem ${p.to}.`,
   mgRemoved: (p) => `Usunięto: ${p.name}.`,
   mgChecking: 'Sprawdzanie…',
-  mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: małe; najlepiej sprawdza się ${f.number(p.px)} px lub więcej.`,
+  mgSmall: (p, f) =>
+    `${f.number(p.width)}×${f.number(p.height)}: małe; najlepiej sprawdza się ${f.number(p.px)} px lub więcej.`,
   mgOversized: (p, f) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: przekracza limit ${f.number(p.maxMb)} MB lub jest bardzo duże. Można je zmniejszyć tutaj, w przeglądarce.`,
   mgDownscale: (p) => `Zmniejsz zdjęcie ${p.n}`,
@@ -251,9 +269,11 @@ const pl: Translation = {
   mgRemoveBackground: 'Najpierw usuń tło',
   mgRemoveBackgroundHint: 'Każde zdjęcie zostanie wycięte z tła przed utworzeniem modelu; pomaga przy złożonym tle.',
   mgPromptLabel: 'Opisz obiekt',
-  mgPromptHint: (p, f) => `Od ${f.number(p.min)} do ${f.number(p.max)} znaków, na przykład „zwietrzały posąg lisa z brązu”.`,
+  mgPromptHint: (p, f) =>
+    `Od ${f.number(p.min)} do ${f.number(p.max)} znaków, na przykład „zwietrzały posąg lisa z brązu”.`,
   mgCounter: (p, f) => `${f.number(p.length)} / ${f.number(p.max)}`,
-  mgCharsLeft: (p, f) => (p.left >= 0 ? `pozostało znaków: ${f.number(p.left)}` : `za dużo znaków: ${f.number(-p.left)}`),
+  mgCharsLeft: (p, f) =>
+    p.left >= 0 ? `pozostało znaków: ${f.number(p.left)}` : `za dużo znaków: ${f.number(-p.left)}`,
   mgQuality: 'Jakość',
   mgQualityFast: 'Szybka',
   mgQualityStandard: 'Standardowa',
@@ -276,7 +296,8 @@ const pl: Translation = {
   mgSucceededAway: 'Model 3D został ukończony w międzyczasie',
   mgLoadingModel: 'Wczytywanie modelu…',
   mgModelAlt: (p) => `Model 3D: ${p.what}`,
-  mgModelFromPhotos: (p, f) => (f.plural(p.count) === 'one' ? 'obiekt ze zdjęcia' : `obiekt z ${f.number(p.count)} zdjęć`),
+  mgModelFromPhotos: (p, f) =>
+    f.plural(p.count) === 'one' ? 'obiekt ze zdjęcia' : `obiekt z ${f.number(p.count)} zdjęć`,
   mgStats: 'Informacje o modelu',
   mgStatTriangles: 'Trójkąty',
   mgStatVertices: 'Wierzchołki',
@@ -318,7 +339,8 @@ const pl: Translation = {
   // <video-to-3d-uploader>
   vtTitle: 'Zamień film z obchodu w scenę 3D',
   vtChoose: 'Wybierz film',
-  vtLimits: (p, f) => `${p.formats} · maks. ${f.unit(p.seconds / 60, 'minute')} · maks. ${p.pixels}p · maks. ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · maks. ${f.unit(p.seconds / 60, 'minute')} · maks. ${p.pixels}p · maks. ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'Jak nagrać dobry film z obchodu',
   vtTip1: 'Jedno ciągłe ujęcie, bez cięć.',
   vtTip2: 'Obchodź obiekt powoli, na trzech wysokościach: nisko, na wysokości oczu, wysoko.',
@@ -357,7 +379,8 @@ const pl: Translation = {
   vtFailed: 'Nie udało się utworzyć sceny',
   vtRefunded: (p, f) => `Zwrócono ${credits(p.cost, f)}.`,
   vtTryAnother: 'Spróbuj ponownie z innym filmem',
-  vtExpired: 'Ta scena została usunięta po upływie okresu przechowywania. Rozpocznij nowe zadanie, aby utworzyć ją ponownie.',
+  vtExpired:
+    'Ta scena została usunięta po upływie okresu przechowywania. Rozpocznij nowe zadanie, aby utworzyć ją ponownie.',
   vtRecent: 'Ostatnie sceny',
   vtOpen: 'Otwórz',
   vtStatusQueued: 'w kolejce',
@@ -379,9 +402,11 @@ const pl: Translation = {
   vwEmptyScene: 'Brak sceny',
   vwLoading: (p) => `Wczytywanie: ${p.label}…`,
   vwLoaded: (p) => `Wczytano: ${p.label}`,
-  vwCanvas: (p) => `${p.label}. Przeciągnij lub użyj klawiszy strzałek, aby obrócić; klawisze + i - przybliżają i oddalają.`,
+  vwCanvas: (p) =>
+    `${p.label}. Przeciągnij lub użyj klawiszy strzałek, aby obrócić; klawisze + i - przybliżają i oddalają.`,
   vwErrNetwork: 'Nie udało się pobrać pliku. Sprawdź połączenie i spróbuj ponownie.',
-  vwErrHttp: (p) => `Nie udało się pobrać pliku (odpowiedź serwera: ${p.status}).${p.status === 403 ? ' Link mógł wygasnąć.' : ''}`,
+  vwErrHttp: (p) =>
+    `Nie udało się pobrać pliku (odpowiedź serwera: ${p.status}).${p.status === 403 ? ' Link mógł wygasnąć.' : ''}`,
   vwErrFormat: 'Tego typu pliku nie można tu wyświetlić.',
   vwErrCorrupt: 'Ten plik jest uszkodzony lub nie jest tym, czym się wydaje.',
   vwErrWebgl: 'Ta przeglądarka nie może wyświetlać grafiki 3D (WebGL jest niedostępny).',

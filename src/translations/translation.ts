@@ -19,8 +19,21 @@ import type { ViewerStrings } from '../viewers/shared/viewer-strings.js';
  * that also gets the locale's formatter (even where English needs none: "40 %" is "40%" or
  * "%40" elsewhere).
  */
-type Terms<D> = { [K in keyof D]: D[K] extends string ? string : D[K] extends (p: infer P, ...rest: never[]) => string ? (p: P, f: Formatter) => string : never };
+type Terms<D> = {
+  [K in keyof D]: D[K] extends string
+    ? string
+    : D[K] extends (p: infer P, ...rest: never[]) => string
+      ? (p: P, f: Formatter) => string
+      : never;
+};
 
 export type Translation = Terms<
-  SharedStrings & ErrorStrings & BgStrings & BadgeStrings & HeadshotStrings & ModelGeneratorStrings & UploaderStrings & ViewerStrings
+  SharedStrings &
+    ErrorStrings &
+    BgStrings &
+    BadgeStrings &
+    HeadshotStrings &
+    ModelGeneratorStrings &
+    UploaderStrings &
+    ViewerStrings
 >;

@@ -47,8 +47,10 @@ const zhHans: Translation = {
   errUndecodableTitle: '无法打开此图片',
   errUndecodableHint: '图片可能已损坏。请重新保存，然后选择新文件。',
   errTooLongTitle: (p, f) => `视频时长为 ${f.clock(Number(p['seconds'] ?? 0))}`,
-  errTooLongHint: (p, f) => `视频时长最多 ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}。请剪辑为一段连续的镜头。`,
-  errResolutionTitle: (p, f) => `视频分辨率为 ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
+  errTooLongHint: (p, f) =>
+    `视频时长最多 ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}。请剪辑为一段连续的镜头。`,
+  errResolutionTitle: (p, f) =>
+    `视频分辨率为 ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
   errResolutionHint: (p) =>
     `视频分辨率最高为 ${p['maxShort']}p（${p['maxLong']}×${p['maxShort']}，横屏或竖屏均可）。请以 ${p['maxShort']}p 或更低分辨率导出。`,
   errImageCountTitle: (p) => `提供了 ${p['count']} 张照片`,
@@ -163,7 +165,8 @@ const zhHans: Translation = {
   hsAdviceGoOn: '以下仅为建议，您仍可继续。',
   hsAdviceDark: '照片偏暗。请面向窗户或灯光重新拍摄。',
   hsAdviceUneven: '脸部一侧明显比另一侧暗。请转向光源，让光线均匀照在脸上。',
-  hsAdviceSmall: (p, f) => `照片尺寸较小（${f.number(p.width)}×${f.number(p.height)}）。为获得清晰效果，请使用短边至少 ${f.number(p.px)} 像素的照片。`,
+  hsAdviceSmall: (p, f) =>
+    `照片尺寸较小（${f.number(p.width)}×${f.number(p.height)}）。为获得清晰效果，请使用短边至少 ${f.number(p.px)} 像素的照片。`,
   hsAdviceBlurry: '照片看起来有些模糊。请保持稳定，擦净镜头后重新拍摄。',
   hsStyleLegend: '风格',
   hsStyle_corporate: '商务正装',
@@ -216,7 +219,8 @@ const zhHans: Translation = {
   mgChoosePhotos: '添加照片',
   mgCamera: '拍照',
   mgDropHere: '或拖放到此处',
-  mgPhotoLimits: (p, f) => `${f.number(p.minImages)} 到 ${f.number(p.maxImages)} 张照片 · ${p.formats} · 每张最大 ${f.bytes(p.bytes)}`,
+  mgPhotoLimits: (p, f) =>
+    `${f.number(p.minImages)} 到 ${f.number(p.maxImages)} 张照片 · ${p.formats} · 每张最大 ${f.bytes(p.bytes)}`,
   mgAdviceTitle: '怎样效果最好',
   mgAdvice1: '单个物体，居中，背景干净且为纯色。',
   mgAdvice2: (p, f) => `短边至少 ${f.number(p.px)} px。`,
@@ -312,7 +316,8 @@ const zhHans: Translation = {
   // <video-to-3d-uploader>
   vtTitle: '将漫游视频转换为 3D 场景',
   vtChoose: '选择视频',
-  vtLimits: (p, f) => `${p.formats} · 最长 ${f.unit(p.seconds / 60, 'minute')} · 最高 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}`,
+  vtLimits: (p, f) =>
+    `${p.formats} · 最长 ${f.unit(p.seconds / 60, 'minute')} · 最高 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}`,
   vtTipsTitle: '如何拍摄优质的漫游视频',
   vtTip1: '一镜到底，不要剪辑。',
   vtTip2: '绕着拍摄对象缓慢行走，分别在低处、平视和高处三个高度拍摄。',

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, COSTS, ERROR_CODES, KEY_PREFIXES, LIMITS, ROUTES, headshotCharge, matchRoute, sniffImage, sniffVideo } from '../../src/api/index.js';
+import {
+  ApiError,
+  COSTS,
+  ERROR_CODES,
+  KEY_PREFIXES,
+  LIMITS,
+  ROUTES,
+  headshotCharge,
+  matchRoute,
+  sniffImage,
+  sniffVideo,
+} from '../../src/api/index.js';
 
 describe('costs', () => {
   it('headshots: 10 for four, 2.5 per variant rounded down, never more than pro rata', () => {
@@ -53,7 +64,10 @@ describe('sniffing', () => {
 
 describe('ApiError', () => {
   it('reads the envelope and Retry-After from a response', async () => {
-    const r = new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }), { status: 429, headers: { 'retry-after': '7' } });
+    const r = new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }), {
+      status: 429,
+      headers: { 'retry-after': '7' },
+    });
     const e = await ApiError.fromResponse(r);
     assert.deepEqual([e.status, e.code, e.message, e.retryAfter], [429, 'rate_limited', 'slow down', 7]);
   });
@@ -62,6 +76,7 @@ describe('ApiError', () => {
     assert.deepEqual([e.status, e.code], [502, 'http_502']);
   });
   it('has a status for every code', () => {
-    for (const [code, status] of Object.entries(ERROR_CODES)) assert.equal(ApiError.of(code as keyof typeof ERROR_CODES, 'x').status, status);
+    for (const [code, status] of Object.entries(ERROR_CODES))
+      assert.equal(ApiError.of(code as keyof typeof ERROR_CODES, 'x').status, status);
   });
 });

@@ -26,15 +26,27 @@ interface ManifestEntry {
 
 /** gzip -9 bytes of each entry's static closure, by entry name. */
 /** One build per entry: what a page with only that element loads (a multi-entry build would share chunks between elements and count code another element needs). */
-async function weigh(projectRoot: string, inputs: Record<string, string>): Promise<Record<string, { bytes: number; three: boolean }>> {
+async function weigh(
+  projectRoot: string,
+  inputs: Record<string, string>,
+): Promise<Record<string, { bytes: number; three: boolean }>> {
   const result: Record<string, { bytes: number; three: boolean }> = {};
-  for (const [name, file] of Object.entries(inputs)) Object.assign(result, await weighTogether(projectRoot, { [name]: file }));
+  for (const [name, file] of Object.entries(inputs))
+    Object.assign(result, await weighTogether(projectRoot, { [name]: file }));
   return result;
 }
 
-async function weighTogether(projectRoot: string, inputs: Record<string, string>): Promise<Record<string, { bytes: number; three: boolean }>> {
+async function weighTogether(
+  projectRoot: string,
+  inputs: Record<string, string>,
+): Promise<Record<string, { bytes: number; three: boolean }>> {
   const out = mkdtempSync(join(tmpdir(), 'mediakit-bench-elements-'));
-  await build({ configFile: false, root: projectRoot, logLevel: 'error', build: { outDir: out, emptyOutDir: true, manifest: true, minify: true, rolldownOptions: { input: inputs } } });
+  await build({
+    configFile: false,
+    root: projectRoot,
+    logLevel: 'error',
+    build: { outDir: out, emptyOutDir: true, manifest: true, minify: true, rolldownOptions: { input: inputs } },
+  });
   const manifest = JSON.parse(readFileSync(join(out, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
   const closure = (key: string, seen = new Set<string>()): Set<string> => {
     if (seen.has(key)) return seen;
@@ -44,9 +56,14 @@ async function weighTogether(projectRoot: string, inputs: Record<string, string>
   };
   const result: Record<string, { bytes: number; three: boolean }> = {};
   for (const [name, file] of Object.entries(inputs)) {
-    const key = Object.keys(manifest).find((k) => join(projectRoot, k) === file || k === file.replace(projectRoot + '/', ''))!;
+    const key = Object.keys(manifest).find(
+      (k) => join(projectRoot, k) === file || k === file.replace(projectRoot + '/', ''),
+    )!;
     const keys = closure(key);
-    const bytes = [...keys].reduce((n, k) => n + gzipSync(readFileSync(join(out, manifest[k]!.file)), { level: 9 }).byteLength, 0);
+    const bytes = [...keys].reduce(
+      (n, k) => n + gzipSync(readFileSync(join(out, manifest[k]!.file)), { level: 9 }).byteLength,
+      0,
+    );
     const three = [...keys].some((k) => /three|gaussian-splats/.test(k));
     result[name] = { bytes, three };
   }
@@ -58,10 +75,17 @@ function baselineProject(): string {
   if (!existsSync(join(dir, 'node_modules/@uppy/dashboard'))) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{"name":"bench","private":true,"type":"module"}');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', ...Object.entries(BASELINES).map(([n, v]) => `${n}@${v}`)], { cwd: dir, stdio: 'inherit' });
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--silent', ...Object.entries(BASELINES).map(([n, v]) => `${n}@${v}`)],
+      { cwd: dir, stdio: 'inherit' },
+    );
   }
   writeFileSync(join(dir, 'mux.js'), "import '@mux/mux-uploader';\n");
-  writeFileSync(join(dir, 'uppy.js'), "import Uppy from '@uppy/core';\nimport Dashboard from '@uppy/dashboard';\nnew Uppy().use(Dashboard, { inline: true, target: document.body });\n");
+  writeFileSync(
+    join(dir, 'uppy.js'),
+    "import Uppy from '@uppy/core';\nimport Dashboard from '@uppy/dashboard';\nnew Uppy().use(Dashboard, { inline: true, target: document.body });\n",
+  );
   return dir;
 }
 
@@ -74,14 +98,29 @@ export async function elementsBench(): Promise<void> {
   }
   const ours = await weigh(root, inputs);
   const dir = baselineProject();
-  const theirs = await weigh(dir, { 'mux-uploader 1.5.0': join(dir, 'mux.js'), 'Uppy Dashboard 6.0 (core + dashboard)': join(dir, 'uppy.js') });
+  const theirs = await weigh(dir, {
+    'mux-uploader 1.5.0': join(dir, 'mux.js'),
+    'Uppy Dashboard 6.0 (core + dashboard)': join(dir, 'uppy.js'),
+  });
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const uploader = ours['<video-to-3d-uploader>']?.bytes;
   const rows = [
-    ...Object.entries(theirs).map(([name, v]) => ({ page: `baseline: ${name}`, 'gzip -9': kb(v.bytes), 'three.js': v.three ? 'yes' : 'no', 'vs uploader': uploader ? (v.bytes / uploader).toFixed(2) + 'x' : '' })),
-    ...Object.entries(ours).map(([name, v]) => ({ page: name, 'gzip -9': kb(v.bytes), 'three.js': v.three ? 'yes' : 'no', 'vs uploader': uploader ? (v.bytes / uploader).toFixed(2) + 'x' : '' })),
+    ...Object.entries(theirs).map(([name, v]) => ({
+      page: `baseline: ${name}`,
+      'gzip -9': kb(v.bytes),
+      'three.js': v.three ? 'yes' : 'no',
+      'vs uploader': uploader ? (v.bytes / uploader).toFixed(2) + 'x' : '',
+    })),
+    ...Object.entries(ours).map(([name, v]) => ({
+      page: name,
+      'gzip -9': kb(v.bytes),
+      'three.js': v.three ? 'yes' : 'no',
+      'vs uploader': uploader ? (v.bytes / uploader).toFixed(2) + 'x' : '',
+    })),
   ];
-  console.log('\nPage weight of each element before a result (static import closure of its define module, vite build, gzip -9)');
+  console.log(
+    '\nPage weight of each element before a result (static import closure of its define module, vite build, gzip -9)',
+  );
   console.table(rows);
   await modelGeneratorBench();
 }

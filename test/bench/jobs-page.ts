@@ -5,7 +5,8 @@ import { JobPoller, MediaClient, isTerminal } from '../../src/index.js';
 
 const client = MediaClient.for('/mediakit');
 const poller = JobPoller.for(client);
-const video = async () => new File([await (await fetch('/__bench/video.mp4')).blob()], 'walk.mp4', { type: 'video/mp4' });
+const video = async () =>
+  new File([await (await fetch('/__bench/video.mp4')).blob()], 'walk.mp4', { type: 'video/mp4' });
 const photo = async () => {
   const c = new OffscreenCanvas(320, 400);
   const g = c.getContext('2d')!;
@@ -38,7 +39,9 @@ const mk = {
     return Promise.all(records.filter((r) => !isTerminal(r.status)).map((r) => mk.watch(r.id)));
   },
   async createNaive(kind: 'video' | 'model'): Promise<string> {
-    return kind === 'video' ? (await client.createVideoJob(await video())).data.job_id : (await client.createModelJob(MODEL)).data.job_id;
+    return kind === 'video'
+      ? (await client.createVideoJob(await video())).data.job_id
+      : (await client.createModelJob(MODEL)).data.job_id;
   },
   async pollNaive(kind: 'video' | 'model', handle: string, intervalMs: number): Promise<string> {
     for (;;) {

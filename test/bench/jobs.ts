@@ -32,7 +32,9 @@ function fixtures(): Plugin {
     name: 'bench-fixtures',
     configureServer(server) {
       server.middlewares.use('/__bench/video.mp4', (_req, res) => {
-        void makeVideo({ seconds: 2, width: 320, height: 240 }).then((bytes) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from(bytes)));
+        void makeVideo({ seconds: 2, width: 320, height: 240 }).then((bytes) =>
+          res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from(bytes)),
+        );
       });
     },
   };
@@ -54,7 +56,13 @@ function counter(target: Page | BrowserContext) {
 
 export async function jobsBench(): Promise<void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const server = await createServer({ configFile: false, root, logLevel: 'error', server: { port: 0, host: '127.0.0.1' }, plugins: [mediakitDev({ sandbox: { speed: SPEED }, budget: 1_000_000 }), fixtures()] });
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: 'error',
+    server: { port: 0, host: '127.0.0.1' },
+    plugins: [mediakitDev({ sandbox: { speed: SPEED }, budget: 1_000_000 }), fixtures()],
+  });
   await server.listen();
   const url = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}/test/bench/jobs-page.html`;
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
@@ -76,12 +84,31 @@ export async function jobsBench(): Promise<void> {
       const t0 = performance.now();
       await Promise.all([
         engine.page.evaluate(async (k) => mk.watch(await mk.create(k)), kind),
-        naive.page.evaluate(async ([k, ms]) => mk.pollNaive(k as string, await mk.createNaive(k as string), ms as number), [kind, NAIVE_INTERVAL_MS] as const),
+        naive.page.evaluate(
+          async ([k, ms]) => mk.pollNaive(k as string, await mk.createNaive(k as string), ms as number),
+          [kind, NAIVE_INTERVAL_MS] as const,
+        ),
       ]);
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
       const total = (n: typeof e) => n.session + n.create + n.poll + n.other;
-      rows.push({ job: `${kind} (~${seconds} s)`, poller: `baseline: every ${NAIVE_INTERVAL_MS / 1000} s`, session: b.session, create: b.create, polls: b.poll, 'requests/job': total(b), 'vs baseline': '1.00x' });
-      rows.push({ job: `${kind} (~${seconds} s)`, poller: 'JobPoller', session: e.session, create: e.create, polls: e.poll, 'requests/job': total(e), 'vs baseline': (total(e) / total(b)).toFixed(2) + 'x' });
+      rows.push({
+        job: `${kind} (~${seconds} s)`,
+        poller: `baseline: every ${NAIVE_INTERVAL_MS / 1000} s`,
+        session: b.session,
+        create: b.create,
+        polls: b.poll,
+        'requests/job': total(b),
+        'vs baseline': '1.00x',
+      });
+      rows.push({
+        job: `${kind} (~${seconds} s)`,
+        poller: 'JobPoller',
+        session: e.session,
+        create: e.create,
+        polls: e.poll,
+        'requests/job': total(e),
+        'vs baseline': (total(e) / total(b)).toFixed(2) + 'x',
+      });
       await engine.context.close();
       await naive.context.close();
     }
@@ -89,10 +116,20 @@ export async function jobsBench(): Promise<void> {
       const { context, page } = await open();
       const n = counter(page);
       await page.evaluate((k) => (k === 'headshots' ? mk.headshots() : mk.imageTool()), kind);
-      rows.push({ job: kind, poller: '(synchronous)', session: n.session, create: n.create, polls: n.poll, 'requests/job': n.session + n.create + n.poll + n.other, 'vs baseline': '-' });
+      rows.push({
+        job: kind,
+        poller: '(synchronous)',
+        session: n.session,
+        create: n.create,
+        polls: n.poll,
+        'requests/job': n.session + n.create + n.poll + n.other,
+        'vs baseline': '-',
+      });
       await context.close();
     }
-    console.log(`\nRequests per completed job (sandbox clock x${SPEED}; JobPoller: video every 3 s backing off to 30 s, 3D every 3 s)`);
+    console.log(
+      `\nRequests per completed job (sandbox clock x${SPEED}; JobPoller: video every 3 s backing off to 30 s, 3D every 3 s)`,
+    );
     console.table(rows);
 
     // 2. Tabs: the first tab creates a job; the others open the page and adopt it from IndexedDB.
@@ -109,15 +146,31 @@ export async function jobsBench(): Promise<void> {
           await Promise.all(pages.map((p) => p.evaluate(() => mk.resumeAll())));
         } else {
           const handle = await first.page.evaluate(() => mk.createNaive('model'));
-          await Promise.all(pages.map((p) => p.evaluate(([h, ms]) => mk.pollNaive('model', h as string, ms as number), [handle, NAIVE_INTERVAL_MS] as const)));
+          await Promise.all(
+            pages.map((p) =>
+              p.evaluate(([h, ms]) => mk.pollNaive('model', h as string, ms as number), [
+                handle,
+                NAIVE_INTERVAL_MS,
+              ] as const),
+            ),
+          );
         }
         const minutes = (performance.now() - t0) / 60_000;
-        tabRows.push({ tabs, poller: mode === 'engine' ? 'JobPoller (one tab polls, the rest listen)' : `baseline: each tab every ${NAIVE_INTERVAL_MS / 1000} s`, polls: n.poll, 'polls/min': Math.round(n.poll / minutes) });
+        tabRows.push({
+          tabs,
+          poller:
+            mode === 'engine'
+              ? 'JobPoller (one tab polls, the rest listen)'
+              : `baseline: each tab every ${NAIVE_INTERVAL_MS / 1000} s`,
+          polls: n.poll,
+          'polls/min': Math.round(n.poll / minutes),
+        });
         await first.context.close();
       }
     }
     const base = tabRows.find((r) => r.tabs === 1 && String(r.poller).startsWith('JobPoller'))!;
-    for (const r of tabRows) r['vs 1 tab (JobPoller)'] = (Number(r['polls/min']) / Number(base['polls/min'])).toFixed(2) + 'x';
+    for (const r of tabRows)
+      r['vs 1 tab (JobPoller)'] = (Number(r['polls/min']) / Number(base['polls/min'])).toFixed(2) + 'x';
     console.log('\nPoll traffic while tabs of one browser watch one 3D job (goal: 4 tabs = 1 tab)');
     console.table(tabRows);
   } finally {

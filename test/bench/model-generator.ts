@@ -46,7 +46,13 @@ function counter(page: Page, showing: () => boolean): Counts {
 
 export async function modelGeneratorBench(): Promise<void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const server = await createServer({ configFile: false, root, logLevel: 'error', server: { port: 0, host: '127.0.0.1' }, plugins: [mediakitDev({ sandbox: { speed: SPEED }, budget: 1_000_000 })] });
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: 'error',
+    server: { port: 0, host: '127.0.0.1' },
+    plugins: [mediakitDev({ sandbox: { speed: SPEED }, budget: 1_000_000 })],
+  });
   await server.listen();
   const url = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}/demo/model-generator.html`;
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
@@ -69,17 +75,38 @@ export async function modelGeneratorBench(): Promise<void> {
         while (el.status !== 'ready') await new Promise((r) => setTimeout(r, 50));
         void el.start();
       }, mode);
-      await page.waitForFunction(() => document.querySelector('model-generator')!.status === 'succeeded', null, { timeout: 120_000 });
+      await page.waitForFunction(() => document.querySelector('model-generator')!.status === 'succeeded', null, {
+        timeout: 120_000,
+      });
       showing = true;
-      await page.waitForFunction(() => document.querySelector('model-generator')!.shadowRoot!.querySelector('glb-viewer')?.matches(':state(loaded)'), null, { timeout: 120_000 });
+      await page.waitForFunction(
+        () =>
+          document.querySelector('model-generator')!.shadowRoot!.querySelector('glb-viewer')?.matches(':state(loaded)'),
+        null,
+        { timeout: 120_000 },
+      );
       // A few seconds of the turntable playing (its range requests count too).
       await page.waitForTimeout(3000);
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
       const total = n.session + n.create + n.poll + n.glb + n.turntable + n.reference + n.other;
-      rows.push({ job: `${mode} (fast, ~${seconds} s)`, session: n.session, create: n.create, polls: n.poll, 'GLB': n.glb, turntable: n.turntable, reference: n.reference, other: n.other, 'requests/job': total, [`goal ≤ ${GOAL}`]: total <= GOAL ? 'met' : 'MISSED', 'viewer code before a model': n.viewerEarly });
+      rows.push({
+        job: `${mode} (fast, ~${seconds} s)`,
+        session: n.session,
+        create: n.create,
+        polls: n.poll,
+        GLB: n.glb,
+        turntable: n.turntable,
+        reference: n.reference,
+        other: n.other,
+        'requests/job': total,
+        [`goal ≤ ${GOAL}`]: total <= GOAL ? 'met' : 'MISSED',
+        'viewer code before a model': n.viewerEarly,
+      });
       await context.close();
     }
-    console.log(`\n<model-generator>: requests from page load to a model shown (sandbox clock x${SPEED}; 3D jobs polled every 3 s)`);
+    console.log(
+      `\n<model-generator>: requests from page load to a model shown (sandbox clock x${SPEED}; 3D jobs polled every 3 s)`,
+    );
     console.table(rows);
   } finally {
     await browser.close();

@@ -30,7 +30,11 @@ interface Server {
 }
 
 async function start(mode: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), [mode], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), [mode], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const info = await new Promise<Record<string, any>>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Record<string, any>));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -49,9 +53,18 @@ async function start(mode: string, env: Record<string, string> = {}): Promise<Se
 }
 
 /** A multipart video upload of `fileBytes`, streamed from a fixed 1 MiB chunk, optionally paced to `rate` bytes/s. */
-async function upload(base: string, path: string, auth: string, video: Uint8Array, fileBytes: number, rate?: number): Promise<{ status: number; seconds: number; bytes: number; body: string }> {
+async function upload(
+  base: string,
+  path: string,
+  auth: string,
+  video: Uint8Array,
+  fileBytes: number,
+  rate?: number,
+): Promise<{ status: number; seconds: number; bytes: number; body: string }> {
   const boundary = 'benchboundary7d1f';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const pad = fileBytes - video.byteLength;
   const free = Buffer.alloc(8);
@@ -62,12 +75,24 @@ async function upload(base: string, path: string, auth: string, video: Uint8Arra
   const u = new URL(base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method: 'POST', path, headers: { authorization: auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(total) } });
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path,
+      headers: {
+        authorization: auth,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(total),
+      },
+    });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000, bytes: total, body }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000, bytes: total, body }),
+      );
     });
     req.on('error', reject);
     let sent = 0;
@@ -142,7 +167,11 @@ async function pollLatency(sandbox: Server, video: Uint8Array): Promise<void> {
     console.table([
       { route: 'direct to the sandbox', p50: pct(d, 0.5).toFixed(2), p99: pct(d, 0.99).toFixed(2) },
       { route: 'through the proxy', p50: pct(p, 0.5).toFixed(2), p99: pct(p, 0.99).toFixed(2) },
-      { route: 'added by the proxy', p50: (pct(p, 0.5) - pct(d, 0.5)).toFixed(2), p99: (pct(p, 0.99) - pct(d, 0.99)).toFixed(2) },
+      {
+        route: 'added by the proxy',
+        p50: (pct(p, 0.5) - pct(d, 0.5)).toFixed(2),
+        p99: (pct(p, 0.99) - pct(d, 0.99)).toFixed(2),
+      },
     ]);
     console.log('goal: added p50 <= 1 ms');
   } finally {
@@ -165,7 +194,17 @@ async function stalledHeadshots(sandbox: Server): Promise<void> {
     const before = await server.memory();
     const body = Buffer.alloc(16 * 1000 * 1000, 0x41);
     for (let i = 0; i < STALLED; i++) {
-      const req = request({ host: u.hostname, port: u.port, method: 'POST', path: '/mediakit/api/v1/headshot', headers: { authorization: `Bearer ${server.info['token']}`, 'content-type': 'application/json', 'content-length': String(body.length + 40) } });
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        method: 'POST',
+        path: '/mediakit/api/v1/headshot',
+        headers: {
+          authorization: `Bearer ${server.info['token']}`,
+          'content-type': 'application/json',
+          'content-length': String(body.length + 40),
+        },
+      });
       req.on('response', (res) => {
         answers[res.statusCode ?? 0] = (answers[res.statusCode ?? 0] ?? 0) + 1;
         res.resume();
@@ -178,7 +217,12 @@ async function stalledHeadshots(sandbox: Server): Promise<void> {
     await new Promise((r) => setTimeout(r, 3000));
     const after = await server.memory();
     console.log(`\nBuffered bodies: ${STALLED} stalled 16 MB headshot uploads from one subject`);
-    console.table([{ 'peak memory growth MiB (VmHWM)': mb(after.hwm - before.rss), 'answers while stalled': JSON.stringify(answers) }]);
+    console.table([
+      {
+        'peak memory growth MiB (VmHWM)': mb(after.hwm - before.rss),
+        'answers while stalled': JSON.stringify(answers),
+      },
+    ]);
   } finally {
     for (const s of sockets) s.destroy();
     server.stop();
@@ -218,16 +262,20 @@ export async function proxyBench(): Promise<void> {
       { target: targets[3]!, size: Math.min(fileBytes, 100 * MiB) },
     ];
     for (const run of runs) {
-      const server = run.target.mode ? await start(run.target.mode, { UPSTREAM: sandbox.url, KEYS: JSON.stringify(keys) }) : undefined;
+      const server = run.target.mode
+        ? await start(run.target.mode, { UPSTREAM: sandbox.url, KEYS: JSON.stringify(keys) })
+        : undefined;
       try {
         const base = server?.url ?? sandbox.url;
         const auth = run.target.mode === 'proxy' ? `Bearer ${server!.info['token']}` : run.target.auth;
         // Warm up the code paths with a small real upload, then take the baseline.
         const warm = await upload(base, run.target.prefix + path, auth, video, video.byteLength + 1024);
-        if (warm.status !== 202) throw new Error(`${run.target.name}: warm-up upload answered ${warm.status} ${warm.body}`);
+        if (warm.status !== 202)
+          throw new Error(`${run.target.name}: warm-up upload answered ${warm.status} ${warm.body}`);
         const before = await server?.memory();
         const r = await upload(base, run.target.prefix + path, auth, video, run.size, run.rate);
-        if (r.status !== 202) throw new Error(`${run.target.name}: upload answered ${r.status} ${r.body.slice(0, 200)}`);
+        if (r.status !== 202)
+          throw new Error(`${run.target.name}: upload answered ${r.status} ${r.body.slice(0, 200)}`);
         const after = await server?.memory();
         const throughput = r.bytes / MiB / r.seconds;
         const key = `${run.target.name}${run.rate ? ' @100MB/s' : ''}${run.size !== fileBytes ? ' small' : ''}`;

@@ -57,7 +57,11 @@ async function load(url: string, headers: Record<string, string>): Promise<{ rps
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / (DURATION_MS / 1000), p50: latencies[Math.floor(latencies.length * 0.5)]!, p99: latencies[Math.floor(latencies.length * 0.99)]! };
+  return {
+    rps: latencies.length / (DURATION_MS / 1000),
+    p50: latencies[Math.floor(latencies.length * 0.5)]!,
+    p99: latencies[Math.floor(latencies.length * 0.99)]!,
+  };
 }
 
 async function time<T>(fn: () => Promise<T>, runs = 3): Promise<{ ms: number; value: T }> {
@@ -79,8 +83,18 @@ function table(title: string, rows: Record<string, string | number>[]): void {
 async function pollBench(): Promise<void> {
   const sandbox = createSandbox({ speed: 1 });
   const { server, url } = await serve((r) => sandbox.fetch(r), 0);
-  const account = (await (await fetch(url + '/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"credits":100}' })).json()) as any;
-  const created = await fetch(url + '/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${account.keys.generate}`, 'content-type': 'application/json' }, body: '{"mode":"text","prompt":"a cup"}' });
+  const account = (await (
+    await fetch(url + '/__sandbox/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"credits":100}',
+    })
+  ).json()) as any;
+  const created = await fetch(url + '/api/v1/3d/jobs', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${account.keys.generate}`, 'content-type': 'application/json' },
+    body: '{"mode":"text","prompt":"a cup"}',
+  });
   const pollPath = created.headers.get('location')!;
   const sample = await (await fetch(url + pollPath, { headers: { 'x-api-key': account.keys.generate } })).text();
   const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(sample));
@@ -89,8 +103,20 @@ async function pollBench(): Promise<void> {
   const base = await load(bareUrl, {});
   const sb = await load(url + pollPath, { 'x-api-key': account.keys.generate });
   table(`Poll throughput (${CONCURRENCY} concurrent, ${DURATION_MS} ms each)`, [
-    { case: 'baseline: bare node:http, same body', 'req/s': Math.round(base.rps), 'p50 ms': base.p50.toFixed(2), 'p99 ms': base.p99.toFixed(2), 'vs baseline': '1.00x' },
-    { case: 'sandbox GET /api/v1/3d/jobs/{id}', 'req/s': Math.round(sb.rps), 'p50 ms': sb.p50.toFixed(2), 'p99 ms': sb.p99.toFixed(2), 'vs baseline': (sb.rps / base.rps).toFixed(2) + 'x' },
+    {
+      case: 'baseline: bare node:http, same body',
+      'req/s': Math.round(base.rps),
+      'p50 ms': base.p50.toFixed(2),
+      'p99 ms': base.p99.toFixed(2),
+      'vs baseline': '1.00x',
+    },
+    {
+      case: 'sandbox GET /api/v1/3d/jobs/{id}',
+      'req/s': Math.round(sb.rps),
+      'p50 ms': sb.p50.toFixed(2),
+      'p99 ms': sb.p99.toFixed(2),
+      'vs baseline': (sb.rps / base.rps).toFixed(2) + 'x',
+    },
   ]);
   await sandbox.idle();
   server.closeAllConnections();
@@ -104,13 +130,30 @@ async function artifactBench(): Promise<void> {
   const clip = await makeVideo({ seconds: 10, width: 1280, height: 720, fps: 24 });
   const rows: Record<string, string | number>[] = [];
   const baseline = await time(async () => sharp(photo).png().toBuffer());
-  rows.push({ artifact: 'baseline: sharp decode + PNG encode of the 1024 px photo', ms: baseline.ms.toFixed(1), output: `${baseline.value.byteLength} B`, 'vs baseline': '1.0x' });
-  const add = (name: string, ms: number, output: string) => rows.push({ artifact: name, ms: ms.toFixed(1), output, 'vs baseline': (ms / baseline.ms).toFixed(1) + 'x' });
+  rows.push({
+    artifact: 'baseline: sharp decode + PNG encode of the 1024 px photo',
+    ms: baseline.ms.toFixed(1),
+    output: `${baseline.value.byteLength} B`,
+    'vs baseline': '1.0x',
+  });
+  const add = (name: string, ms: number, output: string) =>
+    rows.push({ artifact: name, ms: ms.toFixed(1), output, 'vs baseline': (ms / baseline.ms).toFixed(1) + 'x' });
 
   const digest = new Uint8Array(createHash('sha256').update(clip).digest());
-  const scene = await time(() => buildScene({ bytes: clip, durationSeconds: 10, width: 1280, height: 720, sha256: digest }), 2);
-  add(`video: splat PLY + zip from a 10 s 720p clip (${scene.value.source})`, scene.ms, `${scene.value.splats} splats, ${scene.value.ply.byteLength} B ply`);
-  for (const [quality, size] of [['fast', 512], ['standard', 1024], ['high', 2048]] as const) {
+  const scene = await time(
+    () => buildScene({ bytes: clip, durationSeconds: 10, width: 1280, height: 720, sha256: digest }),
+    2,
+  );
+  add(
+    `video: splat PLY + zip from a 10 s 720p clip (${scene.value.source})`,
+    scene.ms,
+    `${scene.value.splats} splats, ${scene.value.ply.byteLength} B ply`,
+  );
+  for (const [quality, size] of [
+    ['fast', 512],
+    ['standard', 1024],
+    ['high', 2048],
+  ] as const) {
     const relief = await time(() => buildRelief([photo], { textureSize: size, seed: 1, cutout: false }), 2);
     add(`3D: GLB relief, ${quality} (${size} px texture)`, relief.ms, `${relief.value.glb.byteLength} B`);
   }
@@ -123,7 +166,11 @@ async function artifactBench(): Promise<void> {
     const cut = await prepareSelfie(selfie);
     return Promise.all(([0, 1, 2, 3] as const).map((slot) => renderHeadshot(cut, 'corporate', slot)));
   }, 2);
-  add('headshots: full batch of 4 PNGs from a 768x1024 selfie', batch.ms, `${batch.value.reduce((n, v) => n + v.png.byteLength, 0)} B`);
+  add(
+    'headshots: full batch of 4 PNGs from a 768x1024 selfie',
+    batch.ms,
+    `${batch.value.reduce((n, v) => n + v.png.byteLength, 0)} B`,
+  );
   const bg = await time(() => runImageTool(photo, { size: 'auto', format: 'png', bgColor: undefined, crop: false }));
   add('image tools: background removal, 1024 px PNG', bg.ms, `${bg.value.bytes.byteLength} B`);
   table('Artifact generation (best of runs)', rows);

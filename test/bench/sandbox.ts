@@ -20,7 +20,10 @@ interface Child {
 }
 
 async function start(mode: string): Promise<Child> {
-  const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), [mode], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), [mode], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const info = await new Promise<Record<string, any>>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Record<string, any>));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -37,9 +40,16 @@ async function start(mode: string): Promise<Child> {
   };
 }
 
-function upload(base: string, auth: string, video: Uint8Array, fileBytes: number): Promise<{ status: number; seconds: number; bytes: number }> {
+function upload(
+  base: string,
+  auth: string,
+  video: Uint8Array,
+  fileBytes: number,
+): Promise<{ status: number; seconds: number; bytes: number }> {
   const boundary = 'sandboxbenchboundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const pad = fileBytes - video.byteLength;
   const free = Buffer.alloc(8);
@@ -50,10 +60,22 @@ function upload(base: string, auth: string, video: Uint8Array, fileBytes: number
   const u = new URL(base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method: 'POST', path: '/api/v1/video-to-3d/jobs', headers: { authorization: auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(total) } });
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path: '/api/v1/video-to-3d/jobs',
+      headers: {
+        authorization: auth,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(total),
+      },
+    });
     req.on('response', (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000, bytes: total }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000, bytes: total }),
+      );
     });
     req.on('error', reject);
     const write = (chunk: Uint8Array) => new Promise<void>((r) => (req.write(chunk) ? r() : req.once('drain', r)));
@@ -85,7 +107,13 @@ export async function sandboxUploadBench(): Promise<void> {
       const r = await upload(server.url, auth, video, fileBytes);
       if (r.status !== 202) throw new Error(`${name}: upload answered ${r.status}`);
       const after = await server.memory();
-      rows.push({ server: name, 'body MiB': (r.bytes / MiB).toFixed(1), seconds: r.seconds.toFixed(2), 'MiB/s': (r.bytes / MiB / r.seconds).toFixed(0), 'peak memory growth MiB (VmHWM)': ((after.hwm - before.rss) / MiB).toFixed(1) });
+      rows.push({
+        server: name,
+        'body MiB': (r.bytes / MiB).toFixed(1),
+        seconds: r.seconds.toFixed(2),
+        'MiB/s': (r.bytes / MiB / r.seconds).toFixed(0),
+        'peak memory growth MiB (VmHWM)': ((after.hwm - before.rss) / MiB).toFixed(1),
+      });
     } finally {
       server.child.kill();
     }

@@ -38,7 +38,15 @@ if (mode === 'sandbox') {
   const sandbox = createSandbox({ speed: 1, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   port = Number(new URL((await serve((r) => sandbox.fetch(r), 0)).url).port);
   const api = (path: string, body: unknown) =>
-    sandbox.fetch(new Request('http://s' + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).then((r) => r.json() as Promise<Record<string, any>>);
+    sandbox
+      .fetch(
+        new Request('http://s' + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      )
+      .then((r) => r.json() as Promise<Record<string, any>>);
   const account = await api('/__sandbox/accounts', { credits: 1_000_000 });
   // No reconstruction work in the background of the measurements: every video job fails (and is refunded).
   await api('/__sandbox/faults', { account_id: account['account_id'], kind: 'job_fail', count: 1_000_000 });
@@ -53,23 +61,39 @@ if (mode === 'sandbox') {
     rateLimits: { create: { limit: 1e6, windowSeconds: 60 }, poll: { limit: 1e9, windowSeconds: 60 } },
   });
   port = await listen(toNodeHandler(proxy));
-  extra = { token: await proxy.mintToken({ subject: 'bench', capabilities: ['video', 'generate', 'headshot', 'imageTools'], budget: 1e9, ttlSeconds: 3600 }) };
+  extra = {
+    token: await proxy.mintToken({
+      subject: 'bench',
+      capabilities: ['video', 'generate', 'headshot', 'imageTools'],
+      budget: 1e9,
+      ttlSeconds: 3600,
+    }),
+  };
 } else if (mode === 'pipe') {
   const target = new URL(upstream);
   port = await listen((req, res) => {
-    const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const out = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
 } else if (mode === 'fetch') {
   port = await listen(async (req, res) => {
     const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers.set(k, v);
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers.set(k, v);
     try {
-      const up = await fetch(upstream + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : (Readable.toWeb(req) as ReadableStream), duplex: 'half' } as RequestInit);
+      const up = await fetch(upstream + req.url, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' ? undefined : (Readable.toWeb(req) as ReadableStream),
+        duplex: 'half',
+      } as RequestInit);
       res.writeHead(up.status, Object.fromEntries(up.headers));
       if (up.body) for await (const chunk of up.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
       res.end();

@@ -14,7 +14,11 @@ async function bigVideo(mb: number): Promise<File> {
   new DataView(header.buffer).setUint32(0, pad + 8);
   header.set([0x66, 0x72, 0x65, 0x65], 4);
   const whole = Math.floor(pad / chunk.length);
-  return new File([base, header, ...Array.from({ length: whole }, () => chunk), chunk.subarray(0, pad - whole * chunk.length)], 'big.mp4', { type: 'video/mp4' });
+  return new File(
+    [base, header, ...Array.from({ length: whole }, () => chunk), chunk.subarray(0, pad - whole * chunk.length)],
+    'big.mp4',
+    { type: 'video/mp4' },
+  );
 }
 
 const usage = async () => (await navigator.storage.estimate()).usage ?? 0;
@@ -49,7 +53,13 @@ async function element(mb: number) {
     await new Promise((r) => setTimeout(r, 250));
   }
   el.remove();
-  return { firstByteMs: firstByte, uploadMs: uploaded, diskDuringMB: (peak - before) / 1e6, diskAfterMB: (after - before) / 1e6, freedMs };
+  return {
+    firstByteMs: firstByte,
+    uploadMs: uploaded,
+    diskDuringMB: (peak - before) / 1e6,
+    diskAfterMB: (after - before) / 1e6,
+    freedMs,
+  };
 }
 
 async function plain(mb: number) {

@@ -25,7 +25,9 @@ function fixtures(): Plugin {
     name: 'bench-fixtures',
     configureServer(server) {
       server.middlewares.use('/__bench/video.mp4', (_req, res) => {
-        void makeVideo({ seconds: 2, width: 320, height: 240 }).then((bytes) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from(bytes)));
+        void makeVideo({ seconds: 2, width: 320, height: 240 }).then((bytes) =>
+          res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from(bytes)),
+        );
       });
     },
   };
@@ -33,20 +35,39 @@ function fixtures(): Plugin {
 
 export async function uploadBench(): Promise<void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const server = await createServer({ configFile: false, root, logLevel: 'error', server: { port: 0, host: '127.0.0.1' }, plugins: [mediakitDev({ sandbox: { speed: 10 }, budget: 1_000_000 }), fixtures()] });
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: 'error',
+    server: { port: 0, host: '127.0.0.1' },
+    plugins: [mediakitDev({ sandbox: { speed: 10 }, budget: 1_000_000 }), fixtures()],
+  });
   await server.listen();
   const url = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}/test/bench/upload-page.html`;
   // A profile on disk: an incognito context keeps IndexedDB in memory, which would hide the cost.
   const profile = mkdtempSync(join(tmpdir(), 'mediakit-bench-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: ensureChromium(),
+    args: CHROMIUM_ARGS,
+  });
   try {
     const rows: Record<string, string>[] = [];
-    for (const [name, fn] of [['baseline: MediaClient.createVideoJob, nothing stored', 'plain'], ['<video-to-3d-uploader> (video kept in IndexedDB until the 202)', 'element']] as const) {
+    for (const [name, fn] of [
+      ['baseline: MediaClient.createVideoJob, nothing stored', 'plain'],
+      ['<video-to-3d-uploader> (video kept in IndexedDB until the 202)', 'element'],
+    ] as const) {
       const page = await context.newPage();
       await page.goto(url);
       await page.waitForFunction(() => typeof bench !== 'undefined');
       const r = await page.evaluate(([f, mb]) => bench[f as 'plain' | 'element'](mb as number), [fn, MB] as const);
-      rows.push({ case: name, 'first byte after start': `${r.firstByteMs.toFixed(0)} ms`, 'whole upload': `${(r.uploadMs / 1000).toFixed(1)} s`, 'disk while uploading': `${r.diskDuringMB.toFixed(0)} MB`, 'disk 0.5 s after the 202': `${r.diskAfterMB.toFixed(0)} MB`, 'disk given back after the 202': r.freedMs < 0 ? 'not within 60 s' : `${(r.freedMs / 1000).toFixed(1)} s` });
+      rows.push({
+        case: name,
+        'first byte after start': `${r.firstByteMs.toFixed(0)} ms`,
+        'whole upload': `${(r.uploadMs / 1000).toFixed(1)} s`,
+        'disk while uploading': `${r.diskDuringMB.toFixed(0)} MB`,
+        'disk 0.5 s after the 202': `${r.diskAfterMB.toFixed(0)} MB`,
+        'disk given back after the 202': r.freedMs < 0 ? 'not within 60 s' : `${(r.freedMs / 1000).toFixed(1)} s`,
+      });
       await page.close();
     }
     console.log(`\nUpload of a ${MB} MB video in Chromium through the proxy into the sandbox`);

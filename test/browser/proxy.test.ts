@@ -24,12 +24,18 @@ describe('proxy from the browser', () => {
     ctx.fillRect(16, 16, 32, 32);
     const form = new FormData();
     form.set('image_file', await image.convertToBlob({ type: 'image/png' }), 'x.png');
-    const r = await fetch(`${base}/api/v1`, { method: 'POST', headers: { authorization: `Bearer ${first.token}`, 'idempotency-key': crypto.randomUUID() }, body: form });
+    const r = await fetch(`${base}/api/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${first.token}`, 'idempotency-key': crypto.randomUUID() },
+      body: form,
+    });
     expect(r.status).to.equal(200);
     expect(r.headers.get('content-type')).to.equal('image/png');
     expect(Number(r.headers.get('x-credits-remaining'))).to.equal(first.budget.remaining - 1);
     // The other token is the same visitor: it sees the credit spent.
-    const view = await (await fetch(`${base}/session`, { headers: { authorization: `Bearer ${second.token}` } })).json();
+    const view = await (
+      await fetch(`${base}/session`, { headers: { authorization: `Bearer ${second.token}` } })
+    ).json();
     expect(view.data.budget.remaining).to.equal(first.budget.remaining - 1);
     expect(document.cookie).to.not.contain('mediakit_demo', 'the visitor cookie is HttpOnly');
   });
@@ -37,7 +43,11 @@ describe('proxy from the browser', () => {
   it('plays a 3D job turntable from its ticket URL and shows no upstream id', async () => {
     const { token } = await session();
     const auth = { authorization: `Bearer ${token}` };
-    const created = await fetch(`${base}/api/v1/3d/jobs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'text', prompt: 'a green cube', quality: 'fast' }) });
+    const created = await fetch(`${base}/api/v1/3d/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'text', prompt: 'a green cube', quality: 'fast' }),
+    });
     expect(created.status).to.equal(202);
     const poll = created.headers.get('location')!;
     expect(poll.startsWith(`${base}/api/v1/3d/jobs/`)).to.equal(true);
@@ -45,7 +55,11 @@ describe('proxy from the browser', () => {
     let data: { status: string; output: { turntable_url: string; model_url: string } };
     for (;;) {
       // The control plane answers this page because the test server gave it the dev token cookie.
-      const moved = await fetch('/sandbox/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      const moved = await fetch('/sandbox/__sandbox/clock', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance_ms":60000}',
+      });
       expect(moved.ok, `the sandbox clock: ${moved.status}`).to.equal(true);
       text = await (await fetch(poll, { headers: auth })).text();
       data = JSON.parse(text).data;

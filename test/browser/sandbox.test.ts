@@ -7,7 +7,11 @@ import { expect } from '@open-wc/testing';
 const base = '/sandbox';
 
 async function account(credits: number): Promise<{ account_id: string; keys: Record<string, string> }> {
-  const r = await fetch(`${base}/__sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits }) });
+  const r = await fetch(`${base}/__sandbox/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ credits }),
+  });
   return r.json();
 }
 
@@ -30,7 +34,11 @@ describe('sandbox over HTTP from the browser', () => {
     const form = new FormData();
     form.set('image_file', await canvasPhoto(), 'me.png');
     form.set('variants', '0,3');
-    const r = await fetch(`${base}/api/v1/headshot`, { method: 'POST', headers: { 'x-api-key': keys['headshot']! }, body: form });
+    const r = await fetch(`${base}/api/v1/headshot`, {
+      method: 'POST',
+      headers: { 'x-api-key': keys['headshot']! },
+      body: form,
+    });
     expect(r.status).to.equal(200);
     expect(r.headers.get('x-credits-charged')).to.equal('5');
     const body = await r.json();
@@ -45,7 +53,11 @@ describe('sandbox over HTTP from the browser', () => {
     const { keys } = await account(5);
     const form = new FormData();
     form.set('image_file', await canvasPhoto(), 'photo.png');
-    const r = await fetch(`${base}/api/v1`, { method: 'POST', headers: { authorization: `Bearer ${keys['imageTools']}` }, body: form });
+    const r = await fetch(`${base}/api/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys['imageTools']}` },
+      body: form,
+    });
     expect(r.headers.get('content-type')).to.equal('image/png');
     const bitmap = await createImageBitmap(await r.blob());
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
@@ -75,7 +87,11 @@ describe('sandbox artifacts in the browser', () => {
     const poll = created.headers.get('location')!;
     let data: { status: string; output: { turntable_url: string; model_url: string } };
     for (;;) {
-      await fetch(`${base}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
+      await fetch(`${base}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance_ms":60000}',
+      });
       data = (await (await fetch(base + poll, { headers: { 'x-api-key': keys['generate']! } })).json()).data;
       if (data.status !== 'queued' && data.status !== 'processing') break;
       await new Promise((r) => setTimeout(r, 100));

@@ -4,7 +4,13 @@
  * ledger behind it shows exactly this file's charges).
  */
 import { expect } from '@open-wc/testing';
-import { ApiError, MediaClient, ValidationError, type CreditsChangedEvent, type UploadProgress } from '../../src/index.js';
+import {
+  ApiError,
+  MediaClient,
+  ValidationError,
+  type CreditsChangedEvent,
+  type UploadProgress,
+} from '../../src/index.js';
 import { advance, charges, fault, padded, photo, requestsTo, until, video } from '../fixtures/browser.js';
 
 const endpoint = '/mk-short';
@@ -54,7 +60,11 @@ describe('MediaClient: calls', () => {
     const text = await c.createModelJob({ mode: 'text', prompt: 'a small wooden chair', quality: 'fast', seed: 7 });
     expect(text.data.status).to.equal('queued');
     expect(text.data.seed).to.equal(7);
-    const image = await c.createModelJob({ mode: 'image', images: [await photo(), await photo(256, 256, 'image/jpeg')], quality: 'fast' });
+    const image = await c.createModelJob({
+      mode: 'image',
+      images: [await photo(), await photo(256, 256, 'image/jpeg')],
+      quality: 'fast',
+    });
     expect(image.data.mode).to.equal('image');
     for (const id of [text.data.job_id, image.data.job_id]) {
       let job = await c.getModelJob(id);
@@ -100,8 +110,14 @@ describe('MediaClient: calls', () => {
     const c = client();
     const before = await charges('mk-short', 'createModelJob');
     const key = crypto.randomUUID();
-    const a = await c.createModelJob({ mode: 'text', prompt: 'a blue teapot', quality: 'fast' }, { idempotencyKey: key });
-    const b = await c.createModelJob({ mode: 'text', prompt: 'a blue teapot', quality: 'fast' }, { idempotencyKey: key });
+    const a = await c.createModelJob(
+      { mode: 'text', prompt: 'a blue teapot', quality: 'fast' },
+      { idempotencyKey: key },
+    );
+    const b = await c.createModelJob(
+      { mode: 'text', prompt: 'a blue teapot', quality: 'fast' },
+      { idempotencyKey: key },
+    );
     expect(b.data.seed).to.equal(a.data.seed);
     expect(await charges('mk-short', 'createModelJob')).to.equal(before + 1);
   });
@@ -135,7 +151,9 @@ describe('MediaClient: validation before spending', () => {
     expect(uhd.code).to.equal('unsupported_media');
     expect(uhd.message).to.contain('3840x2160');
     // Portrait 1080p and a QuickTime file pass.
-    const portrait = await c.createVideoJob(await video({ seconds: 1, fps: 2, width: 1080, height: 1920, container: 'mov' }, 'walk.mov'));
+    const portrait = await c.createVideoJob(
+      await video({ seconds: 1, fps: 2, width: 1080, height: 1920, container: 'mov' }, 'walk.mov'),
+    );
     expect(portrait.data.status).to.equal('queued');
     expect(sent()).to.equal(before + 1);
   });
@@ -161,7 +179,11 @@ describe('MediaClient: validation before spending', () => {
       [() => c.createModelJob({ mode: 'text', prompt: 'ab' }), 'prompt', /3 to 300/],
       [() => c.createModelJob({ mode: 'text', prompt: 'x'.repeat(301) }), 'prompt', /it has 301/],
       [() => c.createModelJob({ mode: 'image', images: [] }), 'images', /1 to 6/],
-      [() => c.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'ultra' as never }), 'quality', /fast, standard, high/],
+      [
+        () => c.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'ultra' as never }),
+        'quality',
+        /fast, standard, high/,
+      ],
       [() => c.createModelJob({ mode: 'text', prompt: 'a cup', seed: -1 }), 'seed', /0 to 4294967295/],
       [() => c.headshots({ image: image, variants: [4 as never] }), 'variants', /0, 1, 2 and 3/],
       [() => c.headshots({ image: image, variants: [1, 1] }), 'variants', /twice/],
@@ -207,8 +229,12 @@ describe('MediaClient: sessions and retries', () => {
   });
 
   it('answers a refused token by fetching a new one once, then reports the 401', async () => {
-    const foreign = ((await (await fetch('/mediakit/session', { method: 'POST' })).json()) as { data: { token: string } }).data.token;
-    const good = ((await (await fetch(`${endpoint}/session`, { method: 'POST' })).json()) as { data: { token: string } }).data.token;
+    const foreign = (
+      (await (await fetch('/mediakit/session', { method: 'POST' })).json()) as { data: { token: string } }
+    ).data.token;
+    const good = (
+      (await (await fetch(`${endpoint}/session`, { method: 'POST' })).json()) as { data: { token: string } }
+    ).data.token;
     const tokens = [foreign, good];
     const recovering = new MediaClient({ endpoint, session: async () => tokens.shift()! });
     expect((await recovering.budget()).limit).to.equal(10_000);
@@ -271,9 +297,11 @@ describe('MediaClient: sessions and retries', () => {
     expect((err as DOMException).name).to.equal('AbortError');
     expect(sentAtAbort).to.be.greaterThan(0).and.lessThan(total);
     // The proxy releases the reservation once it sees the cut connection (later on a busy machine).
-    await until(async () => (await c.budget()).remaining === budget, 10_000, 'the reservation released').catch(async () => {
-      throw new Error(`the budget stayed at ${(await c.budget()).remaining}, expected ${budget}`);
-    });
+    await until(async () => (await c.budget()).remaining === budget, 10_000, 'the reservation released').catch(
+      async () => {
+        throw new Error(`the budget stayed at ${(await c.budget()).remaining}, expected ${budget}`);
+      },
+    );
     expect(await charges('mk-short')).to.equal(before);
   });
 });

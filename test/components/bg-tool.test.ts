@@ -10,7 +10,8 @@ import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-bg';
 const cut = (el: Element) => el.shadowRoot!;
-const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined =>
+  cut(el).querySelector<T>(sel) ?? undefined;
 const spent = () => charges('mk-bg', 'imageTool');
 
 async function image(w = 320, h = 400): Promise<File> {
@@ -97,9 +98,14 @@ describe('<bg-tool>: changing the input', () => {
     await el.updateComplete;
     await new Promise((r) => setTimeout(r, 2_000)); // well past the file's check
     await el.updateComplete;
-    expect(q<HTMLImageElement>(el, 'img')?.getAttribute('src'), 'the before picture').to.equal('https://images.example/shoe.jpg');
+    expect(q<HTMLImageElement>(el, 'img')?.getAttribute('src'), 'the before picture').to.equal(
+      'https://images.example/shoe.jpg',
+    );
     expect(el.status).to.equal('ready');
-    expect(performance.getEntriesByName('mediakit:bg-tool:validate').length, 'the abandoned check is not a timing').to.equal(0);
+    expect(
+      performance.getEntriesByName('mediakit:bg-tool:validate').length,
+      'the abandoned check is not a timing',
+    ).to.equal(0);
   });
 });
 
@@ -178,7 +184,9 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     select.dispatchEvent(new Event('change'));
     void el.start();
     await done(el);
-    expect(el.result!.width * el.result!.height).to.be.at.most(250_000).and.greaterThan(200_000);
+    expect(el.result!.width * el.result!.height)
+      .to.be.at.most(250_000)
+      .and.greaterThan(200_000);
     select.value = 'full';
     select.dispatchEvent(new Event('change'));
     void el.start();
@@ -190,7 +198,9 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     void el.start();
     await until(() => el.result && el.result.width < 1000, 30_000, 'the cropped result');
     expect(el.result!.width).to.be.within(400, 600); // the subject is half the width
-    expect((await pixel(el.result!.blob, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3]).to.equal(255);
+    expect(
+      (await pixel(el.result!.blob, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3],
+    ).to.equal(255);
   });
 
   it('offers the result to the clipboard as PNG, also from a JPG, and says truly whether the browser took it', async () => {
@@ -205,7 +215,10 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     navigator.clipboard.write = async (items: ClipboardItems) => {
       written.push(items.flatMap((i) => [...i.types]));
       // Headless Chromium usually refuses (no focused window); a headed one takes it.
-      return write(items).then(() => void (allowed = true), (err: unknown) => ((allowed = false), Promise.reject(err)));
+      return write(items).then(
+        () => void (allowed = true),
+        (err: unknown) => ((allowed = false), Promise.reject(err)),
+      );
     };
     try {
       q(el, '[part~="copy-button"]')!.click();
@@ -214,7 +227,9 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
       navigator.clipboard.write = write;
     }
     expect(written).to.deep.equal([['image/png']]);
-    expect(q(el, '.notice')!.textContent).to.equal(allowed ? 'Image copied to the clipboard' : 'This browser did not allow copying the image. Download it instead.');
+    expect(q(el, '.notice')!.textContent).to.equal(
+      allowed ? 'Image copied to the clipboard' : 'This browser did not allow copying the image. Download it instead.',
+    );
   });
 
   it('says running again is a new charge, and charges it', async () => {
@@ -271,7 +286,9 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
     expect(panel.dataset['reason']).to.equal('insufficient_credits');
     expect(q<HTMLAnchorElement>(el, '[part~="error"] a[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
-    expect(q(el, '[part~="run-button"]'), 'the image and its options stay for when there are credits').to.not.equal(undefined);
+    expect(q(el, '[part~="run-button"]'), 'the image and its options stay for when there are credits').to.not.equal(
+      undefined,
+    );
     expect(q(el, '[part~="drop-zone"]'), 'not sent back to choosing a file').to.equal(undefined);
     expect(await charges('mk-poor', 'imageTool')).to.equal(before);
   });
@@ -314,9 +331,16 @@ describe('<bg-tool>: in a form', function () {
     const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
     form.requestSubmit();
     await loaded;
-    const echoed = JSON.parse(frame.contentDocument!.body.textContent!) as { parts: { name: string; filename?: string; type?: string; size?: number; value?: string }[] };
+    const echoed = JSON.parse(frame.contentDocument!.body.textContent!) as {
+      parts: { name: string; filename?: string; type?: string; size?: number; value?: string }[];
+    };
     expect(echoed.parts).to.deep.include({ name: 'title', value: 'Red shoe' });
-    expect(echoed.parts).to.deep.include({ name: 'cutout', filename: 'product-no-background.png', type: 'image/png', size: el.result!.blob.size });
+    expect(echoed.parts).to.deep.include({
+      name: 'cutout',
+      filename: 'product-no-background.png',
+      type: 'image/png',
+      size: el.result!.blob.size,
+    });
     form.reset();
     await el.updateComplete;
     expect(el.status).to.equal('idle');
@@ -347,7 +371,10 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     await sendKeys({ press: 'End' });
     expect(slider.getAttribute('aria-valuenow')).to.equal('100');
     const box = q(el, '[part~="compare"]')!.getBoundingClientRect();
-    await sendMouse({ type: 'click', position: [Math.round(box.left + box.width * 0.25), Math.round(box.top + box.height / 2)] });
+    await sendMouse({
+      type: 'click',
+      position: [Math.round(box.left + box.width * 0.25), Math.round(box.top + box.height / 2)],
+    });
     await el.updateComplete;
     expect(Number(slider.getAttribute('aria-valuenow'))).to.be.within(23, 27);
     const after = q(el, '.after')!;
@@ -359,7 +386,9 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     const el = wrap.querySelector('bg-tool')!;
     await until(() => cut(el).textContent?.includes('Bild auswählen'), 5_000, 'German strings');
     await ready(el);
-    expect(q(el, '[part~="options"]')!.textContent).to.contain('PNG mit Transparenz').and.contain('Auf das Motiv zuschneiden');
+    expect(q(el, '[part~="options"]')!.textContent)
+      .to.contain('PNG mit Transparenz')
+      .and.contain('Auf das Motiv zuschneiden');
     expect(q(el, '[part~="run-button"]')!.textContent).to.contain('Hintergrund entfernen (1 Credit)');
   });
 
@@ -368,7 +397,9 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     q(el, '[part~="choose-button"]')!.focus();
     const data = new DataTransfer();
     data.items.add(await image());
-    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    q(el, '[part~="choose-button"]')!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
+    );
     await until(() => el.status === 'ready', 10_000, 'ready');
     await until(() => cut(el).activeElement === q(el, '[part~="run-button"]'), 2_000, 'focus on run');
     await sendKeys({ press: 'Enter' });
@@ -422,11 +453,16 @@ describe('<bg-tool>: phases', function () {
     expect(el.status).to.equal('idle');
     expect(el.matches(':state(idle)')).to.equal(true);
     expect(q(el, '[part~="error"]')).to.equal(undefined);
-    expect(performance.getEntriesByName('mediakit:bg-tool:process').length, 'the cancelled run is not a timing').to.equal(measured);
+    expect(
+      performance.getEntriesByName('mediakit:bg-tool:process').length,
+      'the cancelled run is not a timing',
+    ).to.equal(measured);
   });
 
   it('moves focus only for a user working inside it: a result that lands while they are elsewhere leaves their focus', async () => {
-    const wrap = await fixture(html`<div><input aria-label="elsewhere" /><bg-tool endpoint=${endpoint}></bg-tool></div>`);
+    const wrap = await fixture(
+      html`<div><input aria-label="elsewhere" /><bg-tool endpoint=${endpoint}></bg-tool></div>`,
+    );
     const el = wrap.querySelector('bg-tool')!;
     const other = wrap.querySelector('input')!;
     await el.updateComplete;
@@ -448,7 +484,9 @@ describe('<bg-tool>: phases', function () {
     el.disabled = true;
     await el.updateComplete;
     // :disabled, not .disabled: the options' own fieldset disables what is inside it.
-    const enabled = [...cut(el).querySelectorAll('button, input:not([hidden]), select')].filter((c) => !c.matches(':disabled'));
+    const enabled = [...cut(el).querySelectorAll('button, input:not([hidden]), select')].filter(
+      (c) => !c.matches(':disabled'),
+    );
     expect(enabled.map((c) => c.outerHTML.slice(0, 80))).to.deep.equal([]);
   });
 });

@@ -11,7 +11,8 @@ import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-badge';
 const cut = (el: Element) => el.shadowRoot!;
-const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined =>
+  cut(el).querySelector<T>(sel) ?? undefined;
 const shown = (el: CreditBadge) => q(el, '[part~="value"]')!.textContent!.trim();
 /** Requests of this page that read the balance (a session, or the account). */
 const balanceReads = () => requestsTo(`${endpoint}/session`) + requestsTo('/api/v1/account');
@@ -66,7 +67,12 @@ describe('<credit-badge>: the number, live', function () {
     await spend();
     await until(() => shown(el) === `${start - 2} credits left`, 5_000, 'the badge after the script charge');
     expect(balanceReads()).to.equal(reads, 'the numbers came with the charges, not from asking again');
-    expect(events.filter((e) => e.target === el).map((e) => [e.detail.remaining, e.detail.charged])).to.deep.include.members([[start - 1, 1], [start - 2, 1]]);
+    expect(
+      events.filter((e) => e.target === el).map((e) => [e.detail.remaining, e.detail.charged]),
+    ).to.deep.include.members([
+      [start - 1, 1],
+      [start - 2, 1],
+    ]);
   });
 
   it('follows a charge made in another tab from the charge itself (no read of the balance)', async () => {
@@ -76,7 +82,11 @@ describe('<credit-badge>: the number, live', function () {
     frame.src = '/test/components/credit-badge-page.html';
     document.body.append(frame);
     try {
-      const page = await until(() => (frame.contentWindow as unknown as { page?: { charge(): Promise<number> } }).page, 10_000, 'the other tab');
+      const page = await until(
+        () => (frame.contentWindow as unknown as { page?: { charge(): Promise<number> } }).page,
+        10_000,
+        'the other tab',
+      );
       const reads = balanceReads();
       const left = await page.charge();
       expect(left).to.equal(start - 1);

@@ -12,12 +12,20 @@ import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-headshot';
 const cut = (el: Element) => el.shadowRoot!;
-const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined =>
+  cut(el).querySelector<T>(sel) ?? undefined;
 const qa = <T extends Element = HTMLElement>(el: Element, sel: string): T[] => [...cut(el).querySelectorAll<T>(sel)];
 /** Amounts of the headshot charges in a stack's sandbox ledger, oldest first. */
-const charged = async (stack: StackName = 'mk-headshot') => (await ledger(stack)).filter((e) => e.type === 'charge' && e.endpoint === 'headshots').map((e) => e.amount);
+const charged = async (stack: StackName = 'mk-headshot') =>
+  (await ledger(stack)).filter((e) => e.type === 'charge' && e.endpoint === 'headshots').map((e) => e.amount);
 /** HTTP status of the last headshot request the page made (resource timing). */
-const lastStatus = () => (performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/v1/headshot')).at(-1) as PerformanceResourceTiming & { responseStatus: number }).responseStatus;
+const lastStatus = () =>
+  (
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/api/v1/headshot'))
+      .at(-1) as PerformanceResourceTiming & { responseStatus: number }
+  ).responseStatus;
 
 async function selfie(w = 640, h = 800): Promise<File> {
   return new File([await photo(w, h, 'image/jpeg')], 'selfie.jpg', { type: 'image/jpeg' });
@@ -81,7 +89,13 @@ describe('<headshot-studio>: checks before spending', () => {
     const el = await mount();
     await ready(el);
     const styles = q(el, '[part~="styles"]')!.textContent!;
-    for (const words of ['Charcoal suit, neutral grey studio backdrop', 'Smart-casual outfit, bright office', 'Formal German application photo', 'Warm earth tones, relaxed editorial look']) expect(styles).to.contain(words);
+    for (const words of [
+      'Charcoal suit, neutral grey studio backdrop',
+      'Smart-casual outfit, bright office',
+      'Formal German application photo',
+      'Warm earth tones, relaxed editorial look',
+    ])
+      expect(styles).to.contain(words);
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 10 credits');
     expect(q(el, '[part~="generate-button"]')!.textContent).to.contain('Make 4 headshots (10 credits)');
     const boxes = qa<HTMLInputElement>(el, '[part~="slots"] input[type="checkbox"]');
@@ -109,7 +123,12 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     await done(el);
     expect(el.status).to.equal('succeeded');
     const slots = qa(el, '[part~="result"]');
-    expect(slots.map((s) => s.querySelector('h4')!.textContent)).to.deep.equal(['Exact style template', 'Warmer three-quarter angle', 'Alternate outfit colour', 'Tighter crop, neutral expression']);
+    expect(slots.map((s) => s.querySelector('h4')!.textContent)).to.deep.equal([
+      'Exact style template',
+      'Warmer three-quarter angle',
+      'Alternate outfit colour',
+      'Tighter crop, neutral expression',
+    ]);
     expect(getComputedStyle(q(el, '[part~="results"]')!).gridTemplateColumns.split(' ')).to.have.length(2);
     const imgs = qa<HTMLImageElement>(el, '[part~="result"] img');
     await until(() => imgs.every((i) => i.complete && i.naturalWidth > 0), 5_000, 'the images');
@@ -117,7 +136,9 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const after = await charged();
     expect(after.slice(before.length)).to.deep.equal([events[0]!.detail.charged]);
     expect(events[0]!.detail.charged).to.equal(10);
-    expect(q(el, '[part~="charged"]')!.textContent).to.contain('Charged 10 credits').and.contain(`${events[0]!.detail.remaining.toLocaleString('en')} credits left`);
+    expect(q(el, '[part~="charged"]')!.textContent)
+      .to.contain('Charged 10 credits')
+      .and.contain(`${events[0]!.detail.remaining.toLocaleString('en')} credits left`);
   });
 
   it('marks validate and process as mediakit:headshot-studio:* measures for the site, sending nothing anywhere', async () => {
@@ -149,7 +170,10 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const failed = q(el, '[part~="result"][part~="failed"]')!;
     expect(failed.dataset['slot']).to.equal('2');
     // Our words, not the API's ("Retry just this slot with variants: [2]" is for developers: it is in `headshots`).
-    expect(failed.textContent).to.contain('not charged').and.contain('charged only if it works').and.not.contain('variants');
+    expect(failed.textContent)
+      .to.contain('not charged')
+      .and.contain('charged only if it works')
+      .and.not.contain('variants');
     expect(el.headshots.find((r) => r.slot === 2)?.error).to.match(/variants: \[2\]/);
     const retry = failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!;
     expect(retry.textContent).to.contain('Retry this one (2 credits)');
@@ -201,7 +225,9 @@ describe('<headshot-studio>: batches, slots and charges', function () {
   });
 
   it('refuses with 402 when the session has too few credits, and offers the top-up', async () => {
-    const el = await fixture<HeadshotStudio>(html`<headshot-studio endpoint="/mk-poor" top-up-href="/buy"></headshot-studio>`);
+    const el = await fixture<HeadshotStudio>(
+      html`<headshot-studio endpoint="/mk-poor" top-up-href="/buy"></headshot-studio>`,
+    );
     const before = await charged('mk-poor');
     await ready(el);
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
@@ -239,7 +265,11 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     await until(() => el.matches(':state(camera)'), 5_000, 'the camera state');
     const video = await until(() => q<HTMLVideoElement>(el, '[part~="camera"] video'), 5_000, 'the preview');
     expect(q(el, '[part~="camera"] svg.guide')).to.not.equal(undefined);
-    await until(() => video.videoWidth > 0 && !q<HTMLButtonElement>(el, '[part~="capture-button"]')!.disabled, 10_000, 'frames from the camera');
+    await until(
+      () => video.videoWidth > 0 && !q<HTMLButtonElement>(el, '[part~="capture-button"]')!.disabled,
+      10_000,
+      'frames from the camera',
+    );
     expect(cut(el).activeElement).to.equal(q(el, '[part~="capture-button"]'));
     q(el, '[part~="capture-button"]')!.click();
     await until(() => el.status === 'ready', 10_000, 'the captured photo checked');
@@ -270,7 +300,12 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     expect(clicked[0]!.download).to.equal('headshots-corporate.zip');
     const files = unzipSync(new Uint8Array(await (await fetch(clicked[0]!.href)).arrayBuffer()));
     const names = Object.keys(files).sort();
-    expect(names).to.deep.equal(['headshot-corporate-1.png', 'headshot-corporate-2.png', 'headshot-corporate-3.png', 'headshot-corporate-4.png']);
+    expect(names).to.deep.equal([
+      'headshot-corporate-1.png',
+      'headshot-corporate-2.png',
+      'headshot-corporate-3.png',
+      'headshot-corporate-4.png',
+    ]);
     for (const name of names) {
       const bytes = files[name]!;
       expect([...bytes.slice(0, 8)]).to.deep.equal([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -280,7 +315,9 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
   });
 
   it('submits the chosen headshot as a File in a form; required until one is chosen; reset clears it', async () => {
-    const form = await fixture<HTMLFormElement>(html`<form><headshot-studio endpoint=${endpoint} name="portrait" required></headshot-studio></form>`);
+    const form = await fixture<HTMLFormElement>(
+      html`<form><headshot-studio endpoint=${endpoint} name="portrait" required></headshot-studio></form>`,
+    );
     const el = form.querySelector('headshot-studio')!;
     await el.updateComplete;
     expect(form.checkValidity()).to.equal(false);
@@ -289,7 +326,9 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     void el.start();
     await done(el);
     expect(form.checkValidity(), 'made but not chosen').to.equal(false);
-    const chosen = new Promise<HeadshotChooseEvent>((r) => el.addEventListener('mk-headshot-choose', r, { once: true }));
+    const chosen = new Promise<HeadshotChooseEvent>((r) =>
+      el.addEventListener('mk-headshot-choose', r, { once: true }),
+    );
     qa(el, '[part~="choose-result"]')[1]!.click();
     const e = await chosen;
     expect(e.detail.slot).to.equal(1);
@@ -327,7 +366,9 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     q(el, '[part~="choose-button"]')!.focus();
     const data = new DataTransfer();
     data.items.add(await selfie());
-    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    q(el, '[part~="choose-button"]')!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
+    );
     await until(() => el.status === 'ready', 10_000, 'ready');
     await until(() => cut(el).activeElement === q(el, '[part~="generate-button"]'), 2_000, 'focus on generate');
     await sendKeys({ press: 'Enter' });
@@ -374,10 +415,15 @@ describe('<headshot-studio>: disabled, and focus that stays with the user', func
   this.timeout(60_000);
 
   it('is disabled by a fieldset in every state: with a photo and with results, no control can be used', async () => {
-    const form = await fixture<HTMLFormElement>(html`<form><fieldset><headshot-studio endpoint=${endpoint}></headshot-studio></fieldset></form>`);
+    const form = await fixture<HTMLFormElement>(
+      html`<form><fieldset><headshot-studio endpoint=${endpoint}></headshot-studio></fieldset></form>`,
+    );
     const fieldset = form.querySelector('fieldset')!;
     const el = form.querySelector('headshot-studio')!;
-    const enabled = () => qa<HTMLButtonElement | HTMLInputElement>(el, 'button, input:not([hidden])').filter((c) => !c.disabled).map((c) => c.outerHTML.slice(0, 80));
+    const enabled = () =>
+      qa<HTMLButtonElement | HTMLInputElement>(el, 'button, input:not([hidden])')
+        .filter((c) => !c.disabled)
+        .map((c) => c.outerHTML.slice(0, 80));
     const off = async (on: boolean) => {
       fieldset.disabled = on;
       await until(() => el.matches(':disabled') === on, 2_000, `:disabled ${on}`);
@@ -396,7 +442,9 @@ describe('<headshot-studio>: disabled, and focus that stays with the user', func
   });
 
   it('leaves the focus where the user is when they work elsewhere on the page', async () => {
-    const wrap = await fixture<HTMLElement>(html`<div><input aria-label="elsewhere" /><headshot-studio endpoint=${endpoint}></headshot-studio></div>`);
+    const wrap = await fixture<HTMLElement>(
+      html`<div><input aria-label="elsewhere" /><headshot-studio endpoint=${endpoint}></headshot-studio></div>`,
+    );
     const other = wrap.querySelector('input')!;
     const el = wrap.querySelector('headshot-studio')!;
     other.focus();
@@ -406,7 +454,10 @@ describe('<headshot-studio>: disabled, and focus that stays with the user', func
     expect(el.status).to.equal('succeeded');
     await el.updateComplete;
     // Compared as a boolean: a failing comparison of two elements would make the runner serialize the DOM.
-    expect(document.activeElement === other, `focus stays in the input (now ${document.activeElement?.localName})`).to.equal(true);
+    expect(
+      document.activeElement === other,
+      `focus stays in the input (now ${document.activeElement?.localName})`,
+    ).to.equal(true);
   });
 });
 

@@ -34,17 +34,28 @@ function unsafeLinks(el: Element): string[] {
 }
 
 async function reach(el: { status: string }, status: string, ms = 60_000): Promise<void> {
-  await until(async () => {
-    if (el.status === status) return true;
-    if (el.status === 'queued' || el.status === 'processing') await advance('mk-links', 30_000);
-    return false;
-  }, ms, `status ${status} (now ${el.status})`);
+  await until(
+    async () => {
+      if (el.status === status) return true;
+      if (el.status === 'queued' || el.status === 'processing') await advance('mk-links', 30_000);
+      return false;
+    },
+    ms,
+    `status ${status} (now ${el.status})`,
+  );
 }
 
 describe('safeUrl', () => {
   it('passes http(s), same-origin paths, our own blob: URLs and raster data: images', () => {
     const blob = URL.createObjectURL(new Blob(['x']));
-    for (const ok of ['https://cdn.example/a.glb', 'http://127.0.0.1/x', '/mediakit/files/abc', 'files/abc?x=1', blob, 'data:image/png;base64,AAAA']) {
+    for (const ok of [
+      'https://cdn.example/a.glb',
+      'http://127.0.0.1/x',
+      '/mediakit/files/abc',
+      'files/abc?x=1',
+      blob,
+      'data:image/png;base64,AAAA',
+    ]) {
       expect(safeUrl(ok), ok).to.equal(ok);
     }
     URL.revokeObjectURL(blob);
@@ -74,7 +85,9 @@ describe('links from a hostile answer are never rendered', function () {
   this.timeout(120_000);
 
   it('<video-to-3d-uploader>: a javascript: ply_url or archive_url gives no download link', async () => {
-    const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`);
+    const el = await fixture<VideoTo3dUploader>(
+      html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`,
+    );
     el.selectFile(await video({ seconds: 2, width: 96, height: 64 }));
     await until(() => el.status === 'ready', 20_000, 'the check');
     await el.updateComplete;
@@ -91,7 +104,9 @@ describe('links from a hostile answer are never rendered', function () {
   });
 
   it('<model-generator>: javascript: model, turntable and reference URLs are not rendered', async () => {
-    const el = await fixture<ModelGenerator>(html`<model-generator endpoint=${endpoint} quality="fast"></model-generator>`);
+    const el = await fixture<ModelGenerator>(
+      html`<model-generator endpoint=${endpoint} quality="fast"></model-generator>`,
+    );
     el.mode = 'prompt';
     el.prompt = 'a small red teapot';
     await el.updateComplete;

@@ -53,7 +53,9 @@ describe('the kit: advisory frame checks', () => {
 describe('the kit: intake, words, form value, announcements', function () {
   this.timeout(60_000);
   it('takes a dropped file and announces the stage politely', async () => {
-    const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`);
+    const el = await fixture<VideoTo3dUploader>(
+      html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`,
+    );
     const data = new DataTransfer();
     data.items.add(await video());
     el.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
@@ -68,17 +70,27 @@ describe('the kit: intake, words, form value, announcements', function () {
 
   it('takes single words from `strings` and whole languages from registerTranslation', async () => {
     registerTranslation('fr', { vtChoose: 'Choisir une vidéo' });
-    const wrap = await fixture(html`<div lang="fr-CA"><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const wrap = await fixture(
+      html`<div lang="fr-CA"><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`,
+    );
     const el = wrap.querySelector('video-to-3d-uploader')!;
-    await until(() => q(el, '[part~="choose-button"]')?.textContent?.includes('Choisir une vidéo'), 5_000, 'French (fr-CA -> fr)');
-    expect(q(el, '[part~="cost"]')!.textContent, 'what French lacks falls back to English').to.contain('Costs 20 credits');
+    await until(
+      () => q(el, '[part~="choose-button"]')?.textContent?.includes('Choisir une vidéo'),
+      5_000,
+      'French (fr-CA -> fr)',
+    );
+    expect(q(el, '[part~="cost"]')!.textContent, 'what French lacks falls back to English').to.contain(
+      'Costs 20 credits',
+    );
     el.strings = { vtChoose: 'Scan your room' };
     await el.updateComplete;
     expect(q(el, '[part~="choose-button"]')!.textContent).to.contain('Scan your room');
   });
 
   it('puts the job handle into its form once the job exists, and a form reset clears it', async () => {
-    const form = await fixture<HTMLFormElement>(html`<form><video-to-3d-uploader endpoint=${endpoint} name="scene" required></video-to-3d-uploader></form>`);
+    const form = await fixture<HTMLFormElement>(
+      html`<form><video-to-3d-uploader endpoint=${endpoint} name="scene" required></video-to-3d-uploader></form>`,
+    );
     const el = form.querySelector('video-to-3d-uploader')!;
     await el.updateComplete;
     expect(form.checkValidity(), 'required and empty').to.equal(false);
@@ -95,19 +107,29 @@ describe('the kit: intake, words, form value, announcements', function () {
   });
 
   it('never takes the focus from the page when a job ends in the background', async () => {
-    const wrap = await fixture(html`<div><input aria-label="Notes" /><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const wrap = await fixture(
+      html`<div><input aria-label="Notes" /><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`,
+    );
     const el = wrap.querySelector('video-to-3d-uploader')!;
     const input = wrap.querySelector('input')!;
     el.selectFile(await video());
     await until(() => el.status === 'ready', 15_000, 'ready');
     void el.start();
     input.focus(); // the user goes on with the page's own form
-    await until(async () => {
-      // The control plane answers this page because the test server gave it the dev token cookie.
-      const moved = await fetch('/sandbox-kit/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":60000}' });
-      if (!moved.ok) throw new Error(`the sandbox clock: ${moved.status} ${await moved.text()}`);
-      return el.status === 'succeeded';
-    }, 40_000, 'the job to end');
+    await until(
+      async () => {
+        // The control plane answers this page because the test server gave it the dev token cookie.
+        const moved = await fetch('/sandbox-kit/__sandbox/clock', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"advance_ms":60000}',
+        });
+        if (!moved.ok) throw new Error(`the sandbox clock: ${moved.status} ${await moved.text()}`);
+        return el.status === 'succeeded';
+      },
+      40_000,
+      'the job to end',
+    );
     await el.updateComplete;
     await new Promise((r) => setTimeout(r, 100));
     expect(document.activeElement).to.equal(input);

@@ -2,12 +2,18 @@
 // frame's removal is a real page going away (its locks released, its polling stopped).
 import '../../src/components/model-generator/define.js';
 
-const state = { statuses: [] as string[], el: undefined as HTMLElement | undefined, succeeded: [] as { whileAway: boolean; id: string }[] };
+const state = {
+  statuses: [] as string[],
+  el: undefined as HTMLElement | undefined,
+  succeeded: [] as { whileAway: boolean; id: string }[],
+};
 const el = document.createElement('model-generator');
 el.setAttribute('endpoint', '/mk-model');
 el.setAttribute('mode', 'prompt');
 el.setAttribute('quality', 'high');
-el.addEventListener('mk-job-succeeded', (e) => state.succeeded.push({ whileAway: e.detail.whileAway, id: e.detail.id }));
+el.addEventListener('mk-job-succeeded', (e) =>
+  state.succeeded.push({ whileAway: e.detail.whileAway, id: e.detail.id }),
+);
 document.body.append(el);
 state.el = el;
 setInterval(() => {

@@ -13,39 +13,68 @@ import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-model';
 const cut = (el: Element) => el.shadowRoot!;
-const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined =>
+  cut(el).querySelector<T>(sel) ?? undefined;
 const qa = <T extends Element = HTMLElement>(el: Element, sel: string): T[] => [...cut(el).querySelectorAll<T>(sel)];
-const charges = async (stack: 'mk-model' | 'mk-poor' = 'mk-model') => (await ledger(stack)).filter((e) => e.type === 'charge' && e.endpoint === 'createModelJob').length;
-const refunds = async () => (await ledger('mk-model')).filter((e) => e.type === 'refund' && e.endpoint === 'createModelJob').length;
+const charges = async (stack: 'mk-model' | 'mk-poor' = 'mk-model') =>
+  (await ledger(stack)).filter((e) => e.type === 'charge' && e.endpoint === 'createModelJob').length;
+const refunds = async () =>
+  (await ledger('mk-model')).filter((e) => e.type === 'refund' && e.endpoint === 'createModelJob').length;
 /** Creating calls sent (POST through XHR; polls are fetch GETs of /jobs/{id}). */
 const creates = (base = endpoint) =>
-  performance.getEntriesByType('resource').filter((e) => e.name.endsWith(`${base}/api/v1/3d/jobs`) && (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest').length;
-const file = async (w = 640, h = 640, name = 'mug.png', type: 'image/png' | 'image/jpeg' = 'image/png') => new File([await photo(w, h, type)], name, { type });
-const sha = async (b: ArrayBuffer) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
+  performance
+    .getEntriesByType('resource')
+    .filter(
+      (e) =>
+        e.name.endsWith(`${base}/api/v1/3d/jobs`) &&
+        (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest',
+    ).length;
+const file = async (w = 640, h = 640, name = 'mug.png', type: 'image/png' | 'image/jpeg' = 'image/png') =>
+  new File([await photo(w, h, type)], name, { type });
+const sha = async (b: ArrayBuffer) =>
+  [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
 
-async function mount(template = html`<model-generator endpoint=${endpoint} quality="fast"></model-generator>`): Promise<ModelGenerator> {
+async function mount(
+  template = html`<model-generator endpoint=${endpoint} quality="fast"></model-generator>`,
+): Promise<ModelGenerator> {
   const el = await fixture<ModelGenerator>(template);
   await el.updateComplete;
   return el;
 }
 
 /** Until the element reaches `status`, moving the sandbox clock so jobs finish quickly. */
-async function reach(el: ModelGenerator, status: string, ms = 40_000, stack: 'mk-model' | 'mk-poor' = 'mk-model'): Promise<void> {
-  await until(async () => {
-    if (el.status === status) return true;
-    if (el.status === 'queued' || el.status === 'processing') await advance(stack, 30_000);
-    return false;
-  }, ms, `status ${status} (now ${el.status})`);
+async function reach(
+  el: ModelGenerator,
+  status: string,
+  ms = 40_000,
+  stack: 'mk-model' | 'mk-poor' = 'mk-model',
+): Promise<void> {
+  await until(
+    async () => {
+      if (el.status === status) return true;
+      if (el.status === 'queued' || el.status === 'processing') await advance(stack, 30_000);
+      return false;
+    },
+    ms,
+    `status ${status} (now ${el.status})`,
+  );
   await el.updateComplete;
 }
 
 /** Until every photo is checked. */
 async function checked(el: ModelGenerator): Promise<void> {
   await el.updateComplete;
-  await until(() => {
-    const photos = qa(el, '[part~="photo"]');
-    return photos.length > 0 && photos.every((p) => p.dataset['state'] !== 'checking' && p.dataset['state'] !== 'downscaling');
-  }, 15_000, 'the photo checks');
+  await until(
+    () => {
+      const photos = qa(el, '[part~="photo"]');
+      return (
+        photos.length > 0 &&
+        photos.every((p) => p.dataset['state'] !== 'checking' && p.dataset['state'] !== 'downscaling')
+      );
+    },
+    15_000,
+    'the photo checks',
+  );
   await el.updateComplete;
 }
 
@@ -66,8 +95,44 @@ async function glbHash(el: ModelGenerator): Promise<string> {
 /** A JPEG whose EXIF says "rotate 90° clockwise to show" (orientation 6), followed by `pad` bytes. */
 async function rotatedJpeg(w: number, h: number, pad: number): Promise<File> {
   const jpeg = new Uint8Array(await (await photo(w, h, 'image/jpeg')).arrayBuffer());
-  const exif = [0xff, 0xe1, 0x00, 0x22, ...'Exif'.split('').map((c) => c.charCodeAt(0)), 0, 0, 0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
-  return new File([jpeg.slice(0, 2), new Uint8Array(exif), jpeg.slice(2), new Uint8Array(pad)], 'huge.jpg', { type: 'image/jpeg' });
+  const exif = [
+    0xff,
+    0xe1,
+    0x00,
+    0x22,
+    ...'Exif'.split('').map((c) => c.charCodeAt(0)),
+    0,
+    0,
+    0x4d,
+    0x4d,
+    0x00,
+    0x2a,
+    0,
+    0,
+    0,
+    8,
+    0,
+    1,
+    0x01,
+    0x12,
+    0,
+    3,
+    0,
+    0,
+    0,
+    1,
+    0,
+    6,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ];
+  return new File([jpeg.slice(0, 2), new Uint8Array(exif), jpeg.slice(2), new Uint8Array(pad)], 'huge.jpg', {
+    type: 'image/jpeg',
+  });
 }
 
 beforeEach(async () => {
@@ -80,7 +145,10 @@ beforeEach(async () => {
 
 describe('<model-generator>: refusals before anything is spent', function () {
   this.timeout(30_000);
-  for (const [name, prompt] of [['2', 'ab'], ['301', 'x'.repeat(301)]] as const) {
+  for (const [name, prompt] of [
+    ['2', 'ab'],
+    ['301', 'x'.repeat(301)],
+  ] as const) {
     it(`refuses a ${name}-character description, sending nothing`, async () => {
       const el = await mount();
       await prompted(el, prompt);
@@ -100,10 +168,18 @@ describe('<model-generator>: refusals before anything is spent', function () {
   it('announces the counter politely near the limit', async () => {
     const el = await mount();
     await prompted(el, 'y'.repeat(285));
-    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('15 characters left'), 2_000, 'the announcement');
+    await until(
+      () => q(el, '[part~="announcer"]')!.textContent?.includes('15 characters left'),
+      2_000,
+      'the announcement',
+    );
     expect(q(el, '[part~="announcer"]')!.getAttribute('aria-live')).to.equal('polite');
     await prompted(el, 'y'.repeat(302));
-    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('2 characters too many'), 2_000, 'the announcement');
+    await until(
+      () => q(el, '[part~="announcer"]')!.textContent?.includes('2 characters too many'),
+      2_000,
+      'the announcement',
+    );
     expect(q(el, '[part~="counter"]')!.classList.contains('over')).to.equal(true);
   });
 
@@ -136,7 +212,10 @@ describe('<model-generator>: refusals before anything is spent', function () {
     await checked(el);
     const item = q<HTMLElement>(el, '[part~="photo"]')!;
     expect(item.dataset['state']).to.equal('oversized');
-    expect(item.textContent).to.match(/13(\.\d)? MB/).and.contain('400×600').and.contain('over the 12 MB limit');
+    expect(item.textContent)
+      .to.match(/13(\.\d)? MB/)
+      .and.contain('400×600')
+      .and.contain('over the 12 MB limit');
     expect(el.status).to.equal('idle');
     const before = creates();
     await el.start();
@@ -159,7 +238,9 @@ describe('<model-generator>: refusals before anything is spent', function () {
     el.addEventListener('mk-file-select', (e) => e.preventDefault(), { once: true });
     const data = new DataTransfer();
     data.items.add(await file());
-    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    q(el, '[part~="choose-button"]')!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
+    );
     await el.updateComplete;
     expect(qa(el, '[part~="photo"]')).to.have.length(0);
   });
@@ -170,8 +251,11 @@ describe('<model-generator>: making a model', function () {
   it('makes a model from two photos: the model is drawn, its stats are the API’s, the turntable plays, charged once', async () => {
     const el = await mount();
     const events: string[] = [];
-    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded'] as const) el.addEventListener(type, () => events.push(type));
-    const succeeded = new Promise<JobEvent>((r) => el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }));
+    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded'] as const)
+      el.addEventListener(type, () => events.push(type));
+    const succeeded = new Promise<JobEvent>((r) =>
+      el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }),
+    );
     const before = await charges();
     el.images = [await file(640, 640, 'front.png'), await file(640, 640, 'side.png')];
     await checked(el);
@@ -180,13 +264,19 @@ describe('<model-generator>: making a model', function () {
     q(el, '[part~="generate-button"]')!.click();
     await reach(el, 'succeeded');
     expect(events).to.include.members(['mk-job-created', 'mk-job-succeeded']);
-    const viewer = await until(() => q<HTMLElement & { screenshot(): Promise<Blob>; stats?: Record<string, number> }>(el, 'glb-viewer'), 30_000, 'the viewer');
+    const viewer = await until(
+      () => q<HTMLElement & { screenshot(): Promise<Blob>; stats?: Record<string, number> }>(el, 'glb-viewer'),
+      30_000,
+      'the viewer',
+    );
     await until(() => viewer.matches(':state(loaded)'), 60_000, 'the model to show');
     const c = await coverage(await viewer.screenshot());
     expect(c.filled, 'the model is drawn').to.be.greaterThan(0.05);
     // The table shows what the API says of this job (polled again here), and what the file holds.
     const api = (await MediaClient.for(endpoint).getModelJob(el.job!.handle!)).output!.stats;
-    const shown = Object.fromEntries(qa(el, '[part~="stats"] td').map((td) => [td.dataset['stat'], Number(td.dataset['value'])]));
+    const shown = Object.fromEntries(
+      qa(el, '[part~="stats"] td').map((td) => [td.dataset['stat'], Number(td.dataset['value'])]),
+    );
     expect(shown).to.deep.equal({ ...api });
     expect(viewer.stats!['triangles']).to.equal(api.triangles);
     expect(q(el, '[part~="stats"]')!.textContent).to.contain(new Intl.NumberFormat('en').format(api.triangles));
@@ -241,7 +331,9 @@ describe('<model-generator>: making a model', function () {
   });
 
   it('makes the same model again from the same seed, and a variation with a new one', async () => {
-    const el = await mount(html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt" seed="424242"></model-generator>`);
+    const el = await mount(
+      html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt" seed="424242"></model-generator>`,
+    );
     el.prompt = 'a wooden chair';
     await el.updateComplete;
     await el.start();
@@ -264,7 +356,9 @@ describe('<model-generator>: making a model', function () {
 
   it('says the job failed and that the 2 credits were refunded', async () => {
     const el = await mount();
-    const failed = new Promise<JobEvent>((r) => el.addEventListener('mk-job-failed', r as EventListener, { once: true }));
+    const failed = new Promise<JobEvent>((r) =>
+      el.addEventListener('mk-job-failed', r as EventListener, { once: true }),
+    );
     await fault('mk-model', 'job_fail', { count: 1 });
     const refundsBefore = await refunds();
     await prompted(el, 'a glass vase');
@@ -281,7 +375,9 @@ describe('<model-generator>: making a model', function () {
     const poor = MediaClient.for('/mk-poor');
     await poor.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
     await poor.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
-    const el = await mount(html`<model-generator endpoint="/mk-poor" mode="prompt" top-up-href="/buy"></model-generator>`);
+    const el = await mount(
+      html`<model-generator endpoint="/mk-poor" mode="prompt" top-up-href="/buy"></model-generator>`,
+    );
     el.prompt = 'a third cup';
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 2 credits').and.contain('1 credit left');
@@ -321,7 +417,9 @@ describe('<model-generator>: making a model', function () {
   });
 
   it('submits the model URL with a form', async () => {
-    const form = await fixture<HTMLFormElement>(html`<form><model-generator name="model" endpoint=${endpoint} quality="fast" mode="prompt"></model-generator></form>`);
+    const form = await fixture<HTMLFormElement>(
+      html`<form><model-generator name="model" endpoint=${endpoint} quality="fast" mode="prompt"></model-generator></form>`,
+    );
     const el = form.querySelector('model-generator')!;
     el.prompt = 'a tin robot';
     await el.start();
@@ -340,7 +438,11 @@ describe('<model-generator>: reloads and history', function () {
     frame.src = '/test/components/model-generator-page.html';
     frame.style.cssText = 'width:800px;height:900px';
     document.body.append(frame);
-    const page = await until(() => (frame.contentWindow as unknown as { page?: Page }).page, 15_000, 'the page to load');
+    const page = await until(
+      () => (frame.contentWindow as unknown as { page?: Page }).page,
+      15_000,
+      'the page to load',
+    );
     return { frame, page };
   };
 
@@ -352,15 +454,22 @@ describe('<model-generator>: reloads and history', function () {
     const id = first.page.el.job!.id;
     expect(first.page.el.status).to.equal('queued');
     const loaded = (first.frame.contentWindow as Window).performance.getEntriesByType('resource').map((e) => e.name);
-    expect(loaded.filter((n) => /three|glb-renderer|glb-viewer/.test(n)), 'no viewer code before a model').to.deep.equal([]);
+    expect(
+      loaded.filter((n) => /three|glb-renderer|glb-viewer/.test(n)),
+      'no viewer code before a model',
+    ).to.deep.equal([]);
     first.frame.remove(); // the page goes away mid-job
     await advance('mk-model', 10_000);
     const second = await open();
     await until(() => second.page.el.job?.id === id, 10_000, 'the reloaded page to adopt the job');
-    await until(async () => {
-      await advance('mk-model', 30_000);
-      return second.page.el.status === 'succeeded';
-    }, 30_000, 'the job to finish');
+    await until(
+      async () => {
+        await advance('mk-model', 30_000);
+        return second.page.el.status === 'succeeded';
+      },
+      30_000,
+      'the job to finish',
+    );
     expect(second.page.succeeded.map((s) => s.id)).to.deep.equal([id]);
     await until(() => q(second.page.el, 'glb-viewer'), 20_000, 'the model after the reload');
     expect(await charges()).to.equal(before + 1);
@@ -394,7 +503,10 @@ describe('<model-generator>: reloads and history', function () {
 describe('<model-generator>: reordering photos by dragging', function () {
   this.timeout(60_000);
   const names = (el: ModelGenerator) => el.images.map((f) => (f as File).name);
-  const thumb = (el: ModelGenerator, name: string) => qa(el, '[part~="photo"]').find((li) => li.textContent!.includes(name))!.querySelector('img')!;
+  const thumb = (el: ModelGenerator, name: string) =>
+    qa(el, '[part~="photo"]')
+      .find((li) => li.textContent!.includes(name))!
+      .querySelector('img')!;
   const centre = (e: Element) => {
     const r = e.getBoundingClientRect();
     return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2), top: Math.round(r.top) };
@@ -424,30 +536,63 @@ describe('<model-generator>: reordering photos by dragging', function () {
     await sendMouse({ type: 'up' });
     await el.updateComplete;
     expect(names(el)).to.deep.equal(['b.png', 'a.png', 'c.png']);
-    expect(qa<HTMLImageElement>(el, '[part~="photo"] img').map((i) => i.alt)).to.deep.equal(['Photo 1: b.png', 'Photo 2: a.png', 'Photo 3: c.png']);
+    expect(qa<HTMLImageElement>(el, '[part~="photo"] img').map((i) => i.alt)).to.deep.equal([
+      'Photo 1: b.png',
+      'Photo 2: a.png',
+      'Photo 3: c.png',
+    ]);
     expect(qa(el, '.drop-before, .drop-after, .dragged')).to.have.length(0);
-    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('Photo 2 is now photo 1.'), 2_000, 'the announcement');
-    await until(() => cut(el).activeElement?.closest('[part~="photo"]')?.textContent?.includes('b.png'), 2_000, 'focus on the moved photo');
-    expect(cut(el).activeElement!.matches('[part~="move-later"]'), 'the button that still works at the top').to.equal(true);
+    await until(
+      () => q(el, '[part~="announcer"]')!.textContent?.includes('Photo 2 is now photo 1.'),
+      2_000,
+      'the announcement',
+    );
+    await until(
+      () => cut(el).activeElement?.closest('[part~="photo"]')?.textContent?.includes('b.png'),
+      2_000,
+      'focus on the moved photo',
+    );
+    expect(cut(el).activeElement!.matches('[part~="move-later"]'), 'the button that still works at the top').to.equal(
+      true,
+    );
   });
 
   it('drags by touch too (German), and a cancelled drag changes nothing', async () => {
-    const wrap = await fixture(html`<div lang="de"><model-generator endpoint=${endpoint} quality="fast"></model-generator></div>`);
+    const wrap = await fixture(
+      html`<div lang="de"><model-generator endpoint=${endpoint} quality="fast"></model-generator></div>`,
+    );
     const el = wrap.querySelector('model-generator')!;
     await three(el);
     const touch = (target: Element, type: string, y: number, pointerId = 7) =>
-      target.dispatchEvent(new PointerEvent(type, { pointerId, pointerType: 'touch', isPrimary: true, clientX: centre(target).x, clientY: y, bubbles: true, composed: true, cancelable: true }));
+      target.dispatchEvent(
+        new PointerEvent(type, {
+          pointerId,
+          pointerType: 'touch',
+          isPrimary: true,
+          clientX: centre(target).x,
+          clientY: y,
+          bubbles: true,
+          composed: true,
+          cancelable: true,
+        }),
+      );
     // Photo 3 onto the lower half of photo 1: it lands second.
     let c = thumb(el, 'c.png');
     touch(c, 'pointerdown', centre(c).y);
     touch(c, 'pointermove', centre(c).y - 10);
     touch(c, 'pointermove', centre(qa(el, '[part~="photo"]')[0]!).y + 10);
     await el.updateComplete;
-    expect(qa(el, '[part~="photo"]')[1]!.classList.contains('drop-before'), 'the line between photos 1 and 2').to.equal(true);
+    expect(qa(el, '[part~="photo"]')[1]!.classList.contains('drop-before'), 'the line between photos 1 and 2').to.equal(
+      true,
+    );
     touch(c, 'pointerup', centre(qa(el, '[part~="photo"]')[0]!).y + 10);
     await el.updateComplete;
     expect(names(el)).to.deep.equal(['a.png', 'c.png', 'b.png']);
-    await until(() => q(el, '[part~="announcer"]')!.textContent?.includes('Foto 3 ist jetzt Foto 2.'), 5_000, 'the German announcement');
+    await until(
+      () => q(el, '[part~="announcer"]')!.textContent?.includes('Foto 3 ist jetzt Foto 2.'),
+      5_000,
+      'the German announcement',
+    );
     // A drag the browser takes back (a scroll, a second finger) leaves the order alone.
     c = thumb(el, 'b.png');
     touch(c, 'pointerdown', centre(c).y, 8);
@@ -467,7 +612,9 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
     const el = wrap.querySelector('model-generator')!;
     await until(() => cut(el).textContent?.includes('Fotos hinzufügen'), 5_000, 'German strings');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 2 Credits');
-    expect(cut(el).textContent).to.match(/Texturen 1.024\spx/).and.contain('Qualität');
+    expect(cut(el).textContent)
+      .to.match(/Texturen 1.024\spx/)
+      .and.contain('Qualität');
     el.images = [new File(['nope'], 'x.png')];
     await until(() => q(el, '[part~="error"]'), 5_000, 'the panel');
     expect(q(el, '[part~="error"]')!.textContent).to.contain('kein JPG');
@@ -483,18 +630,27 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
     data.items.add(await file(640, 640, 'first.png'));
     data.items.add(await file(640, 640, 'second.png'));
     q(el, '[part~="choose-button"]')!.focus();
-    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    q(el, '[part~="choose-button"]')!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
+    );
     await checked(el);
     expect(el.images.map((f) => (f as File).name)).to.deep.equal(['first.png', 'second.png']);
     const tabTo = async (match: (a: Element) => boolean, what: string) => {
-      for (let i = 0; i < 40 && !(cut(el).activeElement && match(cut(el).activeElement!)); i++) await sendKeys({ press: 'Tab' });
+      for (let i = 0; i < 40 && !(cut(el).activeElement && match(cut(el).activeElement!)); i++)
+        await sendKeys({ press: 'Tab' });
       expect(cut(el).activeElement && match(cut(el).activeElement!), `focus on ${what}`).to.equal(true);
     };
-    await tabTo((a) => a.matches('[part~="move-later"]') && a.closest('[part~="photo"]')!.textContent!.includes('first.png'), 'move first.png later');
+    await tabTo(
+      (a) => a.matches('[part~="move-later"]') && a.closest('[part~="photo"]')!.textContent!.includes('first.png'),
+      'move first.png later',
+    );
     await sendKeys({ press: 'Enter' });
     await until(() => (el.images[0] as File).name === 'second.png', 2_000, 'the new order');
     await el.updateComplete;
-    expect(cut(el).activeElement!.closest('[part~="photo"]')!.textContent, 'focus stays with the moved photo').to.contain('first.png');
+    expect(
+      cut(el).activeElement!.closest('[part~="photo"]')!.textContent,
+      'focus stays with the moved photo',
+    ).to.contain('first.png');
     await tabTo((a) => a.matches('[part~="generate-button"]'), 'the generate button');
     await sendKeys({ press: 'Enter' });
     await until(() => el.job?.handle, 20_000, 'the job');
@@ -552,10 +708,14 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
 describe('<model-generator>: a disabled element, and a failed job’s reason', function () {
   this.timeout(60_000);
   const enabled = (el: Element) =>
-    qa<HTMLButtonElement | HTMLInputElement>(el, 'button, input:not([hidden]), select, textarea').filter((c) => !c.disabled).map((c) => c.outerHTML.slice(0, 80));
+    qa<HTMLButtonElement | HTMLInputElement>(el, 'button, input:not([hidden]), select, textarea')
+      .filter((c) => !c.disabled)
+      .map((c) => c.outerHTML.slice(0, 80));
 
   it('turns off every control under a disabled fieldset: the photo list’s and the description’s too', async () => {
-    const form = await fixture<HTMLFormElement>(html`<form><fieldset><model-generator endpoint=${endpoint} quality="fast"></model-generator></fieldset></form>`);
+    const form = await fixture<HTMLFormElement>(
+      html`<form><fieldset><model-generator endpoint=${endpoint} quality="fast"></model-generator></fieldset></form>`,
+    );
     const el = form.querySelector('model-generator')!;
     const fieldset = form.querySelector('fieldset')!;
     el.images = [await file(640, 640, 'a.png'), await file(640, 640, 'b.png')];

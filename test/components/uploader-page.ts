@@ -7,7 +7,13 @@ import { JobPoller } from '../../src/jobs/job-poller.js';
 const client = MediaClient.for('/mk-video');
 // `resend`: the progress bar as seen while resending, one entry per change (sampled every 10 ms).
 type Bar = { valuenow: number | null; text: string; handle: string | null };
-const state = { polls: 0, statuses: [] as string[], resend: [] as Bar[], el: undefined as HTMLElement | undefined, list: () => JobPoller.for(client).list() };
+const state = {
+  polls: 0,
+  statuses: [] as string[],
+  resend: [] as Bar[],
+  el: undefined as HTMLElement | undefined,
+  list: () => JobPoller.for(client).list(),
+};
 const get = client.getVideoJob.bind(client);
 client.getVideoJob = (...a) => (state.polls++, get(...a));
 const el = document.createElement('video-to-3d-uploader');
@@ -19,7 +25,11 @@ setInterval(() => {
   if (el.status === 'resending') {
     const bar = el.shadowRoot?.querySelector('[part~="progress"]');
     const now = bar?.getAttribute('aria-valuenow');
-    const seen: Bar = { valuenow: now == null ? null : Number(now), text: el.shadowRoot?.querySelector('.nums')?.textContent ?? '', handle: el.job?.handle ?? null };
+    const seen: Bar = {
+      valuenow: now == null ? null : Number(now),
+      text: el.shadowRoot?.querySelector('.nums')?.textContent ?? '',
+      handle: el.job?.handle ?? null,
+    };
     const last = state.resend.at(-1);
     if (!last || last.valuenow !== seen.valuenow || last.text !== seen.text) state.resend.push(seen);
   }

@@ -11,10 +11,19 @@ import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-video';
 const cut = (el: Element) => el.shadowRoot!;
-const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined => cut(el).querySelector<T>(sel) ?? undefined;
-const charges = async () => (await ledger('mk-video')).filter((e) => e.type === 'charge' && e.endpoint === 'createVideoJob').length;
+const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined =>
+  cut(el).querySelector<T>(sel) ?? undefined;
+const charges = async () =>
+  (await ledger('mk-video')).filter((e) => e.type === 'charge' && e.endpoint === 'createVideoJob').length;
 const refunds = async () => (await ledger('mk-video')).filter((e) => e.type === 'refund').length;
-const uploads = () => performance.getEntriesByType('resource').filter((e) => e.name.includes(`${endpoint}/api/v1/video-to-3d/jobs`) && (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest').length;
+const uploads = () =>
+  performance
+    .getEntriesByType('resource')
+    .filter(
+      (e) =>
+        e.name.includes(`${endpoint}/api/v1/video-to-3d/jobs`) &&
+        (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest',
+    ).length;
 
 async function mount(attrs = ''): Promise<VideoTo3dUploader> {
   const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`);
@@ -25,16 +34,24 @@ async function mount(attrs = ''): Promise<VideoTo3dUploader> {
 
 /** Until the element reaches `status`, moving the sandbox clock so jobs finish quickly. */
 async function reach(el: VideoTo3dUploader, status: string, ms = 40_000): Promise<void> {
-  await until(async () => {
-    if (el.status === status) return true;
-    if (el.status === 'queued' || el.status === 'processing') await advance('mk-video', 30_000);
-    return false;
-  }, ms, `status ${status} (now ${el.status})`);
+  await until(
+    async () => {
+      if (el.status === status) return true;
+      if (el.status === 'queued' || el.status === 'processing') await advance('mk-video', 30_000);
+      return false;
+    },
+    ms,
+    `status ${status} (now ${el.status})`,
+  );
 }
 
 async function choose(el: VideoTo3dUploader, file: File): Promise<void> {
   el.selectFile(file);
-  await until(() => (el.status !== 'checking' && el.status !== 'idle') || q(el, '[part~="error"]'), 15_000, 'the check');
+  await until(
+    () => (el.status !== 'checking' && el.status !== 'idle') || q(el, '[part~="error"]'),
+    15_000,
+    'the check',
+  );
   await el.updateComplete;
 }
 
@@ -49,10 +66,14 @@ describe('<video-to-3d-uploader>: refusals before any byte is sent', () => {
     ['a 4-minute video', () => video({ seconds: 240, width: 64, height: 64, fps: 1 }), 'too_long'],
     ['a 4K video', () => video({ seconds: 1, width: 3840, height: 2160, fps: 2 }), 'resolution'],
     ['a text file', async () => new File(['hello, not a video'], 'notes.mp4', { type: 'video/mp4' }), 'not_video'],
-    ['a 501 MB video', async () => {
-      const mb = new Uint8Array(1024 * 1024);
-      return new File([await video(), ...Array.from({ length: 501 }, () => mb)], 'huge.mp4', { type: 'video/mp4' });
-    }, 'too_large'],
+    [
+      'a 501 MB video',
+      async () => {
+        const mb = new Uint8Array(1024 * 1024);
+        return new File([await video(), ...Array.from({ length: 501 }, () => mb)], 'huge.mp4', { type: 'video/mp4' });
+      },
+      'too_large',
+    ],
   ];
   for (const [name, make, reason] of cases) {
     it(`refuses ${name} with what to do, sending nothing`, async () => {
@@ -82,7 +103,8 @@ describe('<video-to-3d-uploader>: the journey', function () {
   it('checks, uploads, follows the job and shows the scene (pixels), charged once', async () => {
     const el = await mount();
     const events: string[] = [];
-    for (const t of ['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded'] as const) el.addEventListener(t, () => events.push(t));
+    for (const t of ['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded'] as const)
+      el.addEventListener(t, () => events.push(t));
     const before = await charges();
     await choose(el, await video({ seconds: 3, width: 160, height: 120 }));
     expect(el.status).to.equal('ready');
@@ -91,7 +113,11 @@ describe('<video-to-3d-uploader>: the journey', function () {
     q(el, '[part~="confirm-button"]')!.click();
     await reach(el, 'succeeded');
     expect(events).to.include.members(['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded']);
-    const viewer = await until(() => q<HTMLElement & { screenshot(): Promise<Blob> }>(el, 'splat-viewer'), 30_000, 'the viewer');
+    const viewer = await until(
+      () => q<HTMLElement & { screenshot(): Promise<Blob> }>(el, 'splat-viewer'),
+      30_000,
+      'the viewer',
+    );
     await until(() => viewer.matches(':state(loaded)'), 60_000, 'the scene to show');
     const c = await coverage(await viewer.screenshot());
     expect(c.filled, 'the scene is drawn').to.be.greaterThan(0.1);
@@ -100,8 +126,12 @@ describe('<video-to-3d-uploader>: the journey', function () {
     expect(await charges()).to.equal(before + 1);
     // Phase timings for the site's own monitoring (User Timing), nothing sent anywhere.
     const measures = performance.getEntriesByType('measure').map((e) => e.name);
-    for (const phase of ['validate', 'upload', 'first-frame']) expect(measures).to.include(`mediakit:video-to-3d-uploader:${phase}`);
-    expect(measures.some((m) => /^mediakit:video-to-3d-uploader:(queue|process)$/.test(m)), 'queue or process measured').to.equal(true);
+    for (const phase of ['validate', 'upload', 'first-frame'])
+      expect(measures).to.include(`mediakit:video-to-3d-uploader:${phase}`);
+    expect(
+      measures.some((m) => /^mediakit:video-to-3d-uploader:(queue|process)$/.test(m)),
+      'queue or process measured',
+    ).to.equal(true);
   });
 
   it('charges once for a double click on confirm', async () => {
@@ -123,19 +153,24 @@ describe('<video-to-3d-uploader>: the journey', function () {
     performance.clearMeasures('mediakit:video-to-3d-uploader:upload');
     await choose(el, padded(await video(), 300 * 1024 * 1024));
     void el.start();
-    await until(() => el.status === 'uploading' && (el.job === undefined), 5_000, 'the upload');
+    await until(() => el.status === 'uploading' && el.job === undefined, 5_000, 'the upload');
     await until(() => q(el, '[part~="cancel-button"]'), 5_000, 'the cancel button');
     q(el, '[part~="cancel-button"]')!.click();
     await until(() => el.status === 'ready', 10_000, 'back to ready');
     await el.updateComplete;
     expect(cut(el).textContent).to.contain('Nothing was charged');
     expect(await charges()).to.equal(before);
-    expect(performance.getEntriesByName('mediakit:video-to-3d-uploader:upload'), 'a cancelled upload is not measured').to.have.length(0);
+    expect(
+      performance.getEntriesByName('mediakit:video-to-3d-uploader:upload'),
+      'a cancelled upload is not measured',
+    ).to.have.length(0);
   });
 
   it('says the job failed and that the 20 credits were refunded', async () => {
     const el = await mount();
-    const failed = new Promise<JobEvent>((r) => el.addEventListener('mk-job-failed', r as EventListener, { once: true }));
+    const failed = new Promise<JobEvent>((r) =>
+      el.addEventListener('mk-job-failed', r as EventListener, { once: true }),
+    );
     await fault('mk-video', 'job_fail', { count: 1 });
     const refundsBefore = await refunds();
     await choose(el, await video());
@@ -165,10 +200,14 @@ describe('<video-to-3d-uploader>: the journey', function () {
   });
 
   it('refuses with 402 before uploading when the session has too few credits', async () => {
-    const el = await fixture<VideoTo3dUploader>(html`<video-to-3d-uploader endpoint="/mk-poor" top-up-href="/buy"></video-to-3d-uploader>`);
+    const el = await fixture<VideoTo3dUploader>(
+      html`<video-to-3d-uploader endpoint="/mk-poor" top-up-href="/buy"></video-to-3d-uploader>`,
+    );
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     // /mk-poor gives each browser 5 credits a day (other files may spend some of them).
-    expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 20 credits').and.match(/[0-5] credits? left/);
+    expect(q(el, '[part~="cost"]')!.textContent)
+      .to.contain('Needs 20 credits')
+      .and.match(/[0-5] credits? left/);
     expect(q<HTMLAnchorElement>(el, '[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
     await choose(el, await video());
     expect(q<HTMLButtonElement>(el, '[part~="confirm-button"]')!.disabled).to.equal(true);
@@ -181,13 +220,17 @@ describe('<video-to-3d-uploader>: the journey', function () {
   });
 
   it('shares one poller between several uploaders on a page', async () => {
-    const wrap = await fixture(html`<div><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const wrap = await fixture(
+      html`<div><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`,
+    );
     const [a, b] = [...wrap.querySelectorAll('video-to-3d-uploader')] as VideoTo3dUploader[];
     await choose(a!, await video());
     await a!.start();
     b!.jobId = a!.job!.id; // the second shows the same job
     await until(() => b!.job?.handle, 5_000, 'the second adopts it');
-    const polls = () => performance.getEntriesByType('resource').filter((e) => e.name.includes(`/video-to-3d/jobs/${a!.job!.handle}`)).length;
+    const polls = () =>
+      performance.getEntriesByType('resource').filter((e) => e.name.includes(`/video-to-3d/jobs/${a!.job!.handle}`))
+        .length;
     const start = polls();
     await new Promise((r) => setTimeout(r, 7_000));
     // One poller: about two polls in 7 s (3 s, then 4.5 s), not four.
@@ -238,15 +281,26 @@ describe('<video-to-3d-uploader>: the journey', function () {
 
 describe('<video-to-3d-uploader>: reloads and tabs', function () {
   this.timeout(120_000);
-  type Page = { polls: number; statuses: string[]; resend: { valuenow: number | null; text: string; handle: string | null }[]; el: VideoTo3dUploader; list(): Promise<{ status: string; id: string; request?: unknown }[]> };
+  type Page = {
+    polls: number;
+    statuses: string[];
+    resend: { valuenow: number | null; text: string; handle: string | null }[];
+    el: VideoTo3dUploader;
+    list(): Promise<{ status: string; id: string; request?: unknown }[]>;
+  };
   // A file of the frame's own realm (its element checks \`instanceof Blob\` against its own globals).
-  const fileIn = (frame: HTMLIFrameElement, file: File) => new (frame.contentWindow as unknown as typeof globalThis).File([file], file.name, { type: file.type });
+  const fileIn = (frame: HTMLIFrameElement, file: File) =>
+    new (frame.contentWindow as unknown as typeof globalThis).File([file], file.name, { type: file.type });
   const open = async () => {
     const frame = document.createElement('iframe');
     frame.src = '/test/components/uploader-page.html';
     frame.style.cssText = 'width:800px;height:600px';
     document.body.append(frame);
-    const page = await until(() => (frame.contentWindow as unknown as { page?: Page }).page, 15_000, 'the page to load');
+    const page = await until(
+      () => (frame.contentWindow as unknown as { page?: Page }).page,
+      15_000,
+      'the page to load',
+    );
     return { frame, page };
   };
 
@@ -268,16 +322,26 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
     // While resending, before the job exists, the bar is determinate and grows, and the bytes line
     // changes, as in the first upload; there is no cancel (see the element's #renderUploading).
     const bars = second.page.resend.filter((b) => b.valuenow !== null);
-    expect(bars.length, `a determinate bar while resending (saw ${JSON.stringify(second.page.resend.slice(0, 3))})`).to.be.greaterThan(1);
-    expect(bars.every((b) => b.handle === null), 'all before the job was created').to.equal(true);
+    expect(
+      bars.length,
+      `a determinate bar while resending (saw ${JSON.stringify(second.page.resend.slice(0, 3))})`,
+    ).to.be.greaterThan(1);
+    expect(
+      bars.every((b) => b.handle === null),
+      'all before the job was created',
+    ).to.equal(true);
     for (let i = 1; i < bars.length; i++) expect(bars[i]!.valuenow!).to.be.at.least(bars[i - 1]!.valuenow!);
     expect(bars.at(-1)!.valuenow!).to.be.greaterThan(bars[0]!.valuenow!);
     expect(new Set(bars.map((b) => b.text)).size, 'the bytes line changes').to.be.greaterThan(1);
     expect(bars.at(-1)!.text, 'bytes sent of the total').to.match(/\d.* of \d/);
-    await until(async () => {
-      await advance('mk-video', 30_000);
-      return second.page.el.status === 'succeeded';
-    }, 60_000, 'the job to finish');
+    await until(
+      async () => {
+        await advance('mk-video', 30_000);
+        return second.page.el.status === 'succeeded';
+      },
+      60_000,
+      'the job to finish',
+    );
     expect(await charges()).to.equal(before + 1);
     second.frame.remove();
   });
@@ -297,12 +361,20 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
     first.frame.remove(); // every page closes; the job finishes meanwhile
     await advance('mk-video', 30 * 60_000);
     const third = await open();
-    const ended = new Promise<JobEvent>((r) => third.page.el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }));
-    await until(async () => {
-      await advance('mk-video', 30_000);
-      return third.page.el.status === 'succeeded';
-    }, 30_000, 'the job to show as finished').catch(async (err: Error) => {
-      throw new Error(`${err.message}; the page went ${third.page.statuses.join(' > ')}; ${JSON.stringify((await third.page.list()).map((r) => [r.status, r.id]))}`);
+    const ended = new Promise<JobEvent>((r) =>
+      third.page.el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }),
+    );
+    await until(
+      async () => {
+        await advance('mk-video', 30_000);
+        return third.page.el.status === 'succeeded';
+      },
+      30_000,
+      'the job to show as finished',
+    ).catch(async (err: Error) => {
+      throw new Error(
+        `${err.message}; the page went ${third.page.statuses.join(' > ')}; ${JSON.stringify((await third.page.list()).map((r) => [r.status, r.id]))}`,
+      );
     });
     expect((await ended).detail.whileAway).to.equal(true);
     third.frame.remove();
@@ -312,7 +384,9 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
 describe('<video-to-3d-uploader>: language, keyboard, accessibility', function () {
   this.timeout(90_000);
   it('speaks German under lang="de" (the closest [lang])', async () => {
-    const wrap = await fixture(html`<div lang="de-AT"><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`);
+    const wrap = await fixture(
+      html`<div lang="de-AT"><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`,
+    );
     const el = wrap.querySelector('video-to-3d-uploader')!;
     await until(() => cut(el).textContent?.includes('Video auswählen'), 5_000, 'German strings');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 20 Credits');
@@ -327,7 +401,9 @@ describe('<video-to-3d-uploader>: language, keyboard, accessibility', function (
     q(el, '[part~="choose-button"]')!.focus();
     const data = new DataTransfer();
     data.items.add(file);
-    q(el, '[part~="choose-button"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }));
+    q(el, '[part~="choose-button"]')!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
+    );
     await until(() => el.status === 'ready', 15_000, 'ready');
     await el.updateComplete;
     await until(() => cut(el).activeElement === q(el, '[part~="confirm-button"]'), 2_000, 'focus on confirm');

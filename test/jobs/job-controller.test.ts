@@ -8,7 +8,11 @@ import { JobController, JobPoller, JobStore, MediaClient, type JobEvent } from '
 import { advance, until } from '../fixtures/browser.js';
 
 const client = new MediaClient({ endpoint: '/mediakit' });
-const poller = new JobPoller(client, { store: new JobStore({ database: `test-controller-${crypto.randomUUID()}` }), cadence: { model: { firstMs: 100, maxMs: 100, factor: 1 } }, channel: `test-${crypto.randomUUID()}` });
+const poller = new JobPoller(client, {
+  store: new JobStore({ database: `test-controller-${crypto.randomUUID()}` }),
+  cadence: { model: { firstMs: 100, maxMs: 100, factor: 1 } },
+  channel: `test-${crypto.randomUUID()}`,
+});
 let polls = 0;
 const getModelJob = client.getModelJob.bind(client);
 client.getModelJob = (...a) => (polls++, getModelJob(...a));
@@ -27,7 +31,8 @@ describe('JobController', () => {
   it('creates a job, renders it, and dispatches created, progress and succeeded', async () => {
     const el = await fixture<JobProbe>(html`<job-probe></job-probe>`);
     const events: string[] = [];
-    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded', 'mk-job-failed'] as const) el.addEventListener(type, (e: JobEvent) => events.push(e.type));
+    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded', 'mk-job-failed'] as const)
+      el.addEventListener(type, (e: JobEvent) => events.push(e.type));
     const record = await el.job.start({ mode: 'text', prompt: 'a paper boat', quality: 'fast' });
     expect(record.handle).to.be.a('string');
     await until(async () => {

@@ -13,7 +13,12 @@ const pollers: JobPoller[] = [];
 
 /** A "tab": its own client and poller over one IndexedDB database and one channel family. */
 function tab(db: string, channel: string, options: { linkRefreshMarginMs?: number } = {}): JobPoller {
-  const poller = new JobPoller(new MediaClient({ endpoint }), { store: new JobStore({ database: db }), cadence: fast, channel, ...options });
+  const poller = new JobPoller(new MediaClient({ endpoint }), {
+    store: new JobStore({ database: db }),
+    cadence: fast,
+    channel,
+    ...options,
+  });
   pollers.push(poller);
   return poller;
 }
@@ -24,13 +29,22 @@ function fresh(): { db: string; channel: string } {
 }
 
 /** Advances the sandbox clock until `poller`'s record of `id` satisfies `done`. */
-async function driveUntil(poller: JobPoller, id: string, done: (r: JobRecord) => boolean, stepMs = 60_000): Promise<JobRecord> {
-  return until(async () => {
-    const r = await poller.get(id);
-    if (r && done(r)) return r;
-    await advance('mk-jobs', stepMs);
-    return undefined;
-  }, 20_000, `job ${id}`);
+async function driveUntil(
+  poller: JobPoller,
+  id: string,
+  done: (r: JobRecord) => boolean,
+  stepMs = 60_000,
+): Promise<JobRecord> {
+  return until(
+    async () => {
+      const r = await poller.get(id);
+      if (r && done(r)) return r;
+      await advance('mk-jobs', stepMs);
+      return undefined;
+    },
+    20_000,
+    `job ${id}`,
+  );
 }
 
 /** Counts a poller's status requests. */
@@ -65,7 +79,10 @@ describe('JobPoller: creating and watching', () => {
     expect((done.job as { output: { model_url: string } }).output.model_url).to.contain(`${endpoint}/files/`);
     await until(() => seen.includes('succeeded'), 5_000, 'listener saw success');
     // Nothing was stored under another endpoint's or user's scope.
-    const other = new JobPoller(new MediaClient({ endpoint: '/mediakit' }), { store: new JobStore({ database: db }), channel });
+    const other = new JobPoller(new MediaClient({ endpoint: '/mediakit' }), {
+      store: new JobStore({ database: db }),
+      channel,
+    });
     pollers.push(other);
     expect(await other.list()).to.deep.equal([]);
     expect((await poller.list()).map((r) => r.id)).to.deep.equal([record.id]);
@@ -152,7 +169,12 @@ describe('JobPoller: hidden tabs', () => {
 
   it('polls more slowly while hidden and at once when shown again', async () => {
     const { db, channel } = fresh();
-    const poller = new JobPoller(new MediaClient({ endpoint }), { store: new JobStore({ database: db }), channel, cadence: { video: { firstMs: 300, maxMs: 300, factor: 1 } }, hiddenFactor: 10 });
+    const poller = new JobPoller(new MediaClient({ endpoint }), {
+      store: new JobStore({ database: db }),
+      channel,
+      cadence: { video: { firstMs: 300, maxMs: 300, factor: 1 } },
+      hiddenFactor: 10,
+    });
     pollers.push(poller);
     const polls = countPolls(poller);
     const record = await poller.create('video', await video({ seconds: 2 }));
@@ -194,14 +216,32 @@ describe('JobPoller: reloads, lost answers and tabs', () => {
     const key = crypto.randomUUID();
     const scope = await client.scope();
     // What create() records before sending; then the request reaches the API but its answer is lost.
-    await store.put({ id: key, scope, kind: 'model', idempotencyKey: key, summary: {}, createdAt: Date.now(), updatedAt: Date.now(), status: 'creating', progress: 0, request });
+    await store.put({
+      id: key,
+      scope,
+      kind: 'model',
+      idempotencyKey: key,
+      summary: {},
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      status: 'creating',
+      progress: 0,
+      request,
+    });
     const before = await charges('mk-jobs', 'createModelJob');
     await client.createModelJob(request, { idempotencyKey: key });
     expect(await charges('mk-jobs', 'createModelJob')).to.equal(before + 1);
 
     const poller = tab(db, channel); // after the reload
     await poller.resume();
-    const recovered = await until(async () => { const r = await poller.get(key); return r?.handle ? r : undefined; }, 10_000, 'the handle');
+    const recovered = await until(
+      async () => {
+        const r = await poller.get(key);
+        return r?.handle ? r : undefined;
+      },
+      10_000,
+      'the handle',
+    );
     expect(recovered!.request).to.equal(undefined);
     await driveUntil(poller, key, (r) => r.status === 'succeeded', 20_000);
     expect(await charges('mk-jobs', 'createModelJob')).to.equal(before + 1);
@@ -237,7 +277,11 @@ describe('JobPoller: reloads, lost answers and tabs', () => {
       const frame = document.createElement('iframe');
       frame.src = `/test/jobs/tab.html#${encodeURIComponent(`${db}|${channel}|${record.id}`)}`;
       document.body.append(frame);
-      const state = await until(() => (frame.contentWindow as unknown as { tab?: Tab }).tab, 10_000, 'the page to load');
+      const state = await until(
+        () => (frame.contentWindow as unknown as { tab?: Tab }).tab,
+        10_000,
+        'the page to load',
+      );
       return { frame, state };
     };
     const first = await open();
@@ -248,10 +292,14 @@ describe('JobPoller: reloads, lost answers and tabs', () => {
     expect(second.state.polls, 'the second page listens, it does not poll').to.equal(0);
     first.frame.remove(); // the page closes: the browser releases its lock
     await until(() => second.state.polls > 0, 5_000, 'the second page takes over');
-    await until(async () => {
-      await advance('mk-jobs', 60_000);
-      return second.state.last?.status === 'succeeded';
-    }, 15_000, 'the job to finish');
+    await until(
+      async () => {
+        await advance('mk-jobs', 60_000);
+        return second.state.last?.status === 'succeeded';
+      },
+      15_000,
+      'the job to finish',
+    );
     second.frame.remove();
   });
 

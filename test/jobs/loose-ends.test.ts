@@ -61,7 +61,11 @@ describe('JobPoller: no unhandled rejection', () => {
   it('a JobController whose element leaves mid-job rejects nothing unhandled (20 times, at varied moments)', async () => {
     const client = new MediaClient({ endpoint });
     const id = crypto.randomUUID();
-    const poller = new JobPoller(client, { store: new JobStore({ database: `test-loose-${id}` }), cadence: fast, channel: `test-${id}` });
+    const poller = new JobPoller(client, {
+      store: new JobStore({ database: `test-loose-${id}` }),
+      cadence: fast,
+      channel: `test-${id}`,
+    });
     class LooseProbe extends LitElement {
       readonly job = new JobController(this, { kind: 'model', client: () => client, poller: () => poller });
       override render() {
@@ -89,25 +93,38 @@ describe('JobPoller: no unhandled rejection', () => {
 describe('JobPoller: a listener hears each change once', () => {
   it('watch calls its listener once per distinct record, from the first call to the end', async () => {
     const id = crypto.randomUUID();
-    const poller = new JobPoller(new MediaClient({ endpoint }), { store: new JobStore({ database: `test-once-${id}` }), cadence: fast, channel: `test-${id}` });
+    const poller = new JobPoller(new MediaClient({ endpoint }), {
+      store: new JobStore({ database: `test-once-${id}` }),
+      cadence: fast,
+      channel: `test-${id}`,
+    });
     const job = await poller.create('model', { mode: 'text', prompt: 'a cork boat', quality: 'fast' });
     const heard: JobRecord[] = [];
     poller.watch(job.id, (r) => heard.push(r));
-    await until(async () => {
-      if (heard.at(-1)?.status === 'succeeded') return true;
-      await advance('mediakit', 3_000);
-      return false;
-    }, 20_000, 'the job to succeed');
+    await until(
+      async () => {
+        if (heard.at(-1)?.status === 'succeeded') return true;
+        await advance('mediakit', 3_000);
+        return false;
+      },
+      20_000,
+      'the job to succeed',
+    );
     await new Promise((r) => setTimeout(r, 300)); // polls that find nothing new must not call again
     poller.dispose();
     expect(heard.length).to.be.greaterThan(1);
-    for (let i = 1; i < heard.length; i++) expect(fingerprint(heard[i]!), `call ${i + 1} repeats call ${i}`).to.not.equal(fingerprint(heard[i - 1]!));
+    for (let i = 1; i < heard.length; i++)
+      expect(fingerprint(heard[i]!), `call ${i + 1} repeats call ${i}`).to.not.equal(fingerprint(heard[i - 1]!));
     expect(heard.filter((r) => r.status === 'succeeded')).to.have.length(1);
   });
 
   it('two listeners of one job each hear the current record once when they start', async () => {
     const id = crypto.randomUUID();
-    const poller = new JobPoller(new MediaClient({ endpoint }), { store: new JobStore({ database: `test-once-${id}` }), cadence: { model: { firstMs: 60_000, maxMs: 60_000, factor: 1 } }, channel: `test-${id}` });
+    const poller = new JobPoller(new MediaClient({ endpoint }), {
+      store: new JobStore({ database: `test-once-${id}` }),
+      cadence: { model: { firstMs: 60_000, maxMs: 60_000, factor: 1 } },
+      channel: `test-${id}`,
+    });
     const job = await poller.create('model', { mode: 'text', prompt: 'a tin drum', quality: 'high' });
     const a: JobRecord[] = [];
     const b: JobRecord[] = [];
@@ -129,7 +146,11 @@ describe('JobPoller: a listener hears each change once', () => {
         writes++;
         return super.put(r);
       }
-      override async patch(scope: string, key: string, change: (r: JobRecord) => JobRecord): Promise<JobRecord | undefined> {
+      override async patch(
+        scope: string,
+        key: string,
+        change: (r: JobRecord) => JobRecord,
+      ): Promise<JobRecord | undefined> {
         writes++;
         return super.patch(scope, key, change);
       }
@@ -139,9 +160,24 @@ describe('JobPoller: a listener hears each change once', () => {
     const request = padded(await video(), 40 * 1024 * 1024);
     const key = crypto.randomUUID();
     const now = Date.now();
-    await store.put({ id: key, scope: await client.scope(), kind: 'video', idempotencyKey: key, summary: { name: 'big.mp4' }, createdAt: now, updatedAt: now, status: 'creating', progress: 0, request });
+    await store.put({
+      id: key,
+      scope: await client.scope(),
+      kind: 'video',
+      idempotencyKey: key,
+      summary: { name: 'big.mp4' },
+      createdAt: now,
+      updatedAt: now,
+      status: 'creating',
+      progress: 0,
+      request,
+    });
     writes = 0;
-    const poller = new JobPoller(client, { store, cadence: { video: { firstMs: 60_000, maxMs: 60_000, factor: 1 } }, channel: `test-${id}` });
+    const poller = new JobPoller(client, {
+      store,
+      cadence: { video: { firstMs: 60_000, maxMs: 60_000, factor: 1 } },
+      channel: `test-${id}`,
+    });
     const heard: JobRecord[] = [];
     const bytes: (UploadProgress | undefined)[] = [];
     poller.watch(key, (r) => heard.push(r));
@@ -159,7 +195,10 @@ describe('JobPoller: a listener hears each change once', () => {
     expect(sent.at(-1)!.total).to.be.greaterThan(request.size);
     // The records: creating (once), then the created job; never one per progress event.
     expect(heard[0]!.status).to.equal('creating');
-    expect(heard.filter((r) => r.status === 'creating'), 'creating heard once').to.have.length(1);
+    expect(
+      heard.filter((r) => r.status === 'creating'),
+      'creating heard once',
+    ).to.have.length(1);
     expect(heard.indexOf(created), 'the created job right after').to.equal(1);
     expect(writes, 'store writes during the resend (never one per progress event)').to.be.at.most(2);
   });

@@ -29,7 +29,18 @@ function pageOf(token: string, onAsk?: () => void): MediaClient {
 function cutUpload(scope: string, at = Date.now()): JobRecord {
   const id = crypto.randomUUID();
   const file = new File([new Uint8Array(4096)], 'alice-holiday-home.mp4', { type: 'video/mp4' });
-  return { id, scope, kind: 'video', idempotencyKey: id, summary: { name: file.name, bytes: file.size }, createdAt: at, updatedAt: at, status: 'creating', progress: 0, request: file };
+  return {
+    id,
+    scope,
+    kind: 'video',
+    idempotencyKey: id,
+    summary: { name: file.name, bytes: file.size },
+    createdAt: at,
+    updatedAt: at,
+    status: 'creating',
+    progress: 0,
+    request: file,
+  };
 }
 
 /** Everything in an IndexedDB database of the JobStore's shape, raw (keys and values). */
@@ -42,8 +53,15 @@ async function rawEntries(database = 'mediakit-jobs'): Promise<[string, unknown]
   });
   try {
     const tx = db.transaction('jobs', 'readonly');
-    const keys = await new Promise<IDBValidKey[]>((resolve) => (tx.objectStore('jobs').getAllKeys().onsuccess = (e) => resolve((e.target as IDBRequest<IDBValidKey[]>).result)));
-    const values = await new Promise<unknown[]>((resolve) => (tx.objectStore('jobs').getAll().onsuccess = (e) => resolve((e.target as IDBRequest<unknown[]>).result)));
+    const keys = await new Promise<IDBValidKey[]>(
+      (resolve) =>
+        (tx.objectStore('jobs').getAllKeys().onsuccess = (e) =>
+          resolve((e.target as IDBRequest<IDBValidKey[]>).result)),
+    );
+    const values = await new Promise<unknown[]>(
+      (resolve) =>
+        (tx.objectStore('jobs').getAll().onsuccess = (e) => resolve((e.target as IDBRequest<unknown[]>).result)),
+    );
     return keys.map((k, i) => [String(k), values[i]]);
   } finally {
     db.close();
@@ -81,7 +99,8 @@ describe('stored data: a new subject on this browser', () => {
     const bobScope = await bob.scope();
     expect(bobScope).not.to.equal(aliceScope);
     // The tag is a hash, never the subject: nothing stored spells out the token's `sub`.
-    const sub = (JSON.parse(atob(bobToken.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub;
+    const sub = (JSON.parse(atob(bobToken.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string })
+      .sub;
     expect(bobScope).not.to.contain(sub);
 
     expect(await store.get(aliceScope, upload.id)).to.equal(undefined);
@@ -131,11 +150,22 @@ describe('stored data: unfinished records expire', () => {
     const fresherNoHandle: JobRecord = { ...cutUpload(scope, now), request: undefined };
     delete fresherNoHandle.request;
     // A job polled last a week and more ago (its tab never came back) is as stale as a finished one.
-    const abandoned: JobRecord = { ...cutUpload(other, now - 8 * DAY), status: 'processing', handle: 'h1', progress: 0.4 };
+    const abandoned: JobRecord = {
+      ...cutUpload(other, now - 8 * DAY),
+      status: 'processing',
+      handle: 'h1',
+      progress: 0.4,
+    };
     delete abandoned.request;
-    const running: JobRecord = { ...cutUpload(other, now - 2 * DAY), status: 'processing', handle: 'h2', progress: 0.4 };
+    const running: JobRecord = {
+      ...cutUpload(other, now - 2 * DAY),
+      status: 'processing',
+      handle: 'h2',
+      progress: 0.4,
+    };
     delete running.request;
-    for (const r of [staleUpload, freshUpload, handleNeverCame, fresherNoHandle, abandoned, running]) await store.put(r);
+    for (const r of [staleUpload, freshUpload, handleNeverCame, fresherNoHandle, abandoned, running])
+      await store.put(r);
 
     const poller = new JobPoller(client, { store, channel: `test-${crypto.randomUUID()}` });
     try {

@@ -46,15 +46,34 @@ describe('the budget holds against aborts, timeouts and failures', () => {
       const body = JSON.stringify({ image_base64: selfie });
       const outcomes = [];
       for (let i = 0; i < 5; i++) {
-        outcomes.push(await cutRequest(s.url, '/mediakit/api/v1/headshot', bearer(t, { 'content-type': 'application/json' }), body, slow.nextReceived()));
+        outcomes.push(
+          await cutRequest(
+            s.url,
+            '/mediakit/api/v1/headshot',
+            bearer(t, { 'content-type': 'application/json' }),
+            body,
+            slow.nextReceived(),
+          ),
+        );
       }
       // Upstream finishes the calls it received; the proxy settles each (or, before the fix, had released it).
-      await until(async () => slow.received.length > 0 && (await usedOf(s, t)) === (await upstreamCharged(s)) && (await upstreamCharged(s)) > 0, 15_000, 'the session to match upstream').catch(() => undefined);
+      await until(
+        async () =>
+          slow.received.length > 0 &&
+          (await usedOf(s, t)) === (await upstreamCharged(s)) &&
+          (await upstreamCharged(s)) > 0,
+        15_000,
+        'the session to match upstream',
+      ).catch(() => undefined);
       await sleep(500);
       const charged = await upstreamCharged(s);
       const used = await usedOf(s, t);
       assert.ok(charged > 0, 'upstream did the work of the first call');
-      assert.equal(used, charged, `the session counts what upstream charged (outcomes: ${JSON.stringify(outcomes.map((o) => (typeof o === 'string' ? o : o.status)))})`);
+      assert.equal(
+        used,
+        charged,
+        `the session counts what upstream charged (outcomes: ${JSON.stringify(outcomes.map((o) => (typeof o === 'string' ? o : o.status)))})`,
+      );
       assert.ok(charged <= 10, `upstream charged ${charged} of a budget of 10`);
     } finally {
       await s.close();
@@ -67,9 +86,20 @@ describe('the budget holds against aborts, timeouts and failures', () => {
       const t = await s.login('uploader', 20);
       const video = await makeVideo({ seconds: 1, width: 160, height: 120 });
       const boundary = 'cutboundary';
-      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+      );
       const u = new URL(s.url);
-      const req = httpRequest({ host: u.hostname, port: u.port, method: 'POST', path: '/mediakit/api/v1/video-to-3d/jobs', headers: bearer(t, { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + video.byteLength + 1000) }) });
+      const req = httpRequest({
+        host: u.hostname,
+        port: u.port,
+        method: 'POST',
+        path: '/mediakit/api/v1/video-to-3d/jobs',
+        headers: bearer(t, {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + video.byteLength + 1000),
+        }),
+      });
       req.on('error', () => {});
       req.write(head);
       req.write(video.subarray(0, 1000));
@@ -84,13 +114,20 @@ describe('the budget holds against aborts, timeouts and failures', () => {
 
   it('keeps the reservation when upstream does not answer in time, and says so in the log', async () => {
     const logs: string[] = [];
-    const s = await startStack({ sandboxHarness: sandbox, credits: CREDITS, proxy: { upstream: slow.url, upstreamTimeoutMs: 100, log: (e) => logs.push(e.message) } });
+    const s = await startStack({
+      sandboxHarness: sandbox,
+      credits: CREDITS,
+      proxy: { upstream: slow.url, upstreamTimeoutMs: 100, log: (e) => logs.push(e.message) },
+    });
     try {
       const t = await s.login('patient', 10);
       const r = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a slow lamp' }));
       assert.equal(r.status, 504);
       assert.equal(await usedOf(s, t), 2, 'the reservation is kept');
-      assert.ok(logs.some((l) => /reservation of 2 credits is kept/.test(l)), logs.join('\n'));
+      assert.ok(
+        logs.some((l) => /reservation of 2 credits is kept/.test(l)),
+        logs.join('\n'),
+      );
       await until(async () => (await upstreamCharged(s)) === 2, 15_000, 'upstream to finish').catch(() => undefined);
       assert.equal(await upstreamCharged(s), 2, 'upstream did charge: the budget was right to keep it');
     } finally {
@@ -99,7 +136,11 @@ describe('the budget holds against aborts, timeouts and failures', () => {
   });
 
   it('releases the reservation when upstream refuses the connection', async () => {
-    const s = await startStack({ sandboxHarness: sandbox, credits: CREDITS, proxy: { upstream: `http://127.0.0.1:${await closedPort()}` } });
+    const s = await startStack({
+      sandboxHarness: sandbox,
+      credits: CREDITS,
+      proxy: { upstream: `http://127.0.0.1:${await closedPort()}` },
+    });
     try {
       const t = await s.login('refused', 10);
       const r = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a lamp' }));
@@ -119,11 +160,18 @@ describe('the budget holds against aborts, timeouts and failures', () => {
       hit: (...a) => inner.hit(...a),
       release: () => new Promise(() => {}),
     };
-    const s = await startStack({ sandboxHarness: sandbox, credits: CREDITS, proxy: { upstream: `http://127.0.0.1:${await closedPort()}`, store, storeTimeoutMs: 200 } });
+    const s = await startStack({
+      sandboxHarness: sandbox,
+      credits: CREDITS,
+      proxy: { upstream: `http://127.0.0.1:${await closedPort()}`, store, storeTimeoutMs: 200 },
+    });
     try {
       const t = await s.login('hanging', 10);
       const started = Date.now();
-      const r = await Promise.race([s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a lamp' })), sleep(3000).then(() => 'no answer' as const)]);
+      const r = await Promise.race([
+        s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a lamp' })),
+        sleep(3000).then(() => 'no answer' as const),
+      ]);
       assert.notEqual(r, 'no answer', 'the proxy answered');
       assert.equal((r as Response).status, 502);
       assert.ok(Date.now() - started < 2000);

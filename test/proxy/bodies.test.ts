@@ -12,9 +12,20 @@ import { sleep } from './net.js';
 const MiB = 1024 * 1024;
 
 /** Starts a JSON headshot upload that declares `declared` bytes, sends `sent`, then stalls. */
-function stalled(s: Stack, token: string, declared: number, sent: number): { req: ClientRequest; answer: Promise<{ status: number; body: string }> } {
+function stalled(
+  s: Stack,
+  token: string,
+  declared: number,
+  sent: number,
+): { req: ClientRequest; answer: Promise<{ status: number; body: string }> } {
   const u = new URL(s.url);
-  const req = httpRequest({ host: u.hostname, port: u.port, method: 'POST', path: '/mediakit/api/v1/headshot', headers: bearer(token, { 'content-type': 'application/json', 'content-length': String(declared) }) });
+  const req = httpRequest({
+    host: u.hostname,
+    port: u.port,
+    method: 'POST',
+    path: '/mediakit/api/v1/headshot',
+    headers: bearer(token, { 'content-type': 'application/json', 'content-length': String(declared) }),
+  });
   req.on('error', () => {});
   const answer = collect(req);
   answer.catch(() => {});
@@ -25,7 +36,9 @@ function stalled(s: Stack, token: string, declared: number, sent: number): { req
 describe('bounded request bodies', () => {
   let s: Stack;
   before(async () => {
-    s = await startStack({ proxy: { uploadIdleTimeoutMs: 400, maxBufferedBytesPerSubject: 3 * MiB, maxBufferedBytes: 5 * MiB } });
+    s = await startStack({
+      proxy: { uploadIdleTimeoutMs: 400, maxBufferedBytesPerSubject: 3 * MiB, maxBufferedBytes: 5 * MiB },
+    });
   });
   after(() => s.close());
 
@@ -42,7 +55,9 @@ describe('bounded request bodies', () => {
 
   it('refuses a subject past its buffered-bytes cap with 429, and all subjects past the total with 503', async () => {
     // A long idle time here: the held uploads must stay held while the others are checked.
-    const s = await startStack({ proxy: { uploadIdleTimeoutMs: 20_000, maxBufferedBytesPerSubject: 3 * MiB, maxBufferedBytes: 5 * MiB } });
+    const s = await startStack({
+      proxy: { uploadIdleTimeoutMs: 20_000, maxBufferedBytesPerSubject: 3 * MiB, maxBufferedBytes: 5 * MiB },
+    });
     const t = await s.login('hoarder', 100);
     const u = await s.login('other', 100);
     const v = await s.login('third', 100);

@@ -14,7 +14,10 @@ function handFed() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cancelled!: () => void;
   const wasCancelled = new Promise<void>((r) => (cancelled = r));
-  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => cancelled() }, { highWaterMark: 0 });
+  const stream = new ReadableStream<Uint8Array>(
+    { start: (c) => void (controller = c), cancel: () => cancelled() },
+    { highWaterMark: 0 },
+  );
   return { stream, push: (n: number) => controller.enqueue(new Uint8Array(n)), wasCancelled };
 }
 
@@ -24,7 +27,13 @@ async function within<T>(p: Promise<T>, ms: number): Promise<'settled' | 'pendin
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'pending'>((r) => (timer = setTimeout(() => r('pending'), ms)));
   try {
-    return await Promise.race([p.then(() => 'settled' as const, () => 'settled' as const), late]);
+    return await Promise.race([
+      p.then(
+        () => 'settled' as const,
+        () => 'settled' as const,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -52,7 +61,16 @@ describe('guardBody', () => {
     const source = handFed();
     const state: GuardState = { failure: undefined, broken: false, complete: false };
     const abort = new AbortController();
-    const reader = guardBody(source.stream, 1000, 10_000, 60_000, 'too large', state, () => {}, abort.signal).getReader();
+    const reader = guardBody(
+      source.stream,
+      1000,
+      10_000,
+      60_000,
+      'too large',
+      state,
+      () => {},
+      abort.signal,
+    ).getReader();
     source.push(100);
     await reader.read();
     const pending = reader.read();
@@ -66,7 +84,7 @@ describe('guardBody', () => {
 });
 
 describe('a streamed upload whose upstream answers without reading it all', () => {
-  it('releases the browser\'s body and leaves no timer once the call is answered', async () => {
+  it("releases the browser's body and leaves no timer once the call is answered", async () => {
     const proxy = createProxy({
       // Reads one chunk, then refuses (as an upstream may before the body ends), never cancelling the body.
       upstream: async (request) => {
@@ -85,14 +103,18 @@ describe('a streamed upload whose upstream answers without reading it all', () =
     const r = await proxy.fetch(
       new Request('http://site/mediakit/api/v1/video-to-3d/jobs', {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=b', 'content-length': '100000' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'multipart/form-data; boundary=b',
+          'content-length': '100000',
+        },
         body: source.stream,
         duplex: 'half',
       } as RequestInit),
     );
     assert.equal(r.status, 400);
     await r.arrayBuffer();
-    assert.equal(await within(source.wasCancelled, 2000), 'settled', 'the browser\'s body is let go');
+    assert.equal(await within(source.wasCancelled, 2000), 'settled', "the browser's body is let go");
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(timers(), baseline, 'no watchdog interval is left running');
   });

@@ -11,7 +11,11 @@ import { MemoryStore, type ProxyStore } from '../../src/proxy/index.js';
 import { bearer, jsonInit, pollUntilDone, spyUpstream, startStack, type Stack } from './harness.js';
 
 const remaining = async (s: Stack, token: string) =>
-  ((await (await s.call('/mediakit/session', { headers: bearer(token) })).json()) as { data: { budget: { remaining: number } } }).data.budget.remaining;
+  (
+    (await (await s.call('/mediakit/session', { headers: bearer(token) })).json()) as {
+      data: { budget: { remaining: number } };
+    }
+  ).data.budget.remaining;
 
 describe('proxy budgets and idempotency', () => {
   let sandbox: Harness;
@@ -46,7 +50,11 @@ describe('proxy budgets and idempotency', () => {
     assert.equal(one.status, 200, await one.clone().text());
     assert.equal(one.headers.get('x-credits-charged'), '2');
     assert.equal(one.headers.get('x-credits-remaining'), '0');
-    assert.equal(((await one.json()) as { credits_remaining: number }).credits_remaining, 0, 'the body shows the session budget, not the site balance');
+    assert.equal(
+      ((await one.json()) as { credits_remaining: number }).credits_remaining,
+      0,
+      'the body shows the session budget, not the site balance',
+    );
 
     const u = await s.login('partial', 10);
     await sandbox.fault(s.accountId, 'variant_fail', { variants: [1, 3] });
@@ -72,29 +80,40 @@ describe('proxy budgets and idempotency', () => {
     const init = () => jsonInit(t, { mode: 'text', prompt: 'a green teapot' }, { 'idempotency-key': 'click-1' });
     const ledgerBefore = (await sandbox.ledger(s.accountId)).entries.length;
     // A double click: both requests in flight at once, then a retry after a lost response.
-    const [a, b] = await Promise.all([s.call('/mediakit/api/v1/3d/jobs', init()), s.call('/mediakit/api/v1/3d/jobs', init())]);
+    const [a, b] = await Promise.all([
+      s.call('/mediakit/api/v1/3d/jobs', init()),
+      s.call('/mediakit/api/v1/3d/jobs', init()),
+    ]);
     const c = await s.call('/mediakit/api/v1/3d/jobs', init());
     assert.deepEqual([a.status, b.status, c.status], [202, 202, 202]);
     const ledger = (await sandbox.ledger(s.accountId)).entries.slice(ledgerBefore);
     assert.equal(ledger.filter((e) => e.type === 'charge').length, 1, 'charged once upstream');
     assert.equal(await remaining(s, t), 8);
-    const handles = await Promise.all([a, b, c].map(async (r) => ((await r.json()) as { data: { job_id: string } }).data.job_id));
+    const handles = await Promise.all(
+      [a, b, c].map(async (r) => ((await r.json()) as { data: { job_id: string } }).data.job_id),
+    );
     const job = await pollUntilDone(s, `/mediakit/api/v1/3d/jobs/${handles[2]}`, t);
     assert.equal(job['status'], 'succeeded');
   });
 
-  it('namespaces Idempotency-Keys per subject, so one user cannot replay another\'s result', async () => {
+  it("namespaces Idempotency-Keys per subject, so one user cannot replay another's result", async () => {
     const victim = await s.login('victim', 10);
     const thief = await s.login('thief', 10);
     const key = { 'idempotency-key': 'predictable-key' };
-    const v = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(victim, { mode: 'text', prompt: 'a secret prototype' }, key));
+    const v = await s.call(
+      '/mediakit/api/v1/3d/jobs',
+      jsonInit(victim, { mode: 'text', prompt: 'a secret prototype' }, key),
+    );
     const victimUpstreamKey = spy.calls.at(-1)!.headers.get('idempotency-key');
-    const t = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(thief, { mode: 'text', prompt: 'a secret prototype' }, key));
+    const t = await s.call(
+      '/mediakit/api/v1/3d/jobs',
+      jsonInit(thief, { mode: 'text', prompt: 'a secret prototype' }, key),
+    );
     const thiefUpstreamKey = spy.calls.at(-1)!.headers.get('idempotency-key');
     assert.equal(v.status, 202);
     assert.equal(t.status, 202);
     assert.notEqual(victimUpstreamKey, thiefUpstreamKey);
-    assert.equal(t.headers.get('idempotent-replayed'), null, 'the thief got a new job, not the victim\'s');
+    assert.equal(t.headers.get('idempotent-replayed'), null, "the thief got a new job, not the victim's");
     const thiefHandle = ((await t.json()) as { data: { job_id: string } }).data.job_id;
     const victimHandle = ((await v.json()) as { data: { job_id: string } }).data.job_id;
     assert.equal((await s.call(`/mediakit/api/v1/3d/jobs/${victimHandle}`, { headers: bearer(thief) })).status, 404);

@@ -24,20 +24,41 @@ describe('deeply nested JSON through the proxy', () => {
   });
 
   for (const [name, path, open, close] of [
-    ['a 3D job (arrays)', '/mediakit/api/v1/3d/jobs', '{"mode":"text","prompt":"lamp","extra":' + '['.repeat(DEPTH), ']'.repeat(DEPTH) + '}'],
-    ['a headshot (objects)', '/mediakit/api/v1/headshot', '{"image_url":"https://example.com/a.png","x":' + '{"a":'.repeat(DEPTH) + '1', '}'.repeat(DEPTH) + '}'],
-    ['an image tool (arrays)', '/mediakit/api/v1', '{"tool":"remove_background","x":' + '['.repeat(DEPTH), ']'.repeat(DEPTH) + '}'],
+    [
+      'a 3D job (arrays)',
+      '/mediakit/api/v1/3d/jobs',
+      '{"mode":"text","prompt":"lamp","extra":' + '['.repeat(DEPTH),
+      ']'.repeat(DEPTH) + '}',
+    ],
+    [
+      'a headshot (objects)',
+      '/mediakit/api/v1/headshot',
+      '{"image_url":"https://example.com/a.png","x":' + '{"a":'.repeat(DEPTH) + '1',
+      '}'.repeat(DEPTH) + '}',
+    ],
+    [
+      'an image tool (arrays)',
+      '/mediakit/api/v1',
+      '{"tool":"remove_background","x":' + '['.repeat(DEPTH),
+      ']'.repeat(DEPTH) + '}',
+    ],
   ] as const) {
     it(`answers 400 invalid_request for ${name} nested ${DEPTH} levels deep, and sends nothing upstream`, async () => {
       const t = await s.login('deep', 100);
       const before = spy.calls.length;
-      const r = await s.call(path, { method: 'POST', headers: bearer(t, { 'content-type': 'application/json' }), body: open + close });
+      const r = await s.call(path, {
+        method: 'POST',
+        headers: bearer(t, { 'content-type': 'application/json' }),
+        body: open + close,
+      });
       const error = await envelope(r);
       assert.equal(r.status, 400, `${r.status} ${error.code}: ${error.message}`);
       assert.equal(error.code, 'invalid_request');
       assert.match(error.message, /nested too deeply/);
       assert.equal(spy.calls.length, before, 'nothing went upstream');
-      const session = (await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as { data: { budget: { used: number } } };
+      const session = (await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as {
+        data: { budget: { used: number } };
+      };
       assert.equal(session.data.budget.used, 0);
     });
   }
@@ -55,7 +76,15 @@ describe('deeply nested JSON sent to the sandbox directly (the mediakit-sandbox 
   it('answers 400 invalid_request, with an Idempotency-Key too (the fingerprint walks the value), and charges nothing', async () => {
     const { id, keys } = await sandbox.account(100);
     const body = '{"mode":"text","prompt":"lamp","extra":' + '['.repeat(DEPTH) + ']'.repeat(DEPTH) + '}';
-    const r = await sandbox.call('/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${keys.generate}`, 'content-type': 'application/json', 'idempotency-key': 'deep-1' }, body });
+    const r = await sandbox.call('/api/v1/3d/jobs', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${keys.generate}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'deep-1',
+      },
+      body,
+    });
     const error = await envelope(r);
     assert.equal(r.status, 400, `${r.status} ${error.code}: ${error.message}`);
     assert.match(error.message, /nested too deeply/);

@@ -48,10 +48,26 @@ interface DevLike {
 
 /** The proxy with the sandbox in process, as src/dev/stack.ts mounts them, on a real port. */
 async function devLike(): Promise<DevLike> {
-  const sandbox = createSandbox({ speed: 1, artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 } });
-  const created = await sandbox.fetch(new Request('http://sandbox/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: CREDITS }) }));
+  const sandbox = createSandbox({
+    speed: 1,
+    artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 },
+  });
+  const created = await sandbox.fetch(
+    new Request('http://sandbox/__sandbox/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: CREDITS }),
+    }),
+  );
   const { keys, account_id } = (await created.json()) as { keys: Record<string, string>; account_id: string };
-  const proxy = createProxy({ upstream: (request) => sandbox.fetch(request), keys, secret: SECRET, authorize: cookieAuthorize, log: () => {}, rateLimits: { create: { limit: 1000, windowSeconds: 60 } } });
+  const proxy = createProxy({
+    upstream: (request) => sandbox.fetch(request),
+    keys,
+    secret: SECRET,
+    authorize: cookieAuthorize,
+    log: () => {},
+    rateLimits: { create: { limit: 1000, windowSeconds: 60 } },
+  });
   let pending = 0;
   let started = 0;
   const counted = {
@@ -69,7 +85,11 @@ async function devLike(): Promise<DevLike> {
     sandbox,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async balance() {
-      const r = await sandbox.fetch(new Request(`http://sandbox/__sandbox/accounts/${account_id}/ledger`, { headers: { authorization: `Bearer ${keys['video']}` } }));
+      const r = await sandbox.fetch(
+        new Request(`http://sandbox/__sandbox/accounts/${account_id}/ledger`, {
+          headers: { authorization: `Bearer ${keys['video']}` },
+        }),
+      );
       if (!r.ok) throw new Error(`ledger ${r.status}: ${await r.text()}`);
       return ((await r.json()) as { balance: number }).balance;
     },
@@ -110,7 +130,9 @@ describe('a client that hangs up after sending a whole video', () => {
       const token = ((await session.json()) as { data: { token: string } }).data.token;
       const boundary = 'hangupboundary7';
       const body = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walkthrough.mp4"\r\nContent-Type: video/mp4\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walkthrough.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+        ),
         video,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
@@ -156,7 +178,7 @@ describe('the sandbox spool at start', () => {
     await until(async () => !(await exists(old)), 5000, 'the stale folder to go').catch(() => undefined);
     assert.equal(await exists(old), false, 'a spool folder older than a day is removed');
     assert.equal(await exists(fresh), true, 'a recent one (an upload in progress) is kept');
-    assert.equal(await exists(other), true, 'folders that are not the sandbox\'s are left alone');
+    assert.equal(await exists(other), true, "folders that are not the sandbox's are left alone");
     await sandbox.idle();
   });
 });

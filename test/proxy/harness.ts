@@ -31,7 +31,12 @@ export async function listen(handler: ReturnType<typeof toNodeHandler>): Promise
 
 /** The test site's login check: `user`, `budget` and `caps` cookies. */
 export function cookieAuthorize(request: Request) {
-  const cookies = Object.fromEntries((request.headers.get('cookie') ?? '').split(/;\s*/).filter(Boolean).map((c) => c.split('=') as [string, string]));
+  const cookies = Object.fromEntries(
+    (request.headers.get('cookie') ?? '')
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((c) => c.split('=') as [string, string]),
+  );
   if (!cookies['user']) return null;
   return {
     subject: decodeURIComponent(cookies['user']),
@@ -40,10 +45,19 @@ export function cookieAuthorize(request: Request) {
   };
 }
 
-export async function startStack(options: { proxy?: Partial<ProxyOptions>; sandbox?: SandboxOptions; credits?: number; sandboxHarness?: Harness } = {}): Promise<Stack> {
+export async function startStack(
+  options: { proxy?: Partial<ProxyOptions>; sandbox?: SandboxOptions; credits?: number; sandboxHarness?: Harness } = {},
+): Promise<Stack> {
   const sandbox = options.sandboxHarness ?? (await startSandbox(options.sandbox));
   const account = await sandbox.account(options.credits ?? 10_000);
-  const proxy = createProxy({ upstream: sandbox.url, keys: account.keys, secret: SECRET, authorize: cookieAuthorize, log: () => {}, ...options.proxy });
+  const proxy = createProxy({
+    upstream: sandbox.url,
+    keys: account.keys,
+    secret: SECRET,
+    authorize: cookieAuthorize,
+    log: () => {},
+    ...options.proxy,
+  });
   const { server, url } = await listen(toNodeHandler(proxy));
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
   return {
@@ -54,7 +68,8 @@ export async function startStack(options: { proxy?: Partial<ProxyOptions>; sandb
     url,
     call,
     async login(user, budget = 1000, capabilities) {
-      const cookie = `user=${encodeURIComponent(user)}; budget=${budget}` + (capabilities ? `; caps=${capabilities.join(',')}` : '');
+      const cookie =
+        `user=${encodeURIComponent(user)}; budget=${budget}` + (capabilities ? `; caps=${capabilities.join(',')}` : '');
       const r = await call('/mediakit/session', { method: 'POST', headers: { cookie } });
       if (r.status !== 200) throw new Error(`login ${r.status}: ${await r.text()}`);
       return ((await r.json()) as { data: { token: string } }).data.token;
@@ -67,7 +82,10 @@ export async function startStack(options: { proxy?: Partial<ProxyOptions>; sandb
   };
 }
 
-export const bearer = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
+export const bearer = (token: string, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${token}`,
+  ...extra,
+});
 
 export interface UpstreamCall {
   method: string;
@@ -87,7 +105,11 @@ export function spyUpstream(target: string, answer?: (call: UpstreamCall) => Res
     calls.push(call);
     const canned = answer?.(call);
     if (canned) return canned;
-    const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers, signal: request.signal };
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: request.method,
+      headers: request.headers,
+      signal: request.signal,
+    };
     if (request.body) Object.assign(init, { body: request.body, duplex: 'half' });
     return fetch(target + url.pathname + url.search, init);
   };
@@ -95,7 +117,12 @@ export function spyUpstream(target: string, answer?: (call: UpstreamCall) => Res
 }
 
 /** A raw HTTP/1.1 request (no URL normalization on the way), for paths fetch would clean up. */
-export async function rawRequest(base: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string }> {
+export async function rawRequest(
+  base: string,
+  target: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; body: string }> {
   const { request } = await import('node:http');
   const u = new URL(base);
   const req = request({ host: u.hostname, port: u.port, method, path: target, headers });
@@ -131,7 +158,11 @@ export async function pollUntilDone(s: Stack, path: string, token: string): Prom
 }
 
 export function jsonInit(token: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return { method: 'POST', headers: bearer(token, { 'content-type': 'application/json', ...headers }), body: JSON.stringify(body) };
+  return {
+    method: 'POST',
+    headers: bearer(token, { 'content-type': 'application/json', ...headers }),
+    body: JSON.stringify(body),
+  };
 }
 
 export function videoInit(token: string, video: Uint8Array, headers: Record<string, string> = {}): RequestInit {

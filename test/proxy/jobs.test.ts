@@ -64,7 +64,10 @@ describe('proxy jobs', () => {
     const wrongKind = await s.call(`/mediakit/api/v1/3d/jobs/${handle}`, { headers: bearer(alice) });
     assert.equal(wrongKind.status, 404);
     const altered = handle.slice(0, 20) + (handle[20] === 'A' ? 'B' : 'A') + handle.slice(21);
-    assert.equal((await s.call(`/mediakit/api/v1/video-to-3d/jobs/${altered}`, { headers: bearer(alice) })).status, 404);
+    assert.equal(
+      (await s.call(`/mediakit/api/v1/video-to-3d/jobs/${altered}`, { headers: bearer(alice) })).status,
+      404,
+    );
 
     // Upstream links expire after about 60 minutes: the old ticket says so, a new poll gives fresh ones.
     await sandbox.advance(61 * 60_000);
@@ -77,7 +80,10 @@ describe('proxy jobs', () => {
   });
 
   it('serves 3D results through tickets with fixed types, a Location of the handle, and download=1', async () => {
-    const created = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(alice, { mode: 'text', prompt: 'a small red chair', quality: 'fast', seed: 7 }));
+    const created = await s.call(
+      '/mediakit/api/v1/3d/jobs',
+      jsonInit(alice, { mode: 'text', prompt: 'a small red chair', quality: 'fast', seed: 7 }),
+    );
     assert.equal(created.status, 202);
     const { data } = (await created.json()) as { data: Record<string, any> };
     assert.equal(created.headers.get('location'), `/mediakit/api/v1/3d/jobs/${data['job_id']}`);
@@ -106,7 +112,10 @@ describe('proxy jobs', () => {
     const short = await startStack({ sandboxHarness: sandbox, proxy: { downloadTtlSeconds: 1 } });
     try {
       const t = await short.login('dave');
-      const created = await short.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a blue mug', quality: 'fast' }));
+      const created = await short.call(
+        '/mediakit/api/v1/3d/jobs',
+        jsonInit(t, { mode: 'text', prompt: 'a blue mug', quality: 'fast' }),
+      );
       const { data } = (await created.json()) as { data: Record<string, any> };
       const url = data['reference_image_url'] as string;
       assert.equal((await short.call(url)).status, 200);
@@ -121,7 +130,7 @@ describe('proxy jobs', () => {
     }
   });
 
-  it('gives a failed job\'s credits back to the session budget, once', async () => {
+  it("gives a failed job's credits back to the session budget, once", async () => {
     const carol = await s.login('carol', 25);
     await sandbox.fault(s.accountId, 'job_fail');
     const created = await s.call('/mediakit/api/v1/video-to-3d/jobs', videoInit(carol, video));
@@ -131,8 +140,11 @@ describe('proxy jobs', () => {
     const job = await pollUntilDone(s, `/mediakit/api/v1/video-to-3d/jobs/${data.job_id}`, carol);
     assert.equal(job['status'], 'failed');
     assert.match(job['error'].message, /refunded/);
-    for (let i = 0; i < 3; i++) await s.call(`/mediakit/api/v1/video-to-3d/jobs/${data.job_id}`, { headers: bearer(carol) });
-    const session = (await (await s.call('/mediakit/session', { headers: bearer(carol) })).json()) as { data: { budget: { remaining: number } } };
+    for (let i = 0; i < 3; i++)
+      await s.call(`/mediakit/api/v1/video-to-3d/jobs/${data.job_id}`, { headers: bearer(carol) });
+    const session = (await (await s.call('/mediakit/session', { headers: bearer(carol) })).json()) as {
+      data: { budget: { remaining: number } };
+    };
     assert.equal(session.data.budget.remaining, 25);
   });
 });

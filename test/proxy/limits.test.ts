@@ -8,13 +8,29 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { envelope, startSandbox, type Harness } from '../sandbox/harness.js';
 import { makeImage, toBase64 } from '../fixtures/media.js';
-import { bearer, collect, jsonInit, listen, spyUpstream, startStack, SECRET, cookieAuthorize, type Stack } from './harness.js';
+import {
+  bearer,
+  collect,
+  jsonInit,
+  listen,
+  spyUpstream,
+  startStack,
+  SECRET,
+  cookieAuthorize,
+  type Stack,
+} from './harness.js';
 import { createProxy, toNodeHandler } from '../../src/proxy/index.js';
 
 /** Sends headers and `first` bytes of a body, then lets the test decide (wait, stop, hang up). */
 function openUpload(base: string, headers: Record<string, string>, first: Uint8Array) {
   const u = new URL(base);
-  const req = request({ host: u.hostname, port: u.port, method: 'POST', path: '/mediakit/api/v1/video-to-3d/jobs', headers });
+  const req = request({
+    host: u.hostname,
+    port: u.port,
+    method: 'POST',
+    path: '/mediakit/api/v1/video-to-3d/jobs',
+    headers,
+  });
   const response = collect(req);
   req.flushHeaders();
   if (first.byteLength) req.write(first);
@@ -30,7 +46,11 @@ describe('proxy rate limits and uploads', () => {
     spy = spyUpstream(sandbox.url);
     s = await startStack({
       sandboxHarness: sandbox,
-      proxy: { upstream: spy.fetch, uploadIdleTimeoutMs: 300, rateLimits: { create: { limit: 2, windowSeconds: 60 }, poll: { limit: 3, windowSeconds: 60 } } },
+      proxy: {
+        upstream: spy.fetch,
+        uploadIdleTimeoutMs: 300,
+        rateLimits: { create: { limit: 2, windowSeconds: 60 }, poll: { limit: 3, windowSeconds: 60 } },
+      },
     });
   });
   after(async () => {
@@ -64,19 +84,39 @@ describe('proxy rate limits and uploads', () => {
     assert.equal(r.status, 429);
     assert.equal(r.headers.get('retry-after'), '1');
     assert.equal((await envelope(r)).code, 'rate_limited');
-    const budget = ((await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as { data: { budget: { remaining: number } } }).data.budget;
+    const budget = (
+      (await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as {
+        data: { budget: { remaining: number } };
+      }
+    ).data.budget;
     assert.equal(budget.remaining, 5);
   });
 
   it('answers 413 from Content-Length before reading a byte, and 411 without one', async () => {
     const t = await s.login('uploader');
     const before = spy.calls.length;
-    const big = openUpload(s.url, { authorization: `Bearer ${t}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(600 * 1024 * 1024) }, new Uint8Array(0));
+    const big = openUpload(
+      s.url,
+      {
+        authorization: `Bearer ${t}`,
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(600 * 1024 * 1024),
+      },
+      new Uint8Array(0),
+    );
     const r = await big.response;
     big.req.destroy();
     assert.equal(r.status, 413);
     assert.match(JSON.parse(r.body).error.message, /larger than 500 MB/);
-    const chunked = openUpload(s.url, { authorization: `Bearer ${t}`, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' }, new Uint8Array(10));
+    const chunked = openUpload(
+      s.url,
+      {
+        authorization: `Bearer ${t}`,
+        'content-type': 'multipart/form-data; boundary=x',
+        'transfer-encoding': 'chunked',
+      },
+      new Uint8Array(10),
+    );
     chunked.req.end();
     const c = await chunked.response;
     assert.equal(c.status, 411);
@@ -86,12 +126,20 @@ describe('proxy rate limits and uploads', () => {
 
   it('cuts an upload that stalls (408) and releases its reservation', async () => {
     const t = await s.login('staller', 20);
-    const stalled = openUpload(s.url, { authorization: `Bearer ${t}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': '100000' }, new Uint8Array(1000));
+    const stalled = openUpload(
+      s.url,
+      { authorization: `Bearer ${t}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': '100000' },
+      new Uint8Array(1000),
+    );
     const r = await stalled.response;
     stalled.req.destroy();
     assert.equal(r.status, 408);
     assert.match(JSON.parse(r.body).error.message, /stalled/);
-    const budget = ((await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as { data: { budget: { remaining: number } } }).data.budget;
+    const budget = (
+      (await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as {
+        data: { budget: { remaining: number } };
+      }
+    ).data.budget;
     assert.equal(budget.remaining, 20);
   });
 
@@ -110,7 +158,15 @@ describe('proxy rate limits and uploads', () => {
     const { server, url } = await listen(toNodeHandler(p));
     try {
       const t = await p.mintToken({ subject: 'leaver', capabilities: ['video'], budget: 100 });
-      const upload = openUpload(url, { authorization: `Bearer ${t}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': '10000000' }, new Uint8Array(64 * 1024));
+      const upload = openUpload(
+        url,
+        {
+          authorization: `Bearer ${t}`,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': '10000000',
+        },
+        new Uint8Array(64 * 1024),
+      );
       upload.response.catch(() => {});
       await new Promise((r) => setTimeout(r, 100));
       upload.req.destroy();

@@ -25,10 +25,11 @@ export async function slowUpstream(target: string, delayMs: number): Promise<Slo
     received: [],
     delayMs,
     nextReceived: () => new Promise((resolve) => waiting.push(resolve)),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,10 +54,22 @@ export async function slowUpstream(target: string, delayMs: number): Promise<Slo
 }
 
 /** Sends a request to the proxy over a raw socket and destroys the socket once `cut` resolves (or answers if the proxy answers first). */
-export function cutRequest(base: string, path: string, headers: Record<string, string>, body: Uint8Array | string, cut: Promise<void>): Promise<{ status: number; body: string } | 'cut'> {
+export function cutRequest(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Uint8Array | string,
+  cut: Promise<void>,
+): Promise<{ status: number; body: string } | 'cut'> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: u.hostname, port: u.port, method: 'POST', path, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+    const req = httpRequest({
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path,
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    });
     let answered = false;
     req.on('response', (res) => {
       answered = true;

@@ -14,7 +14,11 @@ import { sleep, slowUpstream, type SlowUpstream } from './net.js';
 
 const CREDITS = 10_000;
 const usedOf = async (s: Stack, token: string) =>
-  ((await (await s.call('/mediakit/session', { headers: bearer(token) })).json()) as { data: { budget: { used: number } } }).data.budget.used;
+  (
+    (await (await s.call('/mediakit/session', { headers: bearer(token) })).json()) as {
+      data: { budget: { used: number } };
+    }
+  ).data.budget.used;
 const upstreamCharged = async (s: Stack) => CREDITS - (await s.sandbox.ledger(s.accountId)).balance;
 
 describe('the budget against odd inputs', () => {
@@ -27,11 +31,32 @@ describe('the budget against odd inputs', () => {
   after(() => sandbox.close());
 
   it('prices headshot variants by the one rule the sandbox applies (src/api parseVariants)', () => {
-    for (const raw of [undefined, null, '', '   ', '0,2', ' 1 , 3 ', [2], [0, 1, 2, 3], [], [1, 1], [4], '1,x', 'x', 3, { 0: 1 }, ['1']]) {
+    for (const raw of [
+      undefined,
+      null,
+      '',
+      '   ',
+      '0,2',
+      ' 1 , 3 ',
+      [2],
+      [0, 1, 2, 3],
+      [],
+      [1, 1],
+      [4],
+      '1,x',
+      'x',
+      3,
+      { 0: 1 },
+      ['1'],
+    ]) {
       const parsed = parseVariants(raw);
       let sandboxSlots: number[] | string;
       try {
-        sandboxSlots = headshotParams({ kind: 'json', fields: new Map(), json: raw === undefined ? {} : { variants: raw } }).variants;
+        sandboxSlots = headshotParams({
+          kind: 'json',
+          fields: new Map(),
+          json: raw === undefined ? {} : { variants: raw },
+        }).variants;
       } catch (err) {
         sandboxSlots = (err as Error).message;
       }
@@ -56,7 +81,9 @@ describe('the budget against odd inputs', () => {
       for (const [i, init] of cases.entries()) {
         const t = await s.login(`slots-${i}`, 20);
         const before = await upstreamCharged(s);
-        const answers = await Promise.all(Array.from({ length: 10 }, () => s.call('/mediakit/api/v1/headshot', init(t))));
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => s.call('/mediakit/api/v1/headshot', init(t))),
+        );
         const statuses = answers.map((r) => r.status);
         const spent = (await upstreamCharged(s)) - before;
         assert.ok(spent <= 20, `case ${i}: upstream charged ${spent} of a budget of 20 (${statuses.join(',')})`);
@@ -74,7 +101,10 @@ describe('the budget against odd inputs', () => {
       const t = await s.login('reuser', 4);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        const r = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a kept key' }, { 'idempotency-key': 'same-key' }));
+        const r = await s.call(
+          '/mediakit/api/v1/3d/jobs',
+          jsonInit(t, { mode: 'text', prompt: 'a kept key' }, { 'idempotency-key': 'same-key' }),
+        );
         statuses.push(r.status);
         await r.arrayBuffer();
         await sandbox.advance(25 * 3600 * 1000); // the sandbox keeps keys 24 h
@@ -109,10 +139,19 @@ describe('the budget against odd inputs', () => {
     const s = await startStack({ sandboxHarness: sandbox, credits: CREDITS, proxy: { upstream: slow.url } });
     try {
       const t = await s.login('conflicted', COSTS.modelJob);
-      const first = s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'the first' }, { 'idempotency-key': 'k1' }));
+      const first = s.call(
+        '/mediakit/api/v1/3d/jobs',
+        jsonInit(t, { mode: 'text', prompt: 'the first' }, { 'idempotency-key': 'k1' }),
+      );
       await slow.nextReceived();
-      const conflict = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'another body' }, { 'idempotency-key': 'k1' }));
-      const third = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a third' }, { 'idempotency-key': 'k3' }));
+      const conflict = await s.call(
+        '/mediakit/api/v1/3d/jobs',
+        jsonInit(t, { mode: 'text', prompt: 'another body' }, { 'idempotency-key': 'k1' }),
+      );
+      const third = await s.call(
+        '/mediakit/api/v1/3d/jobs',
+        jsonInit(t, { mode: 'text', prompt: 'a third' }, { 'idempotency-key': 'k3' }),
+      );
       assert.equal((await first).status, 202);
       assert.ok([400, 402].includes(conflict.status), `conflict: ${conflict.status}`);
       assert.equal(third.status, 402, 'the first call still holds the whole budget');

@@ -17,8 +17,16 @@ type Client = Awaited<ReturnType<typeof connect>>;
 async function contract(store: ProxyStore, ns: string): Promise<void> {
   const ledger = `${ns}:ledger`;
   assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6, created: true });
-  assert.deepEqual(await store.reserve(ledger, 'a', 6, 10, 60), { ok: true, used: 6, created: false }, 'same id: nothing added, and not created by this call');
-  assert.deepEqual(await store.reserve(ledger, 'b', 6, 10, 60), { ok: false, used: 6, created: false }, 'over the limit');
+  assert.deepEqual(
+    await store.reserve(ledger, 'a', 6, 10, 60),
+    { ok: true, used: 6, created: false },
+    'same id: nothing added, and not created by this call',
+  );
+  assert.deepEqual(
+    await store.reserve(ledger, 'b', 6, 10, 60),
+    { ok: false, used: 6, created: false },
+    'over the limit',
+  );
   assert.equal(await store.settle(ledger, 'a', 4, 60), 4);
   assert.equal(await store.settle(ledger, 'a', 9, 60), 4, 'settled once');
   assert.equal(await store.release(ledger, 'a'), 4, 'a settled reservation is not released');
@@ -56,19 +64,42 @@ describe('proxy on Redis', () => {
       await request.body?.cancel();
       upstreamCalls++;
       await new Promise((r) => setTimeout(r, Math.random() * 10));
-      return Response.json({ data: { job_id: `job_${upstreamCalls}`, status: 'queued' }, credits_charged: 2 }, { status: 202, headers: { 'x-credits-charged': '2' } });
+      return Response.json(
+        { data: { job_id: `job_${upstreamCalls}`, status: 'queued' }, credits_charged: 2 },
+        { status: 202, headers: { 'x-credits-charged': '2' } },
+      );
     };
     const make = (client: Client) =>
-      createProxy({ upstream, keys: { generate: 'g3_live_k' }, secret: SECRET, authorize: () => null, store: new RedisStore(client), rateLimits: { create: { limit: 1000, windowSeconds: 60 } } });
+      createProxy({
+        upstream,
+        keys: { generate: 'g3_live_k' },
+        secret: SECRET,
+        authorize: () => null,
+        store: new RedisStore(client),
+        rateLimits: { create: { limit: 1000, windowSeconds: 60 } },
+      });
     const [a, b] = [make(clients[0]!), make(clients[1]!)];
     const token = await a.mintToken({ subject: `shared-${Date.now()}`, capabilities: ['generate'], budget: 21 });
-    const create = (p: typeof a) => p.fetch(new Request('http://site/mediakit/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"mode":"text","prompt":"cup"}' }));
+    const create = (p: typeof a) =>
+      p.fetch(
+        new Request('http://site/mediakit/api/v1/3d/jobs', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{"mode":"text","prompt":"cup"}',
+        }),
+      );
     const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i % 2 ? a : b)));
     const statuses = responses.map((r) => r.status);
-    assert.equal(statuses.filter((s) => s === 202).length, 10, '21 credits buy ten 2-credit jobs, across both instances');
+    assert.equal(
+      statuses.filter((s) => s === 202).length,
+      10,
+      '21 credits buy ten 2-credit jobs, across both instances',
+    );
     assert.equal(statuses.filter((s) => s === 402).length, 30);
     assert.equal(upstreamCalls, 10);
-    const session = (await (await b.fetch(new Request('http://site/mediakit/session', { headers: { authorization: `Bearer ${token}` } }))).json()) as { data: { budget: { used: number; remaining: number } } };
+    const session = (await (
+      await b.fetch(new Request('http://site/mediakit/session', { headers: { authorization: `Bearer ${token}` } }))
+    ).json()) as { data: { budget: { used: number; remaining: number } } };
     assert.deepEqual([session.data.budget.used, session.data.budget.remaining], [20, 1]);
   });
 
@@ -84,7 +115,12 @@ describe('proxy on Redis', () => {
       });
     const [a, b] = [make(clients[0]!), make(clients[1]!)];
     const token = await a.mintToken({ subject: `poller-${Date.now()}`, capabilities: ['generate'], budget: 0 });
-    const poll = (p: typeof a) => p.fetch(new Request(`http://site/mediakit/api/v1/3d/jobs/${'A'.repeat(60)}`, { headers: { authorization: `Bearer ${token}` } }));
+    const poll = (p: typeof a) =>
+      p.fetch(
+        new Request(`http://site/mediakit/api/v1/3d/jobs/${'A'.repeat(60)}`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
     const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => poll(i % 2 ? a : b)));
     const limited = responses.filter((r) => r.status === 429);
     assert.equal(limited.length, 15);
@@ -93,10 +129,24 @@ describe('proxy on Redis', () => {
 
   it('fails closed when Redis goes away', async () => {
     const client = await createClient({ url: redis.url, socket: { reconnectStrategy: () => 50 } }).connect();
-    const proxy = createProxy({ upstream: async () => new Response('{}', { status: 500 }), keys: { generate: 'g3_live_k' }, secret: SECRET, authorize: () => null, store: new RedisStore(client), storeTimeoutMs: 300, log: () => {} });
+    const proxy = createProxy({
+      upstream: async () => new Response('{}', { status: 500 }),
+      keys: { generate: 'g3_live_k' },
+      secret: SECRET,
+      authorize: () => null,
+      store: new RedisStore(client),
+      storeTimeoutMs: 300,
+      log: () => {},
+    });
     const token = await proxy.mintToken({ subject: 'gone', capabilities: ['generate'], budget: 10 });
     client.destroy();
-    const r = await proxy.fetch(new Request('http://site/mediakit/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"mode":"text","prompt":"cup"}' }));
+    const r = await proxy.fetch(
+      new Request('http://site/mediakit/api/v1/3d/jobs', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"mode":"text","prompt":"cup"}',
+      }),
+    );
     assert.equal(r.status, 503);
   });
 });

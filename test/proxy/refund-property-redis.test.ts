@@ -31,17 +31,35 @@ class ModelUpstream {
       const body = await request.text();
       const key = request.headers.get('idempotency-key');
       const known = key ? this.keys.get(key) : undefined;
-      if (known) return Response.json({ data: { job_id: known, status: 'queued' }, credits_charged: COST }, { status: 202, headers: { 'x-credits-charged': String(COST), 'idempotent-replayed': 'true' } });
+      if (known)
+        return Response.json(
+          { data: { job_id: known, status: 'queued' }, credits_charged: COST },
+          { status: 202, headers: { 'x-credits-charged': String(COST), 'idempotent-replayed': 'true' } },
+        );
       const jobId = `job_${++this.#n}`;
       this.jobs.set(jobId, { failed: body.includes('"fails"') });
       if (key) this.keys.set(key, jobId);
-      return Response.json({ data: { job_id: jobId, status: 'queued' }, credits_charged: COST }, { status: 202, headers: { 'x-credits-charged': String(COST) } });
+      return Response.json(
+        { data: { job_id: jobId, status: 'queued' }, credits_charged: COST },
+        { status: 202, headers: { 'x-credits-charged': String(COST) } },
+      );
     }
     const poll = /^\/api\/v1\/3d\/jobs\/(job_\d+)$/.exec(url.pathname);
     if (request.method === 'GET' && poll) {
       const job = this.jobs.get(poll[1]!);
       if (!job) return Response.json({ error: { code: 'not_found', message: 'No such job.' } }, { status: 404 });
-      return Response.json({ data: { job_id: poll[1], status: job.failed ? 'failed' : 'processing', progress: 10, mode: 'text', quality: 'standard', seed: 1, output: null, error: job.failed ? { code: 'provider_error', message: 'It failed.' } : null } });
+      return Response.json({
+        data: {
+          job_id: poll[1],
+          status: job.failed ? 'failed' : 'processing',
+          progress: 10,
+          mode: 'text',
+          quality: 'standard',
+          seed: 1,
+          output: null,
+          error: job.failed ? { code: 'provider_error', message: 'It failed.' } : null,
+        },
+      });
     }
     return Response.json({ error: { code: 'not_found', message: 'No such endpoint.' } }, { status: 404 });
   };
@@ -70,10 +88,18 @@ function watched(inner: ProxyStore) {
   return { store, books };
 }
 
-type Op = { kind: 'create'; key: 'k1' | 'k2' | 'k3' | null; fails: boolean } | { kind: 'poll' } | { kind: 'next-window' };
+type Op =
+  { kind: 'create'; key: 'k1' | 'k2' | 'k3' | null; fails: boolean } | { kind: 'poll' } | { kind: 'next-window' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), key: fc.constantFrom('k1' as const, 'k2' as const, 'k3' as const, null), fails: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      key: fc.constantFrom('k1' as const, 'k2' as const, 'k3' as const, null),
+      fails: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: 'poll' as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'next-window' as const }) },
 );
@@ -85,41 +111,68 @@ async function property(makeStore: () => ProxyStore, runs: number): Promise<void
   Date.now = () => realNow() + offset;
   try {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.integer({ min: 2, max: 12 }), async (ops, budget) => {
-        const upstream = new ModelUpstream();
-        const { store, books } = watched(makeStore());
-        const proxy = createProxy({
-          upstream: upstream.fetch,
-          keys: { generate: 'g3_live_k' },
-          secret: SECRET,
-          authorize: () => null,
-          store,
-          budgetWindowSeconds: WINDOW_SECONDS,
-          rateLimits: { create: { limit: 1e9, windowSeconds: 60 }, poll: { limit: 1e9, windowSeconds: 60 } },
-          log: () => {},
-        });
-        const token = await proxy.mintToken({ subject: `refund-${Math.random()}`, capabilities: ['generate'], budget, ttlSeconds: 30 * 86_400 });
-        const auth = { authorization: `Bearer ${token}` };
-        const handles: string[] = [];
-        for (const o of ops) {
-          if (o.kind === 'next-window') offset += WINDOW_SECONDS * 1000;
-          else if (o.kind === 'poll') {
-            for (const h of handles) await (await proxy.fetch(new Request(`http://site/mediakit/api/v1/3d/jobs/${h}`, { headers: auth }))).arrayBuffer();
-          } else {
-            const headers: Record<string, string> = { ...auth, 'content-type': 'application/json' };
-            if (o.key) headers['idempotency-key'] = o.key;
-            // A key always carries the same body (a page retrying its own request): k1 and k3 make jobs that fail.
-            const fails = o.key ? o.key !== 'k2' : o.fails;
-            const r = await proxy.fetch(new Request('http://site/mediakit/api/v1/3d/jobs', { method: 'POST', headers, body: JSON.stringify({ mode: 'text', prompt: fails ? 'fails' : 'works' }) }));
-            if (r.status === 202) handles.push(((await r.json()) as { data: { job_id: string } }).data.job_id);
-            else await r.arrayBuffer();
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 14 }),
+        fc.integer({ min: 2, max: 12 }),
+        async (ops, budget) => {
+          const upstream = new ModelUpstream();
+          const { store, books } = watched(makeStore());
+          const proxy = createProxy({
+            upstream: upstream.fetch,
+            keys: { generate: 'g3_live_k' },
+            secret: SECRET,
+            authorize: () => null,
+            store,
+            budgetWindowSeconds: WINDOW_SECONDS,
+            rateLimits: { create: { limit: 1e9, windowSeconds: 60 }, poll: { limit: 1e9, windowSeconds: 60 } },
+            log: () => {},
+          });
+          const token = await proxy.mintToken({
+            subject: `refund-${Math.random()}`,
+            capabilities: ['generate'],
+            budget,
+            ttlSeconds: 30 * 86_400,
+          });
+          const auth = { authorization: `Bearer ${token}` };
+          const handles: string[] = [];
+          for (const o of ops) {
+            if (o.kind === 'next-window') offset += WINDOW_SECONDS * 1000;
+            else if (o.kind === 'poll') {
+              for (const h of handles)
+                await (
+                  await proxy.fetch(new Request(`http://site/mediakit/api/v1/3d/jobs/${h}`, { headers: auth }))
+                ).arrayBuffer();
+            } else {
+              const headers: Record<string, string> = { ...auth, 'content-type': 'application/json' };
+              if (o.key) headers['idempotency-key'] = o.key;
+              // A key always carries the same body (a page retrying its own request): k1 and k3 make jobs that fail.
+              const fails = o.key ? o.key !== 'k2' : o.fails;
+              const r = await proxy.fetch(
+                new Request('http://site/mediakit/api/v1/3d/jobs', {
+                  method: 'POST',
+                  headers,
+                  body: JSON.stringify({ mode: 'text', prompt: fails ? 'fails' : 'works' }),
+                }),
+              );
+              if (r.status === 202) handles.push(((await r.json()) as { data: { job_id: string } }).data.job_id);
+              else await r.arrayBuffer();
+            }
+            const view = (await (
+              await proxy.fetch(new Request('http://site/mediakit/session', { headers: auth }))
+            ).json()) as { data: { budget: { used: number; remaining: number } } };
+            assert.ok(
+              view.data.budget.remaining <= budget,
+              `remaining ${view.data.budget.remaining} of a budget of ${budget}`,
+            );
+            assert.ok(view.data.budget.used >= 0, `used ${view.data.budget.used}`);
+            for (const [ledger, b] of books)
+              assert.ok(
+                b.refunded <= b.charged,
+                `a window refunded ${b.refunded} of ${b.charged} charged (${ledger.split(':').at(-1)})`,
+              );
           }
-          const view = (await (await proxy.fetch(new Request('http://site/mediakit/session', { headers: auth }))).json()) as { data: { budget: { used: number; remaining: number } } };
-          assert.ok(view.data.budget.remaining <= budget, `remaining ${view.data.budget.remaining} of a budget of ${budget}`);
-          assert.ok(view.data.budget.used >= 0, `used ${view.data.budget.used}`);
-          for (const [ledger, b] of books) assert.ok(b.refunded <= b.charged, `a window refunded ${b.refunded} of ${b.charged} charged (${ledger.split(':').at(-1)})`);
-        }
-      }),
+        },
+      ),
       { numRuns: runs },
     );
   } finally {

@@ -39,21 +39,29 @@ describe('a failed job replayed in the next budget window', () => {
       const windowOf = () => Math.floor(Date.now() / 1000 / WINDOW_SECONDS);
       const key = { 'idempotency-key': 'refund-once-0001' };
       await sandbox.fault(s.accountId, 'job_fail');
-      const first = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a lamp that fails' }, key));
+      const first = await s.call(
+        '/mediakit/api/v1/3d/jobs',
+        jsonInit(t, { mode: 'text', prompt: 'a lamp that fails' }, key),
+      );
       assert.equal(first.status, 202);
       await first.arrayBuffer();
       // A later budget window than the one the first call was charged to: nothing is charged in it yet.
       const charged = windowOf();
       while (windowOf() === charged) await sleep(20);
-      const replay = await s.call('/mediakit/api/v1/3d/jobs', jsonInit(t, { mode: 'text', prompt: 'a lamp that fails' }, key));
+      const replay = await s.call(
+        '/mediakit/api/v1/3d/jobs',
+        jsonInit(t, { mode: 'text', prompt: 'a lamp that fails' }, key),
+      );
       assert.equal(replay.status, 202);
       assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       const handle = ((await replay.json()) as { data: { job_id: string } }).data.job_id;
       const job = await pollUntilDone(s, `/mediakit/api/v1/3d/jobs/${handle}`, t);
       assert.equal(job['status'], 'failed');
-      const view = (await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as { data: { budget: { used: number; remaining: number } } };
+      const view = (await (await s.call('/mediakit/session', { headers: bearer(t) })).json()) as {
+        data: { budget: { used: number; remaining: number } };
+      };
       assert.ok(view.data.budget.remaining <= 10, `remaining ${view.data.budget.remaining} of a budget of 10`);
-      assert.deepEqual(refunds, [], 'the replay\'s handle refunds nothing: its own call settled 0');
+      assert.deepEqual(refunds, [], "the replay's handle refunds nothing: its own call settled 0");
     } finally {
       await s.close();
     }

@@ -30,7 +30,10 @@ describe('remote image URLs through the proxy', () => {
     await new Promise<void>((r) => secret.listen(0, '127.0.0.1', r));
     secretUrl = `http://127.0.0.1:${(secret.address() as AddressInfo).port}/admin/secret.png`;
     spy = spyUpstream(sandbox.url);
-    s = await startStack({ sandboxHarness: sandbox, proxy: { upstream: spy.fetch, rateLimits: { create: { limit: 10_000, windowSeconds: 60 } } } });
+    s = await startStack({
+      sandboxHarness: sandbox,
+      proxy: { upstream: spy.fetch, rateLimits: { create: { limit: 10_000, windowSeconds: 60 } } },
+    });
   });
   after(async () => {
     await s.close();
@@ -70,7 +73,14 @@ describe('remote image URLs through the proxy', () => {
       for (const [path, body, fieldName] of [
         ['/mediakit/api/v1/headshot', { image_url: url }, 'image_url'],
         ['/mediakit/api/v1', { image_url: url }, 'image_url'],
-        ['/mediakit/api/v1/3d/jobs', { mode: 'image', images: ['data:image/png;base64,' + toBase64(await makeImage({ width: 8, height: 8 })), url] }, 'images\\[1\\]'],
+        [
+          '/mediakit/api/v1/3d/jobs',
+          {
+            mode: 'image',
+            images: ['data:image/png;base64,' + toBase64(await makeImage({ width: 8, height: 8 })), url],
+          },
+          'images\\[1\\]',
+        ],
       ] as const) {
         const r = await s.call(path, jsonInit(t, body));
         assert.equal(r.status, 400, `${path} ${url}`);
@@ -88,20 +98,38 @@ describe('remote image URLs through the proxy', () => {
   it('refuses a public-looking name that resolves to a private address, and forwards one that resolves to a public address', async () => {
     // No DNS server here can be made to answer a private address for a public name, so the
     // resolver itself answers (Node's dns.lookup, which the proxy calls); everything else is real.
-    const answers: Record<string, string> = { 'rebound.example-cdn.com': '10.0.0.5', 'photos.example-cdn.com': '93.184.216.34' };
+    const answers: Record<string, string> = {
+      'rebound.example-cdn.com': '10.0.0.5',
+      'photos.example-cdn.com': '93.184.216.34',
+    };
     const real = dns.lookup;
-    mock.method(dns, 'lookup', (host: string, options: unknown, callback: (err: Error | null, addresses: { address: string; family: number }[]) => void) =>
-      answers[host] ? callback(null, [{ address: answers[host]!, family: 4 }]) : (real as (...a: unknown[]) => void)(host, options, callback),
+    mock.method(
+      dns,
+      'lookup',
+      (
+        host: string,
+        options: unknown,
+        callback: (err: Error | null, addresses: { address: string; family: number }[]) => void,
+      ) =>
+        answers[host]
+          ? callback(null, [{ address: answers[host]!, family: 4 }])
+          : (real as (...a: unknown[]) => void)(host, options, callback),
     );
     syncBuiltinESMExports();
     try {
       const t = await s.login('rebinder', 100);
       const before = spy.calls.length;
-      const refused = await s.call('/mediakit/api/v1/headshot', jsonInit(t, { image_url: 'https://rebound.example-cdn.com/a.png' }));
+      const refused = await s.call(
+        '/mediakit/api/v1/headshot',
+        jsonInit(t, { image_url: 'https://rebound.example-cdn.com/a.png' }),
+      );
       assert.equal(refused.status, 400);
       assert.match((await envelope(refused)).message, /^image_url /);
       assert.equal(spy.calls.length, before, 'nothing went upstream');
-      const forwarded = await s.call('/mediakit/api/v1/headshot', jsonInit(t, { image_url: 'https://photos.example-cdn.com/a.png', variants: [0] }));
+      const forwarded = await s.call(
+        '/mediakit/api/v1/headshot',
+        jsonInit(t, { image_url: 'https://photos.example-cdn.com/a.png', variants: [0] }),
+      );
       assert.equal(spy.calls.length, before + 1, 'a name resolving to a public address goes upstream');
       assert.notEqual(forwarded.status, 200, 'the sandbox cannot reach it (no network here)');
     } finally {
@@ -112,18 +140,33 @@ describe('remote image URLs through the proxy', () => {
 
   it("'deny' refuses every image URL; a function allows the site's own list", async () => {
     const deny = await startStack({ sandboxHarness: sandbox, proxy: { remoteImages: 'deny' } });
-    const own = await startStack({ sandboxHarness: sandbox, proxy: { remoteImages: (url) => url.hostname === 'cdn.example.com' } });
+    const own = await startStack({
+      sandboxHarness: sandbox,
+      proxy: { remoteImages: (url) => url.hostname === 'cdn.example.com' },
+    });
     try {
       const d = await deny.login('d', 100);
-      const r = await deny.call('/mediakit/api/v1/headshot', jsonInit(d, { image_url: 'https://cdn.example.com/a.png' }));
+      const r = await deny.call(
+        '/mediakit/api/v1/headshot',
+        jsonInit(d, { image_url: 'https://cdn.example.com/a.png' }),
+      );
       assert.equal(r.status, 400);
       assert.match((await envelope(r)).message, /image_url: this site does not accept image URLs/);
-      const ok = await deny.call('/mediakit/api/v1/headshot', jsonInit(d, { image_base64: toBase64(await makeImage({ width: 64, height: 64 })), variants: [0] }));
+      const ok = await deny.call(
+        '/mediakit/api/v1/headshot',
+        jsonInit(d, { image_base64: toBase64(await makeImage({ width: 64, height: 64 })), variants: [0] }),
+      );
       assert.equal(ok.status, 200, 'uploads still work');
       const o = await own.login('o', 100);
-      const other = await own.call('/mediakit/api/v1/headshot', jsonInit(o, { image_url: 'https://elsewhere.example.org/a.png' }));
+      const other = await own.call(
+        '/mediakit/api/v1/headshot',
+        jsonInit(o, { image_url: 'https://elsewhere.example.org/a.png' }),
+      );
       assert.equal(other.status, 400);
-      const listed = await own.call('/mediakit/api/v1/headshot', jsonInit(o, { image_url: 'https://cdn.example.com/a.png' }));
+      const listed = await own.call(
+        '/mediakit/api/v1/headshot',
+        jsonInit(o, { image_url: 'https://cdn.example.com/a.png' }),
+      );
       assert.equal(listed.status, 400, 'forwarded: the sandbox cannot reach it (no network), and says so');
       assert.match((await envelope(listed)).message, /could not be fetched/);
     } finally {
@@ -136,7 +179,11 @@ describe('remote image URLs through the proxy', () => {
     const t = await s.login('dup', 100);
     const before = spy.calls.length;
     const body = `{"image_url":"https://example.com/a.png","image_url":"${secretUrl}"}`;
-    const r = await s.call('/mediakit/api/v1/headshot', { method: 'POST', headers: bearer(t, { 'content-type': 'application/json' }), body });
+    const r = await s.call('/mediakit/api/v1/headshot', {
+      method: 'POST',
+      headers: bearer(t, { 'content-type': 'application/json' }),
+      body,
+    });
     assert.equal(r.status, 400);
     assert.equal(spy.calls.length, before);
     assert.equal(secretHits, 0);
@@ -153,8 +200,10 @@ describe('remote image URLs in the sandbox', () => {
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
       if (req.url === '/ok.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
-      else if (req.url === '/to-metadata') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
-      else if (req.url?.startsWith('/loop')) res.writeHead(302, { location: `/loop${Number(req.url.slice(5) || 0) + 1}` }).end();
+      else if (req.url === '/to-metadata')
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      else if (req.url?.startsWith('/loop'))
+        res.writeHead(302, { location: `/loop${Number(req.url.slice(5) || 0) + 1}` }).end();
       else if (req.url === '/huge') {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.end(Buffer.alloc(13 * 1024 * 1024));
@@ -171,14 +220,23 @@ describe('remote image URLs in the sandbox', () => {
     server.close();
   });
 
-  const tool = async (key: string, url: string) => h.call('/api/v1', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ image_url: url }) });
+  const tool = async (key: string, url: string) =>
+    h.call('/api/v1', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ image_url: url }),
+    });
 
   it('refuses loopback by default, without connecting', async () => {
     const strict = await startSandbox();
     try {
       const { keys } = await strict.account(10);
       const before = hits.length;
-      const r = await strict.call('/api/v1', { method: 'POST', headers: { authorization: `Bearer ${keys.imageTools}`, 'content-type': 'application/json' }, body: JSON.stringify({ image_url: `${base}/admin/secret.png` }) });
+      const r = await strict.call('/api/v1', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.imageTools}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ image_url: `${base}/admin/secret.png` }),
+      });
       assert.equal(r.status, 400);
       assert.match((await envelope(r)).message, /image_url could not be fetched as an image from a public address/);
       assert.equal(hits.length, before, 'the strict sandbox never connected');
@@ -189,7 +247,11 @@ describe('remote image URLs in the sandbox', () => {
 
   it('checks every redirect hop, limits redirects, bytes and time, and gives one message for every failure', async () => {
     const { keys } = await h.account(100);
-    assert.equal((await tool(keys.imageTools, `${base}/ok.png`)).status, 200, 'a reachable image (loopback allowed here)');
+    assert.equal(
+      (await tool(keys.imageTools, `${base}/ok.png`)).status,
+      200,
+      'a reachable image (loopback allowed here)',
+    );
     const messages = new Set<string>();
     for (const path of ['/to-metadata', '/loop0', '/missing.png', '/stall']) {
       const r = await tool(keys.imageTools, base + path);

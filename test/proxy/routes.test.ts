@@ -18,7 +18,14 @@ describe('proxy routes', () => {
     sandbox = await startSandbox({ speed: 600 });
     spy = spyUpstream(sandbox.url, (call) =>
       call.url.pathname === '/api/v1/account'
-        ? new Response('{"data":{"credits":{"balance":5}}}', { headers: { 'content-type': 'application/json', 'set-cookie': 'upstream=1', 'x-upstream-internal': 'node-7', server: 'provider' } })
+        ? new Response('{"data":{"credits":{"balance":5}}}', {
+            headers: {
+              'content-type': 'application/json',
+              'set-cookie': 'upstream=1',
+              'x-upstream-internal': 'node-7',
+              server: 'provider',
+            },
+          })
         : undefined,
     );
     s = await startStack({ sandboxHarness: sandbox, proxy: { upstream: spy.fetch, exposeAccountBalance: true } });
@@ -51,7 +58,13 @@ describe('proxy routes', () => {
 
   it('answers 404 for paths outside the allowlist and 405 for a wrong method, upstream untouched', async () => {
     const before = spy.calls.length;
-    for (const path of ['/mediakit/api/v1/jobs', '/mediakit/__sandbox/accounts', '/mediakit/__provider/models/x.glb', '/mediakit/api/v2/account', '/mediakit/']) {
+    for (const path of [
+      '/mediakit/api/v1/jobs',
+      '/mediakit/__sandbox/accounts',
+      '/mediakit/__provider/models/x.glb',
+      '/mediakit/api/v2/account',
+      '/mediakit/',
+    ]) {
       const r = await s.call(path, { headers: bearer(token) });
       assert.equal(r.status, 404, path);
     }
@@ -60,11 +73,18 @@ describe('proxy routes', () => {
     assert.equal(spy.calls.length, before);
   });
 
-  it('builds upstream headers from scratch: the key, never the browser\'s token or cookies', async () => {
+  it("builds upstream headers from scratch: the key, never the browser's token or cookies", async () => {
     const png = await makeImage({ width: 64, height: 64 });
     const r = await s.call('/mediakit/api/v1?size=full&debug=1&url=http://evil', {
       method: 'POST',
-      headers: bearer(token, { 'content-type': 'application/json', accept: 'application/json', cookie: 'session=site-login', 'x-forwarded-for': '1.2.3.4', 'x-api-key': 'v3_live_forged', 'idempotency-key': 'abc' }),
+      headers: bearer(token, {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        cookie: 'session=site-login',
+        'x-forwarded-for': '1.2.3.4',
+        'x-api-key': 'v3_live_forged',
+        'idempotency-key': 'abc',
+      }),
       body: JSON.stringify({ image_base64: toBase64(png) }),
     });
     assert.equal(r.status, 200);
@@ -76,7 +96,10 @@ describe('proxy routes', () => {
     assert.equal(call.headers.get('x-api-key'), null);
     assert.equal(call.headers.get('x-forwarded-for'), null);
     assert.match(call.headers.get('idempotency-key') ?? '', /^mk_[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(new Set(call.headers.keys()), new Set(['authorization', 'content-type', 'content-length', 'idempotency-key', 'accept']));
+    assert.deepEqual(
+      new Set(call.headers.keys()),
+      new Set(['authorization', 'content-type', 'content-length', 'idempotency-key', 'accept']),
+    );
   });
 
   it('passes back only documented response headers', async () => {

@@ -21,7 +21,9 @@ describe('proxy sessions', () => {
     const r = await s.call('/mediakit/session', { method: 'POST', headers: { cookie: 'user=alice; budget=50' } });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('cache-control'), 'no-store');
-    const { data } = (await r.json()) as { data: { token: string; expires_at: string; capabilities: string[]; budget: { limit: number; remaining: number } } };
+    const { data } = (await r.json()) as {
+      data: { token: string; expires_at: string; capabilities: string[]; budget: { limit: number; remaining: number } };
+    };
     const header = decodeProtectedHeader(data.token);
     assert.equal(header.alg, 'HS256');
     assert.equal(header.typ, 'mediakit-session+jwt');
@@ -50,7 +52,9 @@ describe('proxy sessions', () => {
     const token = await s.login('budget-reader', 7);
     const r = await s.call('/mediakit/session', { headers: bearer(token) });
     assert.equal(r.status, 200);
-    const { data } = (await r.json()) as { data: { budget: { limit: number; used: number; remaining: number; resets_at: string } } };
+    const { data } = (await r.json()) as {
+      data: { budget: { limit: number; used: number; remaining: number; resets_at: string } };
+    };
     assert.deepEqual([data.budget.limit, data.budget.used, data.budget.remaining], [7, 0, 7]);
     assert.ok(Date.parse(data.budget.resets_at) > Date.now());
   });
@@ -66,26 +70,53 @@ describe('proxy sessions', () => {
     const sign = (payload: Record<string, unknown>, header: Record<string, unknown>, key: Uint8Array = wrongKey) =>
       new SignJWT(payload).setProtectedHeader({ alg: 'HS256', ...header } as never).sign(key);
     // A proxy elsewhere with the same secret (a shared secret across two sites) mints for its own audience.
-    const other = createProxy({ upstream: s.sandbox.url, keys: s.keys, secret: SECRET, authorize: cookieAuthorize, audience: 'other-site' });
+    const other = createProxy({
+      upstream: s.sandbox.url,
+      keys: s.keys,
+      secret: SECRET,
+      authorize: cookieAuthorize,
+      audience: 'other-site',
+    });
     const foreign = await other.mintToken({ subject: 'mallory', capabilities: ['video'], budget: 5 });
     const expired = createProxy({ upstream: s.sandbox.url, keys: s.keys, secret: SECRET, authorize: cookieAuthorize });
     const old = await expired.mintToken({ subject: 'mallory', capabilities: ['video'], budget: 5, ttlSeconds: -60 });
     // The proxy's real token key (HKDF of the secret): a control token signed with it passes, so the
     // refusals below are about the one thing each case changes.
     const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET), 'HKDF', false, ['deriveBits']);
-    const realKey = new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new TextEncoder().encode('mediakit-proxy/v1/token') }, base, 256));
+    const realKey = new Uint8Array(
+      await crypto.subtle.deriveBits(
+        {
+          name: 'HKDF',
+          hash: 'SHA-256',
+          salt: new Uint8Array(0),
+          info: new TextEncoder().encode('mediakit-proxy/v1/token'),
+        },
+        base,
+        256,
+      ),
+    );
     const control = await sign(claims, { typ: 'mediakit-session+jwt', kid: 'k1' }, realKey);
     assert.equal((await s.call('/mediakit/session', { headers: bearer(control) })).status, 200);
     const cases: [string, string][] = [
       ['typ JWT', await sign(claims, { typ: 'JWT', kid: 'k1' }, realKey)],
       ['no typ', await sign(claims, { kid: 'k1' }, realKey)],
-      ['HS512 with the right key', await new SignJWT(claims).setProtectedHeader({ alg: 'HS512', typ: 'mediakit-session+jwt', kid: 'k1' }).sign(realKey)],
+      [
+        'HS512 with the right key',
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS512', typ: 'mediakit-session+jwt', kid: 'k1' })
+          .sign(realKey),
+      ],
       ['no jti', await sign({ ...claims, jti: undefined }, { typ: 'mediakit-session+jwt', kid: 'k1' }, realKey)],
       ['payload changed', `${h}.${richer}.${sig}`],
       ['signature changed', `${h}.${p}.${flip(sig)}`],
       ['alg none', `${none}.${p}.`],
       ['signed with another key', await sign(claims, { typ: 'mediakit-session+jwt', kid: 'k1' })],
-      ['HS512', await new SignJWT(claims).setProtectedHeader({ alg: 'HS512', typ: 'mediakit-session+jwt', kid: 'k1' }).sign(new Uint8Array(64))],
+      [
+        'HS512',
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS512', typ: 'mediakit-session+jwt', kid: 'k1' })
+          .sign(new Uint8Array(64)),
+      ],
       ['unknown kid', await sign(claims, { typ: 'mediakit-session+jwt', kid: 'k9' })],
       ['other audience', foreign],
       ['expired', old],
@@ -108,7 +139,8 @@ describe('proxy sessions', () => {
     const token = await before.mintToken({ subject: 'rotor', capabilities: ['imageTools'], budget: 3 });
     const rotated = createProxy({ ...base, secret: { current: v2, previous: [v1] } });
     const retired = createProxy({ ...base, secret: { current: v2 } });
-    const status = async (p: ReturnType<typeof createProxy>) => (await p.fetch(new Request('http://x/mediakit/session', { headers: bearer(token) }))).status;
+    const status = async (p: ReturnType<typeof createProxy>) =>
+      (await p.fetch(new Request('http://x/mediakit/session', { headers: bearer(token) }))).status;
     assert.equal(await status(rotated), 200);
     assert.equal(await status(retired), 401);
     const fresh = await rotated.mintToken({ subject: 'rotor', capabilities: ['imageTools'], budget: 3 });
@@ -117,7 +149,11 @@ describe('proxy sessions', () => {
 
   it('grants only what authorize returns, and a route of another capability is 403', async () => {
     const token = await s.login('images-only', 10, ['imageTools']);
-    const r = await s.call('/mediakit/api/v1/3d/jobs', { method: 'POST', headers: bearer(token, { 'content-type': 'application/json' }), body: '{"mode":"text","prompt":"a cup"}' });
+    const r = await s.call('/mediakit/api/v1/3d/jobs', {
+      method: 'POST',
+      headers: bearer(token, { 'content-type': 'application/json' }),
+      body: '{"mode":"text","prompt":"a cup"}',
+    });
     assert.equal(r.status, 403);
     assert.match((await envelope(r)).message, /may not use generate/);
     const ledger = await s.sandbox.ledger(s.accountId);
@@ -125,19 +161,34 @@ describe('proxy sessions', () => {
   });
 
   it('refuses pages of other origins unless allowed, and answers CORS for allowed ones', async () => {
-    const hostile = await s.call('/mediakit/session', { method: 'POST', headers: { cookie: 'user=alice', origin: 'https://evil.example' } });
+    const hostile = await s.call('/mediakit/session', {
+      method: 'POST',
+      headers: { cookie: 'user=alice', origin: 'https://evil.example' },
+    });
     assert.equal(hostile.status, 403);
     assert.match((await envelope(hostile)).message, /allowedOrigins/);
-    const same = await s.call('/mediakit/session', { method: 'POST', headers: { cookie: 'user=alice', origin: s.url } });
+    const same = await s.call('/mediakit/session', {
+      method: 'POST',
+      headers: { cookie: 'user=alice', origin: s.url },
+    });
     assert.equal(same.status, 200);
 
-    const friendly = await startStack({ sandboxHarness: s.sandbox, proxy: { allowedOrigins: ['https://shop.example'] } });
+    const friendly = await startStack({
+      sandboxHarness: s.sandbox,
+      proxy: { allowedOrigins: ['https://shop.example'] },
+    });
     try {
-      const pre = await friendly.call('/mediakit/api/v1/3d/jobs', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+      const pre = await friendly.call('/mediakit/api/v1/3d/jobs', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+      });
       assert.equal(pre.status, 204);
       assert.equal(pre.headers.get('access-control-allow-origin'), 'https://shop.example');
       assert.match(pre.headers.get('access-control-allow-headers') ?? '', /idempotency-key/);
-      const r = await friendly.call('/mediakit/session', { method: 'POST', headers: { cookie: 'user=bob', origin: 'https://shop.example' } });
+      const r = await friendly.call('/mediakit/session', {
+        method: 'POST',
+        headers: { cookie: 'user=bob', origin: 'https://shop.example' },
+      });
       assert.equal(r.status, 200);
       assert.equal(r.headers.get('access-control-allow-credentials'), 'true');
       assert.match(r.headers.get('access-control-expose-headers') ?? '', /x-credits-remaining/);
@@ -147,7 +198,15 @@ describe('proxy sessions', () => {
   });
 
   it('answers 503 without a token when authorize throws, and says nothing of the failure', async () => {
-    const p = createProxy({ upstream: s.sandbox.url, keys: s.keys, secret: SECRET, log: () => {}, authorize: () => { throw new Error('db password wrong'); } });
+    const p = createProxy({
+      upstream: s.sandbox.url,
+      keys: s.keys,
+      secret: SECRET,
+      log: () => {},
+      authorize: () => {
+        throw new Error('db password wrong');
+      },
+    });
     const { server, url } = await listen(toNodeHandler(p));
     try {
       const r = await fetch(url + '/mediakit/session', { method: 'POST' });

@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 
 function startCli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -30,7 +32,11 @@ describe('mediakit-sandbox CLI', () => {
         if (!url) await new Promise((r) => setTimeout(r, 100));
       }
       assert.ok(url, cli.output());
-      const r = await fetch(url + '/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"credits":3}' });
+      const r = await fetch(url + '/__sandbox/accounts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"credits":3}',
+      });
       const { keys } = (await r.json()) as any;
       const account = await fetch(url + '/api/v1/account', { headers: { 'x-api-key': keys.video } });
       assert.deepEqual(await account.json(), { data: { credits: { balance: 3 } } });

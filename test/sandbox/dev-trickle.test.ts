@@ -12,7 +12,11 @@ describe('dev stack: a file sent slowly', () => {
     // The route is part of the control plane: a Node caller shows the dev token.
     const headers = { 'x-mediakit-dev-token': stack.devToken };
     const server = createServer((req, res) =>
-      stack.middleware(req, res, () => (req.url === '/assets/model.glb' ? res.writeHead(200, { 'content-type': 'model/gltf-binary' }).end(file) : res.writeHead(404).end())),
+      stack.middleware(req, res, () =>
+        req.url === '/assets/model.glb'
+          ? res.writeHead(200, { 'content-type': 'model/gltf-binary' }).end(file)
+          : res.writeHead(404).end(),
+      ),
     );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -38,13 +42,25 @@ describe('dev stack: a file sent slowly', () => {
       assert.ok(lastAt - firstAt >= 1500, `the bytes came over ${Math.round(lastAt - firstAt)} ms`);
       assert.ok(lastAt - t0 >= 1750, 'the last bytes came after about 2 s');
       assert.ok(chunks >= 4, `in pieces (${chunks})`);
-      for (const bad of ['//example.com/x.glb', '/\\example.com/x.glb', 'http://example.com/x.glb', '/assets/other.glb', '']) {
+      for (const bad of [
+        '//example.com/x.glb',
+        '/\\example.com/x.glb',
+        'http://example.com/x.glb',
+        '/assets/other.glb',
+        '',
+      ]) {
         const b = await fetch(`${url}/sandbox/__dev/trickle?src=${encodeURIComponent(bad)}&seconds=2`, { headers });
         assert.equal(b.status, 400, bad);
         assert.match(await b.text(), /src, a path on this server/);
       }
-      assert.equal((await fetch(`${url}/sandbox/__dev/trickle?src=/assets/model.glb&seconds=0`, { headers })).status, 400);
-      assert.equal((await fetch(`${url}/sandbox/__dev/trickle?src=/assets/missing.glb&seconds=1`, { headers })).status, 404);
+      assert.equal(
+        (await fetch(`${url}/sandbox/__dev/trickle?src=/assets/model.glb&seconds=0`, { headers })).status,
+        400,
+      );
+      assert.equal(
+        (await fetch(`${url}/sandbox/__dev/trickle?src=/assets/missing.glb&seconds=1`, { headers })).status,
+        404,
+      );
     } finally {
       server.closeAllConnections();
       server.close();

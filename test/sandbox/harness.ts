@@ -25,12 +25,20 @@ export interface Harness {
 
 /** A sandbox on 127.0.0.1:<free port>; call close() in an after hook. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Harness> {
-  const sandbox = createSandbox({ speed: 1, artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 }, ...options });
+  const sandbox = createSandbox({
+    speed: 1,
+    artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 },
+    ...options,
+  });
   const { server, url } = await serve((r) => sandbox.fetch(r), 0);
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
   const keyOf = new Map<string, string>();
   const post = async (path: string, body: unknown) => {
-    const r = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await call(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<Record<string, unknown>>;
   };
@@ -51,7 +59,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Harnes
     },
     async ledger(accountId) {
       const key = keyOf.get(accountId);
-      if (!key) throw new Error(`ledger(${accountId}): not an account this harness made, so no key to read its ledger with`);
+      if (!key)
+        throw new Error(`ledger(${accountId}): not an account this harness made, so no key to read its ledger with`);
       const r = await call(`/__sandbox/accounts/${accountId}/ledger`, { headers: { authorization: `Bearer ${key}` } });
       if (!r.ok) throw new Error(`ledger(${accountId}): ${r.status} ${await r.text()}`);
       return (await r.json()) as { balance: number; entries: LedgerEntry[] };
@@ -66,7 +75,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Harnes
 }
 
 export function jsonPost(key: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  return {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 export function formPost(key: string, form: FormData, headers: Record<string, string> = {}): RequestInit {
@@ -76,7 +89,11 @@ export function formPost(key: string, form: FormData, headers: Record<string, st
 /** Asserts the spec's error envelope and returns it. */
 export async function envelope(response: Response): Promise<{ code: string; message: string }> {
   const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-  if (typeof body.error?.code !== 'string' || typeof body.error.message !== 'string' || body.error.message.length < 10) {
+  if (
+    typeof body.error?.code !== 'string' ||
+    typeof body.error.message !== 'string' ||
+    body.error.message.length < 10
+  ) {
     throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
   }
   return body.error as { code: string; message: string };

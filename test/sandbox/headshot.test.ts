@@ -14,7 +14,8 @@ describe('headshots', () => {
   });
   after(() => h.close());
 
-  const post = (key: string, body: unknown, headers?: Record<string, string>) => h.call('/api/v1/headshot', jsonPost(key, body, headers));
+  const post = (key: string, body: unknown, headers?: Record<string, string>) =>
+    h.call('/api/v1/headshot', jsonPost(key, body, headers));
   const pixels = async (b64: string) => sharp(Buffer.from(b64, 'base64')).raw().toBuffer({ resolveWithObject: true });
 
   it('a full batch: four PNG variants of the selfie, 10 credits in body and headers', async () => {
@@ -26,14 +27,18 @@ describe('headshots', () => {
     const body = (await r.json()) as any;
     assert.equal(body.data.style, 'corporate');
     assert.equal(body.credits_charged, 10);
-    assert.deepEqual(body.data.variants.map((v: any) => [v.variant, v.status, v.content_type]), [0, 1, 2, 3].map((i) => [i, 'succeeded', 'image/png']));
+    assert.deepEqual(
+      body.data.variants.map((v: any) => [v.variant, v.status, v.content_type]),
+      [0, 1, 2, 3].map((i) => [i, 'succeeded', 'image/png']),
+    );
     const images = await Promise.all(body.data.variants.map((v: any) => pixels(v.image_base64)));
     for (const [i, { info }] of images.entries()) {
       assert.equal(info.width, body.data.variants[i].width);
       assert.equal(info.height, body.data.variants[i].height);
     }
     // Every slot is its own picture.
-    for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) assert.notDeepEqual(images[a]!.data, images[b]!.data, `slot ${a} vs ${b}`);
+    for (let a = 0; a < 4; a++)
+      for (let b = a + 1; b < 4; b++) assert.notDeepEqual(images[a]!.data, images[b]!.data, `slot ${a} vs ${b}`);
     assert.equal((await h.ledger(id)).balance, 20);
   });
 
@@ -59,7 +64,10 @@ describe('headshots', () => {
     const r = await h.call('/api/v1/headshot', formPost(keys.headshot, form));
     assert.equal(r.status, 200);
     const body = (await r.json()) as any;
-    assert.deepEqual(body.data.variants.map((v: any) => v.variant), [0, 2]);
+    assert.deepEqual(
+      body.data.variants.map((v: any) => v.variant),
+      [0, 2],
+    );
     assert.equal(body.credits_charged, headshotCharge(2));
     assert.equal(r.headers.get('x-credits-charged'), '5');
   });
@@ -96,23 +104,55 @@ describe('headshots', () => {
     const r = await post(keys.headshot, { image_base64: toBase64(selfie) });
     assert.equal(r.status, 402);
     assert.equal((await h.ledger(id)).balance, 9);
-    assert.equal((await post(keys.headshot, { image_base64: toBase64(selfie), variants: [0, 1, 2] })).status, 200, '7 credits fit in 9');
+    assert.equal(
+      (await post(keys.headshot, { image_base64: toBase64(selfie), variants: [0, 1, 2] })).status,
+      200,
+      '7 credits fit in 9',
+    );
   });
 
   describe('bad input is a 400 that names the fix, with no charge', () => {
     const cases: [string, () => Promise<unknown>, RegExp][] = [
-      ['no image', async () => ({ style: 'corporate' }), /exactly one of image_file \(multipart\), image_base64 or image_url/],
-      ['two sources', async () => ({ image_base64: toBase64(selfie), image_url: 'https://example.com/a.jpg' }), /exactly one image source/],
-      ['unknown style', async () => ({ image_base64: toBase64(selfie), style: 'punk' }), /style must be one of corporate, business-casual, bewerbung, creative/],
+      [
+        'no image',
+        async () => ({ style: 'corporate' }),
+        /exactly one of image_file \(multipart\), image_base64 or image_url/,
+      ],
+      [
+        'two sources',
+        async () => ({ image_base64: toBase64(selfie), image_url: 'https://example.com/a.jpg' }),
+        /exactly one image source/,
+      ],
+      [
+        'unknown style',
+        async () => ({ image_base64: toBase64(selfie), style: 'punk' }),
+        /style must be one of corporate, business-casual, bewerbung, creative/,
+      ],
       ['slot 4', async () => ({ image_base64: toBase64(selfie), variants: [4] }), /slots 0, 1, 2 and 3/],
       ['a slot twice', async () => ({ image_base64: toBase64(selfie), variants: [1, 1] }), /twice/],
       ['empty variants', async () => ({ image_base64: toBase64(selfie), variants: [] }), /at least one slot/],
-      ['variants as an object', async () => ({ image_base64: toBase64(selfie), variants: { a: 1 } }), /array of slot numbers/],
-      ['a data URL in image_base64', async () => ({ image_base64: 'data:image/png;base64,' + toBase64(selfie) }), /without a data: URL prefix/],
+      [
+        'variants as an object',
+        async () => ({ image_base64: toBase64(selfie), variants: { a: 1 } }),
+        /array of slot numbers/,
+      ],
+      [
+        'a data URL in image_base64',
+        async () => ({ image_base64: 'data:image/png;base64,' + toBase64(selfie) }),
+        /without a data: URL prefix/,
+      ],
       ['not base64', async () => ({ image_base64: '%%%not base64%%%' }), /not valid base64/],
-      ['a GIF', async () => ({ image_base64: 'R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==' }), /not a JPG, PNG or WebP/],
+      [
+        'a GIF',
+        async () => ({ image_base64: 'R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==' }),
+        /not a JPG, PNG or WebP/,
+      ],
       ['a truncated JPEG', async () => ({ image_base64: toBase64(selfie.subarray(0, 400)) }), /could not be decoded/],
-      ['over 12 MB', async () => ({ image_base64: toBase64(new Uint8Array(12 * 1024 * 1024 + 10).fill(0xff)) }), /at most 12 MB/],
+      [
+        'over 12 MB',
+        async () => ({ image_base64: toBase64(new Uint8Array(12 * 1024 * 1024 + 10).fill(0xff)) }),
+        /at most 12 MB/,
+      ],
       ['an ftp URL', async () => ({ image_url: 'ftp://example.com/a.jpg' }), /http or https/],
       ['a URL with credentials', async () => ({ image_url: 'http://user:pw@127.0.0.1:1/a.jpg' }), /credentials/],
       ['an unreachable URL', async () => ({ image_url: 'http://127.0.0.1:1/a.jpg' }), /could not be fetched/],

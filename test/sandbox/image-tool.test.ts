@@ -32,23 +32,33 @@ describe('image tools: background removal', () => {
     assert.equal(r.headers.get('x-credits-charged'), '1');
     assert.equal(r.headers.get('x-credits-remaining'), '4');
     assert.ok(r.headers.get('x-ratelimit-remaining'));
-    const { data, info } = await sharp(new Uint8Array(await r.arrayBuffer())).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(new Uint8Array(await r.arrayBuffer()))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     assert.deepEqual([info.width, info.height], [600, 800]);
     const alpha = (x: number, y: number) => data[(y * info.width + x) * 4 + 3]!;
     assert.equal(alpha(5, 5), 0, 'corner is background');
     assert.equal(alpha(300, 440), 255, 'centre is subject');
     assert.equal(alpha(300, 240), 255, 'head is subject');
     const edge = [...Array(40).keys()].map((i) => alpha(150 - 20 + i, 440));
-    assert.ok(edge.some((a) => a > 0 && a < 255), 'a feathered edge, not a hard cut');
+    assert.ok(
+      edge.some((a) => a > 0 && a < 255),
+      'a feathered edge, not a hard cut',
+    );
     assert.equal((await h.ledger(id)).balance, 4);
   });
 
   it('size=preview stays within 0.25 megapixels; full keeps the size', async () => {
     const { keys } = await h.account(5);
-    const preview = await sharp(new Uint8Array(await (await call(keys.imageTools, form({ size: 'preview' }))).arrayBuffer())).metadata();
+    const preview = await sharp(
+      new Uint8Array(await (await call(keys.imageTools, form({ size: 'preview' }))).arrayBuffer()),
+    ).metadata();
     assert.ok(preview.width! * preview.height! <= 250_000);
     assert.ok(preview.width! * preview.height! > 200_000);
-    const full = await sharp(new Uint8Array(await (await call(keys.imageTools, form({ size: 'full' }))).arrayBuffer())).metadata();
+    const full = await sharp(
+      new Uint8Array(await (await call(keys.imageTools, form({ size: 'full' }))).arrayBuffer()),
+    ).metadata();
     assert.deepEqual([full.width, full.height], [600, 800]);
   });
 
@@ -56,7 +66,9 @@ describe('image tools: background removal', () => {
     const { keys } = await h.account(5);
     const r = await call(keys.imageTools, form({ format: 'jpg', bg_color: '#00ff00' }));
     assert.equal(r.headers.get('content-type'), 'image/jpeg');
-    const { data, info } = await sharp(new Uint8Array(await r.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(new Uint8Array(await r.arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     assert.equal(info.channels, 3);
     const [R, G, B] = [data[0]!, data[1]!, data[2]!];
     assert.ok(G > 230 && R < 30 && B < 30, `green corner: ${R},${G},${B}`);
@@ -64,14 +76,20 @@ describe('image tools: background removal', () => {
 
   it('crop=true crops to the subject bounding box', async () => {
     const { keys } = await h.account(5);
-    const meta = await sharp(new Uint8Array(await (await call(keys.imageTools, form({ crop: 'true' }))).arrayBuffer())).metadata();
+    const meta = await sharp(
+      new Uint8Array(await (await call(keys.imageTools, form({ crop: 'true' }))).arrayBuffer()),
+    ).metadata();
     assert.ok(Math.abs(meta.width! - 300) < 20, `width ${meta.width}`);
     assert.ok(meta.height! < 600 && meta.height! > 450, `height ${meta.height}`);
   });
 
   it('Accept: application/json answers the JSON result with base64, size and credits', async () => {
     const { keys } = await h.account(5);
-    const r = await call(keys.imageTools, { image_base64: toBase64(photo), size: 'preview' }, { accept: 'application/json' });
+    const r = await call(
+      keys.imageTools,
+      { image_base64: toBase64(photo), size: 'preview' },
+      { accept: 'application/json' },
+    );
     assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
     const body = (await r.json()) as any;
     const meta = await sharp(Buffer.from(body.data.image_base64, 'base64')).metadata();
@@ -115,7 +133,7 @@ describe('image tools: background removal', () => {
     }
   });
 
-  it("the slow fault holds back the next answer by its ms, once, and still charges it; a bad ms is refused", async () => {
+  it('the slow fault holds back the next answer by its ms, once, and still charges it; a bad ms is refused', async () => {
     const { id, keys } = await h.account(5);
     await h.fault(id, 'slow', { ms: 700 });
     const t0 = performance.now();
@@ -123,7 +141,11 @@ describe('image tools: background removal', () => {
     assert.ok(performance.now() - t0 >= 700, 'held back');
     assert.equal((await call(keys.imageTools, form({}))).status, 200);
     assert.equal((await h.ledger(id)).entries.filter((e) => e.type === 'charge').length, 2);
-    const bad = await fetch(`${h.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: id, kind: 'slow', ms: -1 }) });
+    const bad = await fetch(`${h.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: id, kind: 'slow', ms: -1 }),
+    });
     assert.equal(bad.status, 400);
     assert.match((await envelope(bad)).message, /slow needs ms/);
   });

@@ -20,7 +20,8 @@ describe('3D generation', () => {
   });
   after(() => h.close());
 
-  const create = (key: string, body: unknown, headers: Record<string, string> = {}) => h.call('/api/v1/3d/jobs', jsonPost(key, body, headers));
+  const create = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+    h.call('/api/v1/3d/jobs', jsonPost(key, body, headers));
 
   it('image mode: 202 with Location, 2 credits, then a validated GLB whose stats match inspect()', async () => {
     const { id, keys } = await h.account(10);
@@ -100,13 +101,29 @@ describe('3D generation', () => {
 
   it('multi-view (2-6 photos) and remove_background give one textured panel per photo, masked', async () => {
     const { keys } = await h.account(10);
-    const back = dataUrl(await makeImage({ width: 400, height: 400, background: '#223344', format: 'jpeg' }), 'image/jpeg');
-    const r = await create(keys.generate, { mode: 'image', images: [photo, back], remove_background: true, quality: 'fast' });
+    const back = dataUrl(
+      await makeImage({ width: 400, height: 400, background: '#223344', format: 'jpeg' }),
+      'image/jpeg',
+    );
+    const r = await create(keys.generate, {
+      mode: 'image',
+      images: [photo, back],
+      remove_background: true,
+      quality: 'fast',
+    });
     const data = await settle(h, r.headers.get('location')!, keys.generate);
     assert.equal(data.output.stats.materials, 2);
     assert.equal(data.output.stats.textures, 2);
-    const doc = await new NodeIO().readBinary(new Uint8Array(await (await h.call(data.output.model_url)).arrayBuffer()));
-    assert.deepEqual(doc.getRoot().listMaterials().map((m) => m.getAlphaMode()), ['MASK', 'MASK']);
+    const doc = await new NodeIO().readBinary(
+      new Uint8Array(await (await h.call(data.output.model_url)).arrayBuffer()),
+    );
+    assert.deepEqual(
+      doc
+        .getRoot()
+        .listMaterials()
+        .map((m) => m.getAlphaMode()),
+      ['MASK', 'MASK'],
+    );
   });
 
   it('fetches http(s) images, and refuses one that cannot be fetched with a 400', async () => {
@@ -141,16 +158,24 @@ describe('3D generation', () => {
     assert.equal(c.status, 500);
     assert.equal((await envelope(c)).code, 'provider_error');
     const ledger = await h.ledger(id);
-    assert.deepEqual(ledger.entries.map((e) => e.type), ['charge', 'refund']);
+    assert.deepEqual(
+      ledger.entries.map((e) => e.type),
+      ['charge', 'refund'],
+    );
     assert.equal(ledger.balance, 10);
   });
 
   it('the slow fault makes the next job take that much longer (still processing where it would have finished), once', async () => {
     const { id, keys } = await h.account(10);
-    const status = async (path: string) => ((await (await h.call(path, { headers: { 'x-api-key': keys.generate } })).json()) as any).data.status;
+    const status = async (path: string) =>
+      ((await (await h.call(path, { headers: { 'x-api-key': keys.generate } })).json()) as any).data.status;
     await h.fault(id, 'slow', { ms: 90_000 });
-    const slow = (await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' })).headers.get('location')!;
-    const plain = (await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' })).headers.get('location')!;
+    const slow = (await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' })).headers.get(
+      'location',
+    )!;
+    const plain = (await create(keys.generate, { mode: 'image', images: [photo], quality: 'fast' })).headers.get(
+      'location',
+    )!;
     // fast, one photo: 30 s; the slow one 120 s (the harness clock runs at real speed).
     await h.advance(40_000);
     await h.sandbox.idle();
@@ -171,13 +196,29 @@ describe('3D generation', () => {
       ['no images', { mode: 'image', images: [] }, /1 to 6/],
       ['seven images', { mode: 'image', images: Array(7).fill('data:image/png;base64,AA==') }, /1 to 6/],
       ['a non-URL image', { mode: 'image', images: ['file:///etc/passwd'] }, /images\[0\]/],
-      ['bad quality', { mode: 'text', prompt: 'a chair', quality: 'ultra' }, /quality must be one of fast, standard, high/],
-      ['remove_background in text mode', { mode: 'text', prompt: 'a chair', remove_background: true }, /image mode only/],
-      ['remove_background not boolean', { mode: 'image', images: ['data:image/png;base64,AA=='], remove_background: 'yes' }, /true or false/],
+      [
+        'bad quality',
+        { mode: 'text', prompt: 'a chair', quality: 'ultra' },
+        /quality must be one of fast, standard, high/,
+      ],
+      [
+        'remove_background in text mode',
+        { mode: 'text', prompt: 'a chair', remove_background: true },
+        /image mode only/,
+      ],
+      [
+        'remove_background not boolean',
+        { mode: 'image', images: ['data:image/png;base64,AA=='], remove_background: 'yes' },
+        /true or false/,
+      ],
       ['a fractional seed', { mode: 'text', prompt: 'a chair', seed: 1.5 }, /seed must be a whole number/],
       ['a negative seed', { mode: 'text', prompt: 'a chair', seed: -1 }, /seed/],
       ['an unknown field', { mode: 'text', prompt: 'a chair', colour: 'red' }, /Unknown parameter colour/],
-      ['a GIF data URL', { mode: 'image', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }, /not a JPG, PNG or WebP/],
+      [
+        'a GIF data URL',
+        { mode: 'image', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] },
+        /not a JPG, PNG or WebP/,
+      ],
       ['broken base64', { mode: 'image', images: ['data:image/png;base64,@@@'] }, /not valid base64/],
     ];
     for (const [name, body, message] of cases) {
@@ -195,7 +236,11 @@ describe('3D generation', () => {
       const { keys } = await h.account(10);
       const form = new FormData();
       form.set('mode', 'text');
-      const r = await h.call('/api/v1/3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${keys.generate}` }, body: form });
+      const r = await h.call('/api/v1/3d/jobs', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.generate}` },
+        body: form,
+      });
       assert.equal(r.status, 415);
     });
     it('402 when the balance is below 2', async () => {

@@ -26,13 +26,25 @@ describe('multipart uploads to the sandbox', () => {
     const form = new FormData();
     // Larger than the write stream's buffer many times over: the parser waits for 'drain' again and again.
     form.append('video_file', new Blob([new Uint8Array(4 * 1024 * 1024).fill(7)], { type: 'video/mp4' }), 'big.mp4');
-    for (let i = 0; i < 40; i++) form.append(`extra_${i}`, new Blob([new Uint8Array(256 * 1024).fill(i)], { type: 'application/octet-stream' }), `part${i}.bin`);
-    const r = await sandbox.call('/api/v1/video-to-3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    for (let i = 0; i < 40; i++)
+      form.append(
+        `extra_${i}`,
+        new Blob([new Uint8Array(256 * 1024).fill(i)], { type: 'application/octet-stream' }),
+        `part${i}.bin`,
+      );
+    const r = await sandbox.call('/api/v1/video-to-3d/jobs', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
     assert.equal(r.status, 400, 'refused (unknown fields, not a video), after the whole form was spooled');
     await r.arrayBuffer();
     // Warnings are emitted on the next tick.
     await new Promise((resolve) => setImmediate(resolve));
     const leaks = warnings.filter((w) => w.name === 'MaxListenersExceededWarning');
-    assert.deepEqual(leaks.map((w) => w.message), []);
+    assert.deepEqual(
+      leaks.map((w) => w.message),
+      [],
+    );
   });
 });

@@ -15,7 +15,11 @@ describe('authentication', () => {
   for (const route of keyed) {
     it(`${route.method} ${route.pattern}: a missing or unknown key is 401 and charges nothing`, async () => {
       const { id } = await h.account(100);
-      const init = (headers: Record<string, string>): RequestInit => ({ method: route.method, headers: { 'content-type': 'application/json', ...headers }, ...(route.method === 'POST' ? { body: '{}' } : {}) });
+      const init = (headers: Record<string, string>): RequestInit => ({
+        method: route.method,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(route.method === 'POST' ? { body: '{}' } : {}),
+      });
       const missing = await h.call(sample(route), init({}));
       assert.equal(missing.status, 401);
       assert.equal((await envelope(missing)).code, 'unauthorized');
@@ -30,7 +34,11 @@ describe('authentication', () => {
     const caps = Object.keys(keys) as (keyof Keys)[];
     for (const route of keyed.filter((r) => r.capability !== 'any')) {
       for (const cap of caps.filter((c) => c !== route.capability)) {
-        const r = await h.call(sample(route), { method: route.method, headers: { authorization: `Bearer ${keys[cap]}`, 'content-type': 'application/json' }, ...(route.method === 'POST' ? { body: '{}' } : {}) });
+        const r = await h.call(sample(route), {
+          method: route.method,
+          headers: { authorization: `Bearer ${keys[cap]}`, 'content-type': 'application/json' },
+          ...(route.method === 'POST' ? { body: '{}' } : {}),
+        });
         assert.equal(r.status, 401, `${route.name} with a ${cap} key`);
         const { message } = await envelope(r);
         assert.ok(!message.includes(keys[cap]), 'the key is never echoed');
@@ -50,7 +58,9 @@ describe('authentication', () => {
 
   it('two different keys in the two headers are refused', async () => {
     const a = await h.account(10);
-    const r = await h.call('/api/v1/account', { headers: { 'x-api-key': a.keys.video, authorization: `Bearer ${a.keys.headshot}` } });
+    const r = await h.call('/api/v1/account', {
+      headers: { 'x-api-key': a.keys.video, authorization: `Bearer ${a.keys.headshot}` },
+    });
     assert.equal(r.status, 401);
   });
 
@@ -76,13 +86,21 @@ describe('Idempotency-Key', () => {
   it('50 parallel creations with one key charge once and all answer the same job', async () => {
     const { id, keys } = await h.account(100);
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => h.call('/api/v1/3d/jobs', jsonPost(keys.generate, { mode: 'text', prompt: 'a lamp' }, { 'idempotency-key': 'k-parallel' }))),
+      Array.from({ length: 50 }, () =>
+        h.call(
+          '/api/v1/3d/jobs',
+          jsonPost(keys.generate, { mode: 'text', prompt: 'a lamp' }, { 'idempotency-key': 'k-parallel' }),
+        ),
+      ),
     );
     const bodies = await Promise.all(responses.map((r) => r.json() as Promise<any>));
     assert.ok(responses.every((r) => r.status === 202));
     assert.equal(new Set(bodies.map((b) => b.data.job_id)).size, 1);
     assert.equal(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 49);
-    assert.ok(responses.every((r) => r.headers.get('x-credits-charged') === '2'), 'the original headers are replayed');
+    assert.ok(
+      responses.every((r) => r.headers.get('x-credits-charged') === '2'),
+      'the original headers are replayed',
+    );
     const ledger = await h.ledger(id);
     assert.equal(ledger.entries.length, 1);
     assert.equal(ledger.balance, 98);
@@ -106,10 +124,15 @@ describe('Idempotency-Key', () => {
 
   it('headshots and image tools replay too, never charging twice', async () => {
     const { id, keys } = await h.account(100);
-    const hs = () => h.call('/api/v1/headshot', jsonPost(keys.headshot, { image_base64: toBase64(selfie), variants: [0] }, { 'idempotency-key': 'hs-1' }));
+    const hs = () =>
+      h.call(
+        '/api/v1/headshot',
+        jsonPost(keys.headshot, { image_base64: toBase64(selfie), variants: [0] }, { 'idempotency-key': 'hs-1' }),
+      );
     const [a, b] = await Promise.all([hs(), hs()]);
     assert.deepEqual(await a.json(), await b.json());
-    const it1 = () => h.call('/api/v1', jsonPost(keys.imageTools, { image_base64: toBase64(selfie) }, { 'idempotency-key': 'it-1' }));
+    const it1 = () =>
+      h.call('/api/v1', jsonPost(keys.imageTools, { image_base64: toBase64(selfie) }, { 'idempotency-key': 'it-1' }));
     const x = new Uint8Array(await (await it1()).arrayBuffer());
     const y = await it1();
     assert.equal(y.headers.get('content-type'), 'image/png');
@@ -120,7 +143,8 @@ describe('Idempotency-Key', () => {
   it('the same key with other content is a 400 idempotency_conflict; keys are per API key', async () => {
     const a = await h.account(100);
     const b = await h.account(100);
-    const make = (key: string, prompt: string) => h.call('/api/v1/3d/jobs', jsonPost(key, { mode: 'text', prompt }, { 'idempotency-key': 'shared' }));
+    const make = (key: string, prompt: string) =>
+      h.call('/api/v1/3d/jobs', jsonPost(key, { mode: 'text', prompt }, { 'idempotency-key': 'shared' }));
     assert.equal((await make(a.keys.generate, 'a cup')).status, 202);
     const conflict = await make(a.keys.generate, 'a bowl');
     assert.equal(conflict.status, 400);
@@ -132,7 +156,11 @@ describe('Idempotency-Key', () => {
   it('an error is not stored: after a provider failure the same key runs again and charges once', async () => {
     const { id, keys } = await h.account(10);
     await h.fault(id, 'create_error');
-    const make = () => h.call('/api/v1/3d/jobs', jsonPost(keys.generate, { mode: 'text', prompt: 'a cup' }, { 'idempotency-key': 'retry-me' }));
+    const make = () =>
+      h.call(
+        '/api/v1/3d/jobs',
+        jsonPost(keys.generate, { mode: 'text', prompt: 'a cup' }, { 'idempotency-key': 'retry-me' }),
+      );
     assert.equal((await make()).status, 500);
     const retried = await make();
     assert.equal(retried.status, 202);
@@ -143,7 +171,10 @@ describe('Idempotency-Key', () => {
 
   it('a malformed Idempotency-Key is a 400', async () => {
     const { keys } = await h.account(10);
-    const r = await h.call('/api/v1/3d/jobs', jsonPost(keys.generate, { mode: 'text', prompt: 'a cup' }, { 'idempotency-key': 'has spaces in it' }));
+    const r = await h.call(
+      '/api/v1/3d/jobs',
+      jsonPost(keys.generate, { mode: 'text', prompt: 'a cup' }, { 'idempotency-key': 'has spaces in it' }),
+    );
     assert.equal(r.status, 400);
     assert.match((await envelope(r)).message, /Idempotency-Key/);
   });
@@ -169,7 +200,8 @@ describe('rate limits', () => {
     assert.equal((await h.ledger(id)).entries.length, 2);
     // Polls are not charged and not limited.
     const jobId = ((await first.json()) as any).data.job_id;
-    for (let i = 0; i < 5; i++) assert.equal((await h.call(`/api/v1/3d/jobs/${jobId}`, { headers: { 'x-api-key': keys.generate } })).status, 200);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await h.call(`/api/v1/3d/jobs/${jobId}`, { headers: { 'x-api-key': keys.generate } })).status, 200);
   });
 
   it('the rate_limit fault forces 429s on any charged endpoint', async () => {
@@ -190,7 +222,9 @@ describe('polling at scale', () => {
     const { keys } = await h.account(100);
     const r = await h.call('/api/v1/3d/jobs', jsonPost(keys.generate, { mode: 'text', prompt: 'a cup' }));
     const path = r.headers.get('location')!;
-    const polls = await Promise.all(Array.from({ length: 200 }, () => h.call(path, { headers: { 'x-api-key': keys.generate } })));
+    const polls = await Promise.all(
+      Array.from({ length: 200 }, () => h.call(path, { headers: { 'x-api-key': keys.generate } })),
+    );
     assert.ok(polls.every((p) => p.status === 200));
     const bodies = await Promise.all(polls.map((p) => p.json() as Promise<any>));
     assert.ok(bodies.every((b) => b.data.job_id === path.split('/').pop()));
@@ -203,7 +237,11 @@ describe('control plane', () => {
   after(() => h.close());
 
   it('creates accounts with four keys of the four prefixes on one balance', async () => {
-    const r = await h.call('/__sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"credits": 5}' });
+    const r = await h.call('/__sandbox/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"credits": 5}',
+    });
     assert.equal(r.status, 201);
     const body = (await r.json()) as any;
     assert.match(body.account_id, /^acct_/);
@@ -214,14 +252,18 @@ describe('control plane', () => {
   });
 
   it('refuses bad control requests with 400 and unknown routes with 404', async () => {
-    const post = (path: string, body: unknown) => h.call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      h.call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal((await post('/__sandbox/accounts', { credits: -1 })).status, 400);
     assert.equal((await post('/__sandbox/accounts', { credits: 'lots' })).status, 400);
     assert.equal((await post('/__sandbox/clock', { advance_ms: -5 })).status, 400);
     assert.equal((await post('/__sandbox/faults', { account_id: 'acct_nope', kind: 'job_fail' })).status, 400);
     const { id } = await h.account(1);
     assert.equal((await post('/__sandbox/faults', { account_id: id, kind: 'meteor' })).status, 400);
-    assert.equal((await post('/__sandbox/faults', { account_id: id, kind: 'variant_fail', variants: [9] })).status, 400);
+    assert.equal(
+      (await post('/__sandbox/faults', { account_id: id, kind: 'variant_fail', variants: [9] })).status,
+      400,
+    );
     assert.equal((await post('/__sandbox/reset', {})).status, 404);
     assert.equal((await h.call('/__sandbox/accounts/acct_nope/ledger')).status, 404);
   });

@@ -24,7 +24,10 @@ describe('sandbox results: only signed links download them', () => {
   before(async () => {
     h = await startSandbox();
     ({ keys } = await h.account(10));
-    const r = await h.call('/api/v1/3d/jobs', jsonPost(keys.generate, { mode: 'text', prompt: 'a small red teapot', quality: 'fast', seed: 3 }));
+    const r = await h.call(
+      '/api/v1/3d/jobs',
+      jsonPost(keys.generate, { mode: 'text', prompt: 'a small red teapot', quality: 'fast', seed: 3 }),
+    );
     assert.equal(r.status, 202);
     created = ((await r.json()) as { data: Record<string, any> }).data;
     jobId = created['job_id'];
@@ -51,19 +54,28 @@ describe('sandbox results: only signed links download them', () => {
     assert.equal(turntable.pathname, `/api/demo/3d/jobs/${jobId}/turntable`);
     assert.equal(reference.pathname, `/api/demo/3d/jobs/${jobId}/reference`);
     for (const u of [model, turntable, reference]) assert.match(u.search, /^\?expires=\d+&sig=[A-Za-z0-9_-]+$/);
-    assert.match(created['reference_image_url'], /\/reference\?expires=\d+&sig=/, 'the 202 of a text job signs its reference too');
+    assert.match(
+      created['reference_image_url'],
+      /\/reference\?expires=\d+&sig=/,
+      'the 202 of a text job signs its reference too',
+    );
 
     const glb = await h.call(done['output'].model_url);
     assert.equal(glb.status, 200);
     assert.equal(new TextDecoder().decode((await glb.arrayBuffer()).slice(0, 4)), 'glTF');
     assert.equal((await h.call(done['output'].turntable_url)).headers.get('content-type'), 'video/mp4');
     assert.equal((await h.call(done['reference_image_url'])).headers.get('content-type'), 'image/png');
-    assert.match((await h.call(done['output'].model_url + '&download=1')).headers.get('content-disposition') ?? '', /attachment/);
+    assert.match(
+      (await h.call(done['output'].model_url + '&download=1')).headers.get('content-disposition') ?? '',
+      /attachment/,
+    );
 
     // One file's signature does not open another file of the same job.
     const swapped = await h.call(`/api/demo/3d/jobs/${jobId}/model${turntable.search}`);
     assert.equal(swapped.status, 403);
-    const forged = await h.call(`/api/demo/3d/jobs/${jobId}/model?expires=${Number(model.searchParams.get('expires')) + 1}&sig=${model.searchParams.get('sig')}`);
+    const forged = await h.call(
+      `/api/demo/3d/jobs/${jobId}/model?expires=${Number(model.searchParams.get('expires')) + 1}&sig=${model.searchParams.get('sig')}`,
+    );
     assert.equal(forged.status, 403);
   });
 
@@ -90,7 +102,14 @@ describe('sandbox ledger: job ids only for a key of the account', () => {
   it('answers the same 404 as an unknown account without a key of that account, and the ledger with one', async () => {
     const a = await h.account(10);
     const b = await h.account(10);
-    const r = await h.call('/api/v1/3d/jobs', jsonPost(a.keys.generate, { mode: 'image', images: [dataUrl(await makeImage({ width: 64, height: 64 }))], quality: 'fast' }));
+    const r = await h.call(
+      '/api/v1/3d/jobs',
+      jsonPost(a.keys.generate, {
+        mode: 'image',
+        images: [dataUrl(await makeImage({ width: 64, height: 64 }))],
+        quality: 'fast',
+      }),
+    );
     assert.equal(r.status, 202);
     const unknown = await h.call('/__sandbox/accounts/acct_nope/ledger');
     assert.equal(unknown.status, 404);
@@ -109,7 +128,10 @@ describe('sandbox ledger: job ids only for a key of the account', () => {
       assert.ok(!text.includes('job_'), `${what}: no job id`);
     }
     // Any key of the account, in either header.
-    for (const headers of [{ authorization: `Bearer ${a.keys.headshot}` }, { 'x-api-key': a.keys.generate }] as Record<string, string>[]) {
+    for (const headers of [{ authorization: `Bearer ${a.keys.headshot}` }, { 'x-api-key': a.keys.generate }] as Record<
+      string,
+      string
+    >[]) {
       const ok = await h.call(path, { headers });
       assert.equal(ok.status, 200);
       const body = (await ok.json()) as { entries: Array<{ job_id?: string }> };
@@ -124,7 +146,11 @@ describe('sandbox control plane: only its own origin', () => {
   after(() => h.close());
 
   const create = (headers: Record<string, string>, method = 'POST') =>
-    h.call('/__sandbox/accounts', { method, headers: { 'content-type': 'application/json', ...headers }, ...(method === 'POST' ? { body: '{"credits":5}' } : {}) });
+    h.call('/__sandbox/accounts', {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(method === 'POST' ? { body: '{"credits":5}' } : {}),
+    });
 
   it('refuses a foreign Origin or a cross-site Sec-Fetch-Site with 403 and no CORS grant', async () => {
     for (const headers of [
@@ -138,23 +164,42 @@ describe('sandbox control plane: only its own origin', () => {
       const r = await create(headers);
       assert.equal(r.status, 403, JSON.stringify(headers));
       assert.match((await envelope(r)).message, /origin|same-origin/i);
-      for (const name of r.headers.keys()) assert.ok(!name.startsWith('access-control-'), `${name} on ${JSON.stringify(headers)}`);
+      for (const name of r.headers.keys())
+        assert.ok(!name.startsWith('access-control-'), `${name} on ${JSON.stringify(headers)}`);
     }
     const { id, keys } = await h.account(1);
-    const ledger = await h.call(`/__sandbox/accounts/${id}/ledger`, { headers: { authorization: `Bearer ${keys.video}`, origin: 'http://evil.example' } });
+    const ledger = await h.call(`/__sandbox/accounts/${id}/ledger`, {
+      headers: { authorization: `Bearer ${keys.video}`, origin: 'http://evil.example' },
+    });
     assert.equal(ledger.status, 403, 'a foreign page cannot read a ledger even with the key');
-    const clock = await h.call('/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }, body: '{"advance_ms":1}' });
+    const clock = await h.call('/__sandbox/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      body: '{"advance_ms":1}',
+    });
     assert.equal(clock.status, 403);
   });
 
   it('a preflight gets no CORS grant', async () => {
-    const r = await create({ origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }, 'OPTIONS');
+    const r = await create(
+      {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+      'OPTIONS',
+    );
     assert.ok(r.status >= 400, `preflight status ${r.status}`);
     for (const name of r.headers.keys()) assert.ok(!name.startsWith('access-control-'), name);
   });
 
   it('serves its own origin, a top-level request and a request without those headers', async () => {
-    for (const headers of [{ origin: h.url }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Record<string, string>[]) {
+    for (const headers of [
+      { origin: h.url },
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+      {},
+    ] as Record<string, string>[]) {
       const r = await create(headers);
       assert.equal(r.status, 201, JSON.stringify(headers));
       for (const name of r.headers.keys()) assert.ok(!name.startsWith('access-control-'), name);
@@ -171,7 +216,12 @@ describe('sandbox clock and charges: never a charge on an answer that says none'
   });
   after(() => h.close());
 
-  const jump = (advance_ms: unknown) => h.call('/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms }) });
+  const jump = (advance_ms: unknown) =>
+    h.call('/__sandbox/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms }),
+    });
 
   it('refuses a jump past the bound with 400 naming the limit; the clock stays a valid date and headshots charge what they report', async () => {
     for (const ms of [1e300, 11 * 365 * 24 * HOUR, Number.MAX_SAFE_INTEGER]) {
@@ -187,7 +237,10 @@ describe('sandbox clock and charges: never a charge on an answer that says none'
 
     const { id, keys } = await h.account(30);
     for (let i = 0; i < 2; i++) {
-      const r = await h.call('/api/v1/headshot', jsonPost(keys.headshot, { image_base64: toBase64(selfie), variants: [0] }));
+      const r = await h.call(
+        '/api/v1/headshot',
+        jsonPost(keys.headshot, { image_base64: toBase64(selfie), variants: [0] }),
+      );
       assert.equal(r.status, 200, await r.clone().text());
       const charged = Number(r.headers.get('x-credits-charged'));
       const remaining = Number(r.headers.get('x-credits-remaining'));
@@ -197,7 +250,10 @@ describe('sandbox clock and charges: never a charge on an answer that says none'
       assert.ok(Number.isFinite(Date.parse(ledger.entries.at(-1)!.at)));
     }
     const ledger = await h.ledger(id);
-    assert.equal(30 - ledger.balance, ledger.entries.reduce((n, e) => n + (e.type === 'charge' ? e.amount : -e.amount), 0));
+    assert.equal(
+      30 - ledger.balance,
+      ledger.entries.reduce((n, e) => n + (e.type === 'charge' ? e.amount : -e.amount), 0),
+    );
   });
 
   it('the clock throws RangeError rather than becoming an invalid date', () => {
@@ -218,7 +274,10 @@ describe('sandbox clock and charges: never a charge on an answer that says none'
     book.charge(account, 4, 0, 'headshots');
     assert.throws(() => book.refund(account, 4, Number.POSITIVE_INFINITY, 'headshots'), RangeError);
     assert.equal(account.balance, 6);
-    assert.deepEqual(account.ledger.map((e) => [e.type, e.amount, e.balance_after]), [['charge', 4, 6]]);
+    assert.deepEqual(
+      account.ledger.map((e) => [e.type, e.amount, e.balance_after]),
+      [['charge', 4, 6]],
+    );
   });
 });
 
@@ -229,19 +288,36 @@ describe('proxy: the mirrored 3D download endpoints follow the signed links', ()
 
   it('model, turntable and reference download by handle with the session token', async () => {
     const token = await s.login('erin');
-    const r = await s.call('/mediakit/api/v1/3d/jobs', { method: 'POST', headers: bearer(token, { 'content-type': 'application/json' }), body: JSON.stringify({ mode: 'text', prompt: 'a green cup', quality: 'fast' }) });
+    const r = await s.call('/mediakit/api/v1/3d/jobs', {
+      method: 'POST',
+      headers: bearer(token, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ mode: 'text', prompt: 'a green cup', quality: 'fast' }),
+    });
     assert.equal(r.status, 202);
     const handle = ((await r.json()) as { data: { job_id: string } }).data.job_id;
     for (let i = 0; i < 200; i++) {
-      const polled = (await (await s.call(`/mediakit/api/v1/3d/jobs/${handle}`, { headers: bearer(token) })).json()) as { data: { status: string } };
+      const polled = (await (
+        await s.call(`/mediakit/api/v1/3d/jobs/${handle}`, { headers: bearer(token) })
+      ).json()) as { data: { status: string } };
       if (polled.data.status === 'succeeded') break;
       assert.ok(polled.data.status === 'queued' || polled.data.status === 'processing', polled.data.status);
       await s.sandbox.advance(60_000);
       await s.sandbox.sandbox.idle();
     }
-    for (const [file, type, magic] of [['model', 'model/gltf-binary', 'glTF'], ['turntable', 'video/mp4', undefined], ['reference', 'image/png', '\x89PNG']] as const) {
+    for (const [file, type, magic] of [
+      ['model', 'model/gltf-binary', 'glTF'],
+      ['turntable', 'video/mp4', undefined],
+      ['reference', 'image/png', '\x89PNG'],
+    ] as const) {
       const d = await s.call(`/mediakit/api/demo/3d/jobs/${handle}/${file}`, { headers: bearer(token) });
-      assert.equal(d.status, 200, `${file}: ${d.status} ${await d.clone().text().catch(() => '')}`.slice(0, 300));
+      assert.equal(
+        d.status,
+        200,
+        `${file}: ${d.status} ${await d
+          .clone()
+          .text()
+          .catch(() => '')}`.slice(0, 300),
+      );
       assert.equal(d.headers.get('content-type'), type);
       const bytes = new Uint8Array(await d.arrayBuffer());
       assert.ok(bytes.byteLength > 100);

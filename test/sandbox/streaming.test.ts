@@ -21,9 +21,17 @@ process.env['TMPDIR'] = TMP;
 const uploads = () => readdirSync(TMP).filter((d) => d.startsWith('mediakit-upload-'));
 
 /** A multipart video upload of `fileBytes` (a real MP4 padded with a `free` box), streamed in 1 MiB chunks. */
-function upload(base: string, key: string, video: Uint8Array, fileBytes: number, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function upload(
+  base: string,
+  key: string,
+  video: Uint8Array,
+  fileBytes: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const boundary = 'streamtestboundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="video_file"; filename="walk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const pad = fileBytes - video.byteLength;
   const free = Buffer.alloc(8);
@@ -31,7 +39,18 @@ function upload(base: string, key: string, video: Uint8Array, fileBytes: number,
   free.write('free', 4, 'latin1');
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method: 'POST', path: '/api/v1/video-to-3d/jobs', headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + fileBytes + tail.length), ...headers } });
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path: '/api/v1/video-to-3d/jobs',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + fileBytes + tail.length),
+        ...headers,
+      },
+    });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -61,13 +80,20 @@ describe('streamed uploads in the sandbox', () => {
   });
 
   it('keeps memory growth under 64 MiB for a 256 MB upload (VmHWM of the sandbox process)', async () => {
-    const child: ChildProcess = fork(fileURLToPath(new URL('../bench/servers.ts', import.meta.url)), ['sandbox'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, TMPDIR: TMP } });
+    const child: ChildProcess = fork(fileURLToPath(new URL('../bench/servers.ts', import.meta.url)), ['sandbox'], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, TMPDIR: TMP },
+    });
     try {
-      const info = await new Promise<{ port: number; keys: Record<string, string> }>((resolve) => child.once('message', (m) => resolve(m as never)));
-      const memory = () => new Promise<{ hwm: number; rss: number }>((resolve) => {
-        child.once('message', (m) => resolve((m as { memory: { hwm: number; rss: number } }).memory));
-        child.send({ status: true });
-      });
+      const info = await new Promise<{ port: number; keys: Record<string, string> }>((resolve) =>
+        child.once('message', (m) => resolve(m as never)),
+      );
+      const memory = () =>
+        new Promise<{ hwm: number; rss: number }>((resolve) => {
+          child.once('message', (m) => resolve((m as { memory: { hwm: number; rss: number } }).memory));
+          child.send({ status: true });
+        });
       const base = `http://127.0.0.1:${info.port}`;
       assert.equal((await upload(base, info.keys['video']!, video, video.byteLength + 1024)).status, 202, 'warm-up');
       const before = await memory();
@@ -104,7 +130,12 @@ describe('streamed uploads in the sandbox', () => {
 
     it('answers malformed multipart with 4xx and leaves no file behind', async () => {
       const { keys } = await h.account(100);
-      const send = (body: string, type = 'multipart/form-data; boundary=b') => h.call('/api/v1/video-to-3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${keys.video}`, 'content-type': type }, body });
+      const send = (body: string, type = 'multipart/form-data; boundary=b') =>
+        h.call('/api/v1/video-to-3d/jobs', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keys.video}`, 'content-type': type },
+          body,
+        });
       const part = '--b\r\nContent-Disposition: form-data; name="video_file"; filename="a.mp4"\r\n\r\nDATA';
       const cases: [string, string, string?][] = [
         ['no closing boundary', part],

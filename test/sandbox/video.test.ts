@@ -33,13 +33,20 @@ describe('video to 3D: creation', () => {
     assert.equal(body.credits_charged, 20);
     assert.equal(body.credits_remaining, 80);
     const ledger = await h.ledger(id);
-    assert.deepEqual(ledger.entries.map((e) => [e.type, e.amount, e.balance_after]), [['charge', 20, 80]]);
+    assert.deepEqual(
+      ledger.entries.map((e) => [e.type, e.amount, e.balance_after]),
+      [['charge', 20, 80]],
+    );
   });
 
   it('accepts a MOV (QuickTime) container and a Bearer key', async () => {
     const { keys } = await h.account(100);
     const mov = await makeVideo({ seconds: 1, width: 320, height: 240, container: 'mov' });
-    const r = await h.call('/api/v1/video-to-3d/jobs', { method: 'POST', headers: { authorization: `Bearer ${keys.video}` }, body: videoForm(mov, 'clip.mov', 'video/quicktime') });
+    const r = await h.call('/api/v1/video-to-3d/jobs', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.video}` },
+      body: videoForm(mov, 'clip.mov', 'video/quicktime'),
+    });
     assert.equal(r.status, 202);
   });
 
@@ -49,7 +56,10 @@ describe('video to 3D: creation', () => {
     const bad = await h.call('/api/v1/video-to-3d/jobs', formPost(keys.video, videoForm(png, 'walk.mp4')));
     assert.equal(bad.status, 422);
     assert.equal((await envelope(bad)).code, 'unsupported_media');
-    const ok = await h.call('/api/v1/video-to-3d/jobs', formPost(keys.video, videoForm(clip, 'notes.txt', 'text/plain')));
+    const ok = await h.call(
+      '/api/v1/video-to-3d/jobs',
+      formPost(keys.video, videoForm(clip, 'notes.txt', 'text/plain')),
+    );
     assert.equal(ok.status, 202);
     assert.equal((await h.ledger(id)).balance, 80);
   });
@@ -73,11 +83,22 @@ describe('video to 3D: creation', () => {
     const { keys } = await h.account(100);
     const url = new URL(h.url + '/api/v1/video-to-3d/jobs');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(url, { method: 'POST', headers: { 'x-api-key': keys.video, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(600 * 1024 * 1024) } }, (res) => {
-        resolve(res.statusCode!);
-        res.resume();
-        req.destroy();
-      });
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'x-api-key': keys.video,
+            'content-type': 'multipart/form-data; boundary=x',
+            'content-length': String(600 * 1024 * 1024),
+          },
+        },
+        (res) => {
+          resolve(res.statusCode!);
+          res.resume();
+          req.destroy();
+        },
+      );
       req.on('error', reject);
       req.write('--x\r\n'); // a few bytes of a body that will never be sent whole
     });
@@ -90,7 +111,11 @@ describe('video to 3D: creation', () => {
     empty.set('note', 'hi');
     const r1 = await h.call('/api/v1/video-to-3d/jobs', formPost(keys.video, empty));
     assert.equal(r1.status, 400);
-    const r2 = await h.call('/api/v1/video-to-3d/jobs', { method: 'POST', headers: { 'x-api-key': keys.video, 'content-type': 'application/json' }, body: '{}' });
+    const r2 = await h.call('/api/v1/video-to-3d/jobs', {
+      method: 'POST',
+      headers: { 'x-api-key': keys.video, 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(r2.status, 415);
     const text = new FormData();
     text.set('video_file', 'not a file');
@@ -133,7 +158,8 @@ describe('video to 3D: the job state machine', () => {
     assert.equal(r.status, 202);
     return ((await r.json()) as any).data.job_id;
   }
-  const poll = async (key: string, jobId: string) => (await h.call(`/api/v1/video-to-3d/jobs/${jobId}`, { headers: { 'x-api-key': key } })).json() as Promise<any>;
+  const poll = async (key: string, jobId: string) =>
+    (await h.call(`/api/v1/video-to-3d/jobs/${jobId}`, { headers: { 'x-api-key': key } })).json() as Promise<any>;
 
   it('goes queued -> processing with stage-based progress -> succeeded with output', async () => {
     const { keys } = await h.account(100);
@@ -158,7 +184,11 @@ describe('video to 3D: the job state machine', () => {
     assert.ok(seen.some(([s]) => s === 'processing'));
     assert.equal(seen.at(-1)![0], 'succeeded');
     const progress = seen.map(([, p]) => p);
-    assert.deepEqual(progress, [...progress].sort((a, b) => a - b), 'progress never goes back');
+    assert.deepEqual(
+      progress,
+      [...progress].sort((a, b) => a - b),
+      'progress never goes back',
+    );
     assert.ok(new Set(progress).size >= 4, `several stages: ${progress}`);
   });
 
@@ -175,7 +205,10 @@ describe('video to 3D: the job state machine', () => {
     const geometry = new GaussianSplatPLYLoader().parse(plyBytes.buffer);
     const positions = geometry.attributes['position']!.array as Float32Array;
     assert.ok(positions.length / 3 > 500, 'hundreds of splats');
-    assert.ok(positions.some((v) => Math.abs(v) > 1), 'positions are not zeroed');
+    assert.ok(
+      positions.some((v) => Math.abs(v) > 1),
+      'positions are not zeroed',
+    );
     const zip = await h.call(data.output.archive_url);
     assert.equal(zip.headers.get('content-type'), 'application/zip');
     const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
@@ -202,7 +235,13 @@ describe('video to 3D: the job state machine', () => {
     assert.equal(data.output, null);
     assert.match(data.error.message, /film|Film/);
     const ledger = await h.ledger(id);
-    assert.deepEqual(ledger.entries.map((e) => [e.type, e.amount, e.balance_after]), [['charge', 20, 80], ['refund', 20, 100]]);
+    assert.deepEqual(
+      ledger.entries.map((e) => [e.type, e.amount, e.balance_after]),
+      [
+        ['charge', 20, 80],
+        ['refund', 20, 100],
+      ],
+    );
   });
 
   it('refunds a failed job in the ledger even when nobody polls it', async () => {
@@ -252,6 +291,9 @@ describe('video to 3D: the job state machine', () => {
     const r = await h.call(`/api/v1/video-to-3d/jobs/${jobId}`, { headers: { 'x-api-key': b.keys.video } });
     assert.equal(r.status, 404);
     assert.equal((await envelope(r)).code, 'not_found');
-    assert.equal((await h.call(`/api/v1/video-to-3d/jobs/job_doesnotexist`, { headers: { 'x-api-key': a.keys.video } })).status, 404);
+    assert.equal(
+      (await h.call(`/api/v1/video-to-3d/jobs/job_doesnotexist`, { headers: { 'x-api-key': a.keys.video } })).status,
+      404,
+    );
   });
 });

@@ -12,10 +12,17 @@ import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 
 const src = new URL('../../src/', import.meta.url);
-const tags = [...readFileSync(new URL('define.ts', src), 'utf8').matchAll(/\/([a-z0-9]+(?:-[a-z0-9]+)+)\/define\.js'/g)].map((m) => m[1]!);
+const tags = [
+  ...readFileSync(new URL('define.ts', src), 'utf8').matchAll(/\/([a-z0-9]+(?:-[a-z0-9]+)+)\/define\.js'/g),
+].map((m) => m[1]!);
 
 describe('browser entries in Node', () => {
-  const entries = ['index.ts', 'define.ts', ...readdirSync(new URL('elements/', src)).map((f) => `elements/${f}`), 'react/index.ts'];
+  const entries = [
+    'index.ts',
+    'define.ts',
+    ...readdirSync(new URL('elements/', src)).map((f) => `elements/${f}`),
+    'react/index.ts',
+  ];
   for (const entry of entries) {
     it(`imports ${entry} without throwing`, async () => {
       await import(new URL(entry, src).href);

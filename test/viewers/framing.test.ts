@@ -28,13 +28,21 @@ async function shoot(el: { screenshot(): Promise<Blob> }): Promise<Shot> {
   const ctx = new OffscreenCanvas(w, h).getContext('2d')!;
   ctx.drawImage(bitmap, 0, 0);
   const { data } = ctx.getImageData(0, 0, w, h);
-  let x0 = w, y0 = h, x1 = -1, y1 = -1, drawn = 0, top = 0;
+  let x0 = w,
+    y0 = h,
+    x1 = -1,
+    y1 = -1,
+    drawn = 0,
+    top = 0;
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       if (data[(y * w + x) * 4 + 3]! <= 8) continue;
       drawn++;
       if (y < h / 2) top++;
-      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
     }
   let art = '';
   for (let y = 0; y < h; y += Math.ceil(h / 24)) {
@@ -46,7 +54,8 @@ async function shoot(el: { screenshot(): Promise<Blob> }): Promise<Shot> {
     topShare: drawn ? top / drawn : 0,
     art,
     rowOf(match) {
-      let n = 0, sum = 0;
+      let n = 0,
+        sum = 0;
       for (let i = 0; i < w * h; i++) {
         if (data[i * 4 + 3]! > 8 && match(data[i * 4]!, data[i * 4 + 1]!, data[i * 4 + 2]!)) {
           n++;
@@ -73,15 +82,23 @@ function cappedBall(n = 3000): Uint8Array {
     const r = Math.sqrt(1 - u * u);
     const t = golden * i;
     const top = u > 0.45;
-    out.push({ position: [Math.cos(t) * r, -u, Math.sin(t) * r], color: top ? [0.9, 0.1, 0.1] : [0.1, 0.2, 0.9], opacity: 0.95, scale: [0.07, 0.07, 0.07], rotation: [1, 0, 0, 0] });
+    out.push({
+      position: [Math.cos(t) * r, -u, Math.sin(t) * r],
+      color: top ? [0.9, 0.1, 0.1] : [0.1, 0.2, 0.9],
+      opacity: 0.95,
+      scale: [0.07, 0.07, 0.07],
+      rotation: [1, 0, 0, 0],
+    });
   }
   return encodePly(out);
 }
 
 async function splat(src: string, up?: string): Promise<SplatViewer> {
-  const el = await fixture<SplatViewer>(up
-    ? html`<splat-viewer loading="eager" up=${up} style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`
-    : html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+  const el = await fixture<SplatViewer>(
+    up
+      ? html`<splat-viewer loading="eager" up=${up} style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`
+      : html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+  );
   const settled = settle(el);
   el.src = src;
   const event = await settled;
@@ -95,7 +112,10 @@ function expectFills(shot: Shot, label: string): void {
   const h = shot.box.y1 - shot.box.y0;
   expect(Math.max(w, h), `${label}: share of the view the subject spans${shot.art}`).to.be.greaterThan(0.8);
   expect(Math.min(w, h), `${label}: the other direction${shot.art}`).to.be.greaterThan(0.15);
-  expect(shot.box.x0 > 0 || shot.box.x1 < 1 || shot.box.y0 > 0 || shot.box.y1 < 1, `${label}: not cut on every side${shot.art}`).to.equal(true);
+  expect(
+    shot.box.x0 > 0 || shot.box.x1 < 1 || shot.box.y0 > 0 || shot.box.y1 < 1,
+    `${label}: not cut on every side${shot.art}`,
+  ).to.equal(true);
 }
 
 describe('<splat-viewer> orientation and framing', function () {
@@ -138,7 +158,9 @@ describe('<glb-viewer> framing', function () {
 
   for (const asset of ['Box.glb', 'Duck.glb', 'DamagedHelmet.glb']) {
     it(`fits ${asset} to most of the view on the first frame`, async () => {
-      const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`);
+      const el = await fixture<GlbViewer>(
+        html`<glb-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`,
+      );
       const settled = settle(el);
       el.src = `/__assets/${asset}`;
       expect((await settled).type).to.equal('mk-viewer-load');
@@ -147,7 +169,9 @@ describe('<glb-viewer> framing', function () {
   }
 
   it('turns a model with up="-y"', async () => {
-    const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`);
+    const el = await fixture<GlbViewer>(
+      html`<glb-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`,
+    );
     const settled = settle(el);
     el.src = '/__assets/Duck.glb';
     await settled;
@@ -165,7 +189,10 @@ describe('<glb-viewer> framing', function () {
 describe('an empty viewer', () => {
   for (const tag of ['glb-viewer', 'splat-viewer'] as const) {
     it(`<${tag}> without a src shows a visible frame and a hint, not a white gap`, async () => {
-      const el = tag === 'glb-viewer' ? await fixture<HTMLElement>(html`<glb-viewer style="width: 320px"></glb-viewer>`) : await fixture<HTMLElement>(html`<splat-viewer style="width: 320px"></splat-viewer>`);
+      const el =
+        tag === 'glb-viewer'
+          ? await fixture<HTMLElement>(html`<glb-viewer style="width: 320px"></glb-viewer>`)
+          : await fixture<HTMLElement>(html`<splat-viewer style="width: 320px"></splat-viewer>`);
       const style = getComputedStyle(el);
       expect(style.borderTopWidth).to.equal('1px');
       expect(style.borderTopStyle).to.equal('solid');
@@ -178,7 +205,9 @@ describe('an empty viewer', () => {
   }
 
   it('follows the shared tokens --mk-surface, --mk-border and --mk-radius', async () => {
-    const el = await fixture<HTMLElement>(html`<glb-viewer style="--mk-surface: rgb(1, 2, 3); --mk-border: rgb(4, 5, 6); --mk-radius: 3px"></glb-viewer>`);
+    const el = await fixture<HTMLElement>(
+      html`<glb-viewer style="--mk-surface: rgb(1, 2, 3); --mk-border: rgb(4, 5, 6); --mk-radius: 3px"></glb-viewer>`,
+    );
     const style = getComputedStyle(el);
     expect(style.backgroundColor).to.equal('rgb(1, 2, 3)');
     expect(style.borderTopColor).to.equal('rgb(4, 5, 6)');
@@ -186,10 +215,14 @@ describe('an empty viewer', () => {
   });
 
   it('shows the poster instead of the hint when one is given, and a loading hint while loading', async () => {
-    const withPoster = await fixture<HTMLElement>(html`<glb-viewer><img slot="poster" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" /></glb-viewer>`);
+    const withPoster = await fixture<HTMLElement>(
+      html`<glb-viewer><img slot="poster" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" /></glb-viewer>`,
+    );
     await (withPoster as GlbViewer).updateComplete;
     expect(withPoster.shadowRoot!.querySelector('[part=hint]')).to.equal(null);
-    const lazy = await fixture<GlbViewer>(html`<glb-viewer src="/__assets/Box.glb" loading="lazy" style="margin-top: 5000px"></glb-viewer>`);
+    const lazy = await fixture<GlbViewer>(
+      html`<glb-viewer src="/__assets/Box.glb" loading="lazy" style="margin-top: 5000px"></glb-viewer>`,
+    );
     expect(lazy.shadowRoot!.querySelector('[part=hint]')!.textContent).to.match(/Loading/);
   });
 

@@ -9,7 +9,8 @@ import type { GlbViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/ind
 import { coverage } from '../fixtures/pixels.js';
 import { mountViewer, settle } from '../fixtures/viewers.js';
 
-const dracoFetches = () => performance.getEntriesByType('resource').filter((e) => /draco_(decoder|wasm_wrapper)/.test(e.name)).length;
+const dracoFetches = () =>
+  performance.getEntriesByType('resource').filter((e) => /draco_(decoder|wasm_wrapper)/.test(e.name)).length;
 
 describe('<glb-viewer> and Draco', function () {
   this.timeout(90_000); // software WebGL on a shared machine
@@ -30,7 +31,9 @@ describe('<glb-viewer> and Draco', function () {
   });
 
   it('says which decoder is missing when draco-path names a folder without it', async () => {
-    const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager" draco-path="/no-decoder-here/" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`);
+    const el = await fixture<GlbViewer>(
+      html`<glb-viewer loading="eager" draco-path="/no-decoder-here/" style="width: 320px; --mk-viewer-height: 240px"></glb-viewer>`,
+    );
     const settled = settle(el);
     el.src = '/__fixtures/draco?asset=Duck.glb';
     const event = (await settled) as ViewerErrorEvent;

@@ -57,7 +57,9 @@ describe('<glb-viewer>: one renderer per page', function () {
       expect(contexts.length, 'WebGL contexts created').to.be.at.most(1);
       expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.be.at.most(1);
       for (const [i, el] of viewers.entries()) {
-        expect((await coverage(await el.screenshot())).filled, `viewer ${i} (${GRID[i % 2]}) drawn`).to.be.greaterThan(0.03);
+        expect((await coverage(await el.screenshot())).filled, `viewer ${i} (${GRID[i % 2]}) drawn`).to.be.greaterThan(
+          0.03,
+        );
       }
       expect(warnings.filter((w) => /too many active webgl contexts/i.test(w))).to.deep.equal([]);
 
@@ -115,7 +117,8 @@ describe('<glb-viewer>: one renderer per page', function () {
       await new Promise((r) => setTimeout(r, 100));
       lose.restoreContext();
       await new Promise((r) => setTimeout(r, 1_500));
-      for (const [i, el] of viewers.entries()) expect((await coverage(await el.screenshot())).filled, `viewer ${i} after restore`).to.be.greaterThan(0.03);
+      for (const [i, el] of viewers.entries())
+        expect((await coverage(await el.screenshot())).filled, `viewer ${i} after restore`).to.be.greaterThan(0.03);
     } finally {
       host.remove();
     }

@@ -68,7 +68,9 @@ describe('<glb-viewer>', function () {
   });
 
   it('shows the poster until the first frame, then hides it', async () => {
-    const el = await fixture<GlbViewer>(html`<glb-viewer loading="eager"><img slot="poster" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" /></glb-viewer>`);
+    const el = await fixture<GlbViewer>(
+      html`<glb-viewer loading="eager"><img slot="poster" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" /></glb-viewer>`,
+    );
     const slot = el.shadowRoot!.querySelector('slot[name=poster]') as HTMLSlotElement;
     expect(slot.hidden).to.equal(false);
     const settled = settle(el);

@@ -10,8 +10,10 @@ import '../../src/viewers/splat-viewer/define.js';
 import { ballPly, blobUrl } from '../fixtures/splats.js';
 
 /** The viewer's first-frame measures (User Timing) since `since`. */
-const firstFrames = (tag: string, since: number) => performance.getEntriesByName(`mediakit:${tag}:first-frame`, 'measure').filter((e) => e.startTime >= since);
-const threeFetched = () => performance.getEntriesByType('resource').some((e) => /\/node_modules\/(three|@mkkellogg)\//.test(e.name));
+const firstFrames = (tag: string, since: number) =>
+  performance.getEntriesByName(`mediakit:${tag}:first-frame`, 'measure').filter((e) => e.startTime >= since);
+const threeFetched = () =>
+  performance.getEntriesByType('resource').some((e) => /\/node_modules\/(three|@mkkellogg)\//.test(e.name));
 
 describe('lazy viewers', () => {
   it('fetch three.js only when a viewer with a src comes near the viewport', async () => {

@@ -16,9 +16,14 @@ describe('viewer limits', function () {
 
   it('max-pixel-ratio caps the pixels drawn (both viewers)', async () => {
     for (const tag of ['glb-viewer', 'splat-viewer'] as const) {
-      const el = tag === 'glb-viewer'
-        ? await fixture<GlbViewer>(html`<glb-viewer loading="eager" max-pixel-ratio="0.5" style="width: 322px; --mk-viewer-height: 242px"></glb-viewer>`)
-        : await fixture<SplatViewer>(html`<splat-viewer loading="eager" max-pixel-ratio="0.5" style="width: 322px; --mk-viewer-height: 242px"></splat-viewer>`);
+      const el =
+        tag === 'glb-viewer'
+          ? await fixture<GlbViewer>(
+              html`<glb-viewer loading="eager" max-pixel-ratio="0.5" style="width: 322px; --mk-viewer-height: 242px"></glb-viewer>`,
+            )
+          : await fixture<SplatViewer>(
+              html`<splat-viewer loading="eager" max-pixel-ratio="0.5" style="width: 322px; --mk-viewer-height: 242px"></splat-viewer>`,
+            );
       const settled = settle(el);
       el.src = tag === 'glb-viewer' ? '/__assets/Duck.glb' : blobUrl(ballPly(1500));
       expect((await settled).type).to.equal('mk-viewer-load');
@@ -30,7 +35,9 @@ describe('viewer limits', function () {
   });
 
   it('shows a scene over splat-budget thinned to the budget, and says so', async () => {
-    const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" splat-budget="1000" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+    const el = await fixture<SplatViewer>(
+      html`<splat-viewer loading="eager" splat-budget="1000" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+    );
     const settled = settle(el);
     el.src = blobUrl(ballPly(4000));
     const event = await settled;
@@ -49,7 +56,9 @@ describe('viewer limits', function () {
     const src = blobUrl(ballPly(1000));
     let el!: SplatViewer;
     const contexts = await trackContexts(async () => {
-      el = await fixture<SplatViewer>(html`<splat-viewer style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+      el = await fixture<SplatViewer>(
+        html`<splat-viewer style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+      );
       const first = settle(el);
       el.src = src;
       expect((await first).type).to.equal('mk-viewer-load');

@@ -15,8 +15,8 @@ import { blobUrl } from '../fixtures/splats.js';
 const converted = (asset: string, to: 'ksplat' | 'spz' | 'spz-v3') => `/__fixtures/splat?asset=${asset}&to=${to}`;
 const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 /** Requests for the SPZ decoder's module (@adobe/spz) so far. */
-const spzDecoderRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('@adobe/spz')).length;
-
+const spzDecoderRequests = () =>
+  performance.getEntriesByType('resource').filter((e) => e.name.includes('@adobe/spz')).length;
 
 /** Mean absolute difference of two same-sized screenshots, over RGBA, as a share of 255. */
 async function difference(a: Blob, b: Blob): Promise<number> {
@@ -48,7 +48,7 @@ async function expectRefused(bytes: Uint8Array, code: string, message: RegExp): 
 describe('<splat-viewer> .ksplat and .spz', function () {
   this.timeout(180_000);
 
-  it('renders a .ksplat made from pc-test.ply by the splat library\'s own writer, without loading the SPZ decoder', async () => {
+  it("renders a .ksplat made from pc-test.ply by the splat library's own writer, without loading the SPZ decoder", async () => {
     const bytes = await bytesOf(converted('pc-test.ply', 'ksplat'));
     expect([bytes[0], bytes[1]], 'a SplatBuffer v0.1 header').to.deep.equal([0, 1]);
     await expectSplatRendered(converted('pc-test.ply', 'ksplat'), 64);
@@ -62,7 +62,7 @@ describe('<splat-viewer> .ksplat and .spz', function () {
     expect(spzDecoderRequests(), 'SPZ decoder requests').to.be.greaterThan(0);
   });
 
-  it('renders a gzip-wrapped SPZ v3 made from pc-test.ply by Niantic\'s spz', async () => {
+  it("renders a gzip-wrapped SPZ v3 made from pc-test.ply by Niantic's spz", async () => {
     const bytes = await bytesOf(converted('pc-test.ply', 'spz-v3'));
     expect([bytes[0], bytes[1]], 'gzip').to.deep.equal([0x1f, 0x8b]);
     await expectSplatRendered(converted('pc-test.ply', 'spz-v3'), 64);
@@ -72,7 +72,7 @@ describe('<splat-viewer> .ksplat and .spz', function () {
     await expectSplatRendered(converted('guitar.compressed.ply', 'spz'), 90854);
   });
 
-  it('draws the same picture from pc-test.ply as from its .ksplat and its SPZ in the spec\'s axes', async () => {
+  it("draws the same picture from pc-test.ply as from its .ksplat and its SPZ in the spec's axes", async () => {
     const shot = async (src: string) => (await expectSplatRendered(src, 64)).screenshot();
     const ply = await shot('/__assets/pc-test.ply');
     const ksplat = await difference(ply, await shot(converted('pc-test.ply', 'ksplat')));
@@ -80,14 +80,18 @@ describe('<splat-viewer> .ksplat and .spz', function () {
     // splat-transform writes SPZ without the spec's axis change (x right, y up, z back): read
     // by the spec, its file shows turned 180 degrees about x. The control that the measure sees that.
     const turned = await difference(ply, await shot(converted('pc-test.ply', 'spz')));
-    console.log(`pc-test.ply against .ksplat ${ksplat.toFixed(4)}, SPZ v3 ${spz.toFixed(4)}, splat-transform's SPZ ${turned.toFixed(4)}`);
+    console.log(
+      `pc-test.ply against .ksplat ${ksplat.toFixed(4)}, SPZ v3 ${spz.toFixed(4)}, splat-transform's SPZ ${turned.toFixed(4)}`,
+    );
     expect(ksplat).to.be.lessThan(0.02);
     expect(spz).to.be.lessThan(0.02);
     expect(turned).to.be.greaterThan(Math.max(ksplat, spz) * 3);
   });
 
   it('thins a .ksplat over the splat budget (the real guitar scene) and still draws it', async () => {
-    const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" splat-budget="20000" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+    const el = await fixture<SplatViewer>(
+      html`<splat-viewer loading="eager" splat-budget="20000" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+    );
     const settled = settle(el);
     el.src = converted('guitar.compressed.ply', 'ksplat');
     const event = await settled;
@@ -101,7 +105,11 @@ describe('<splat-viewer> .ksplat and .spz', function () {
 
   it('refuses a cut-short or inconsistent .ksplat with a clear message', async () => {
     const bytes = await bytesOf(converted('pc-test.ply', 'ksplat'));
-    await expectRefused(bytes.subarray(0, bytes.byteLength - 400), 'corrupt_file', /\.ksplat file is cut short.*Download it again/);
+    await expectRefused(
+      bytes.subarray(0, bytes.byteLength - 400),
+      'corrupt_file',
+      /\.ksplat file is cut short.*Download it again/,
+    );
     await expectRefused(bytes.subarray(0, 3000), 'corrupt_file', /\.ksplat file is cut short/);
     const lying = bytes.slice();
     new DataView(lying.buffer).setUint32(12, 65, true); // the header's splat count, no longer its sections' sum
@@ -110,10 +118,18 @@ describe('<splat-viewer> .ksplat and .spz', function () {
 
   it('refuses a cut-short SPZ (v4 and gzip v3) with a clear message', async () => {
     const v4 = await bytesOf(converted('pc-test.ply', 'spz'));
-    const m4 = await expectRefused(v4.subarray(0, v4.byteLength - 600), 'corrupt_file', /^The \.spz file is damaged or cut short.*; download it again\.$/);
-    expect(m4, 'the decoder\'s own reason').to.match(/stream/);
+    const m4 = await expectRefused(
+      v4.subarray(0, v4.byteLength - 600),
+      'corrupt_file',
+      /^The \.spz file is damaged or cut short.*; download it again\.$/,
+    );
+    expect(m4, "the decoder's own reason").to.match(/stream/);
     const v3 = await bytesOf(converted('pc-test.ply', 'spz-v3'));
-    await expectRefused(v3.subarray(0, v3.byteLength - 600), 'corrupt_file', /^The \.spz file is damaged or cut short.*; download it again\.$/);
+    await expectRefused(
+      v3.subarray(0, v3.byteLength - 600),
+      'corrupt_file',
+      /^The \.spz file is damaged or cut short.*; download it again\.$/,
+    );
   });
 
   it('refuses an SPZ version it cannot read, saying what to do', async () => {

@@ -12,13 +12,14 @@ import { ballPly, ballZip, blobUrl } from '../fixtures/splats.js';
 
 const viewer = (src: string) => mountViewer<SplatViewer>('splat-viewer', src);
 
-
 describe('<splat-viewer>', function () {
   this.timeout(120_000);
 
   it('renders a generated standard 3DGS PLY, reporting progress, on a page that is not cross-origin isolated', async () => {
     expect(globalThis.crossOriginIsolated, 'the premise: like most host pages').to.equal(false);
-    const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+    const el = await fixture<SplatViewer>(
+      html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+    );
     const phases = new Set<string>();
     el.addEventListener('mk-viewer-progress', (e) => phases.add(e.detail.phase));
     const settled = settle(el);
@@ -72,7 +73,9 @@ describe('<splat-viewer>', function () {
   });
 
   it('runs one load at a time: a new src replaces the one in progress', async () => {
-    const el = await fixture<SplatViewer>(html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`);
+    const el = await fixture<SplatViewer>(
+      html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+    );
     const loads: ViewerLoadEvent[] = [];
     el.addEventListener('mk-viewer-load', (e) => loads.push(e));
     el.src = blobUrl(ballPly(3000));

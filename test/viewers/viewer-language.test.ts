@@ -5,7 +5,9 @@ import { until } from '../fixtures/browser.js';
 
 describe('viewers: their words in the page language', () => {
   it('speak German under the closest lang="de"', async () => {
-    const wrap = await fixture(html`<div lang="de"><glb-viewer loading="eager"></glb-viewer><splat-viewer></splat-viewer></div>`);
+    const wrap = await fixture(
+      html`<div lang="de"><glb-viewer loading="eager"></glb-viewer><splat-viewer></splat-viewer></div>`,
+    );
     const [glb, splat] = [wrap.querySelector('glb-viewer')!, wrap.querySelector('splat-viewer')!];
     await until(() => glb.shadowRoot!.textContent!.includes('Noch kein Modell'), 5_000, 'the German empty hint');
     expect(splat.shadowRoot!.textContent).to.contain('Noch keine Szene');

@@ -20,7 +20,15 @@ import { BgImage } from './image.js';
 import { hex6 } from './options-view.js';
 import { copyAsPng, removeBackground, resultFile, type BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
-import { FOCUS, PHASES, type BgOptions, type BgToolResult, type BgToolStatus, type BgView, type Strings } from './types.js';
+import {
+  FOCUS,
+  PHASES,
+  type BgOptions,
+  type BgToolResult,
+  type BgToolStatus,
+  type BgView,
+  type Strings,
+} from './types.js';
 import { renderBody } from './views.js';
 
 export type { BgToolResult, BgToolStatus } from './types.js';
@@ -84,7 +92,11 @@ export class BgTool extends ProductElement {
     focus: (now, before) => (before === 'working' || (now === 'ready' && before === 'idle') ? FOCUS[now] : undefined),
   });
   // User Timing `process` (README "Performance timings"); the image's check measures `validate`.
-  readonly #timings = new PhaseTimingsController(this, { tag: 'bg-tool', phase: () => this.status, spans: { process: ['working'] } });
+  readonly #timings = new PhaseTimingsController(this, {
+    tag: 'bg-tool',
+    phase: () => this.status,
+    spans: { process: ['working'] },
+  });
   readonly #panel = new ErrorPanelController(this);
   readonly #compare = new CompareController(this);
   /** The original and its check (why it was refused; a request's failure is `_error`). */
@@ -143,8 +155,10 @@ export class BgTool extends ProductElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Other options are another request: a new key, so it is never mistaken for a replay.
-    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop')) this.#request.forget();
-    if (changed.has('bgColor') && this.bgColor !== 'none' && LIMITS.imageTools.bgColorPattern.test(this.bgColor)) this._colour = hex6(this.bgColor);
+    if (changed.has('size') || changed.has('format') || changed.has('bgColor') || changed.has('crop'))
+      this.#request.forget();
+    if (changed.has('bgColor') && this.bgColor !== 'none' && LIMITS.imageTools.bgColorPattern.test(this.bgColor))
+      this._colour = hex6(this.bgColor);
   }
 
   // ---------------------------------------------------------------- public methods
@@ -270,11 +284,28 @@ export class BgTool extends ProductElement {
 
   #view(): BgView {
     return {
-      ...this.#actions, t: this.#t, image: this.#image, intake: this.#intake, compare: this.#compare, panel: this.#panel,
-      size: this.size, format: this.format, bgColor: this.bgColor, crop: this.crop, colour: this._colour, result: this._result,
-      error: this.#image.error ?? this._error, waitSeconds: this.#request.waitSeconds, busy: this.#request.busy, disabled: this.isDisabled,
-      short: (this.#credits.remaining ?? Infinity) < COSTS.imageTool, urlText: this._urlText, urlInvalid: this._urlInvalid, notice: this._notice,
-      fileName: this.formValue()?.name ?? 'image.png', topUpHref: this.topUpHref || undefined,
+      ...this.#actions,
+      t: this.#t,
+      image: this.#image,
+      intake: this.#intake,
+      compare: this.#compare,
+      panel: this.#panel,
+      size: this.size,
+      format: this.format,
+      bgColor: this.bgColor,
+      crop: this.crop,
+      colour: this._colour,
+      result: this._result,
+      error: this.#image.error ?? this._error,
+      waitSeconds: this.#request.waitSeconds,
+      busy: this.#request.busy,
+      disabled: this.isDisabled,
+      short: (this.#credits.remaining ?? Infinity) < COSTS.imageTool,
+      urlText: this._urlText,
+      urlInvalid: this._urlInvalid,
+      notice: this._notice,
+      fileName: this.formValue()?.name ?? 'image.png',
+      topUpHref: this.topUpHref || undefined,
     };
   }
 

@@ -60,7 +60,14 @@ export class CompareController implements ReactiveController {
   };
 
   #key = (e: KeyboardEvent) => {
-    const steps: Record<string, number> = { ArrowLeft: -5, ArrowDown: -5, ArrowRight: 5, ArrowUp: 5, PageDown: -10, PageUp: 10 };
+    const steps: Record<string, number> = {
+      ArrowLeft: -5,
+      ArrowDown: -5,
+      ArrowRight: 5,
+      ArrowUp: 5,
+      PageDown: -10,
+      PageUp: 10,
+    };
     if (e.key === 'Home') this.set(0);
     else if (e.key === 'End') this.set(100);
     else if (e.key in steps) this.set(this.split + steps[e.key]!);
@@ -92,5 +99,9 @@ export class CompareController implements ReactiveController {
 /** Inline size and aspect ratio for a box with the picture's shape, at most --mk-compare-height tall. */
 export function shape(ratio: number | undefined): Record<string, string> {
   if (!ratio || !Number.isFinite(ratio)) return {};
-  return { aspectRatio: String(ratio), blockSize: 'auto', inlineSize: `min(100%, calc(var(--mk-compare-height) * ${ratio.toFixed(4)}))` };
+  return {
+    aspectRatio: String(ratio),
+    blockSize: 'auto',
+    inlineSize: `min(100%, calc(var(--mk-compare-height) * ${ratio.toFixed(4)}))`,
+  };
 }

@@ -17,12 +17,14 @@ export function renderBefore(v: BgView) {
     <div class="picture" style=${styleProps(shape(image.ratio))}>
       <img src=${image.beforeUrl ?? nothing} alt=${t.term('bgBeforeAlt')} ?hidden=${unshown} @load=${(e: Event) => image.loaded(e.target as HTMLImageElement)}
         @error=${() => image.beforeUrl && image.failedToShow(image.beforeUrl)} />
-      ${unshown
-        ? html`<div class="no-preview">
+      ${
+        unshown
+          ? html`<div class="no-preview">
             <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 5h16v14H4zM4 15l4.5-4.5 4 4 2.5-2.5L20 17M15.5 9.5h.01"/></svg>
             <p class="muted">${t.term('bgNoPreview')}</p>
           </div>`
-        : nothing}
+          : nothing
+      }
     </div>
     <p class="muted file-name">${image.source instanceof File ? image.source.name : t.term('bgFromUrl')} ·
       <button type="button" class="link" ?disabled=${v.disabled} @click=${v.reset}>${t.term('bgNewImage')}</button></p>
@@ -34,15 +36,20 @@ export function renderResult(v: BgView, r: BgToolResult) {
   const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
-    ${v.compare.render(v.image.beforeUrl ?? '', r.url, {
-      slider: t.term('bgSlider'),
-      value: (percent) => t.term('bgSliderValue', { percent }),
-      hint: t.term('bgSliderHint'),
-      before: t.term('bgBefore'),
-      after: t.term('bgAfter'),
-      beforeAlt: t.term('bgBeforeAlt'),
-      afterAlt: t.term('bgAfterAlt'),
-    }, v.image.ratio ?? r.width / r.height)}
+    ${v.compare.render(
+      v.image.beforeUrl ?? '',
+      r.url,
+      {
+        slider: t.term('bgSlider'),
+        value: (percent) => t.term('bgSliderValue', { percent }),
+        hint: t.term('bgSliderHint'),
+        before: t.term('bgBefore'),
+        after: t.term('bgAfter'),
+        beforeAlt: t.term('bgBeforeAlt'),
+        afterAlt: t.term('bgAfterAlt'),
+      },
+      v.image.ratio ?? r.width / r.height,
+    )}
     <dl class="facts" part="facts">
       <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
       <div><dt>${t.term('bgFactDims')}</dt><dd>${t.f.dims(r.width, r.height)}</dd></div>
@@ -51,9 +58,11 @@ export function renderResult(v: BgView, r: BgToolResult) {
     </dl>
     <div class="actions">
       ${safeUrl(r.url) ? html`<a part="download-button" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>` : nothing}
-      ${canCopy
-        ? html`<button type="button" part="copy-button" class="secondary" ?disabled=${v.disabled} @click=${v.copy}>${t.term('bgCopy')}</button>`
-        : nothing}
+      ${
+        canCopy
+          ? html`<button type="button" part="copy-button" class="secondary" ?disabled=${v.disabled} @click=${v.copy}>${t.term('bgCopy')}</button>`
+          : nothing
+      }
       <button type="button" class="link" ?disabled=${v.busy || v.disabled} @click=${v.reset}>${t.term('bgNewImage')}</button>
     </div>
     ${v.notice ? html`<p class="notice">${v.notice}</p>` : nothing}

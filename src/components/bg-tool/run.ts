@@ -13,7 +13,11 @@ export interface BgRequest extends BgOptions {
 }
 
 /** Sends `request`; resolves with the result (its `url` an object URL the caller revokes), rejects on a failure or a cancel. */
-export async function removeBackground(client: MediaClient, request: BgRequest, { key, signal, onWait }: SendContext): Promise<BgToolResult> {
+export async function removeBackground(
+  client: MediaClient,
+  request: BgRequest,
+  { key, signal, onWait }: SendContext,
+): Promise<BgToolResult> {
   const { image, size, format, crop, bgColor } = request;
   const input = { image, size, format, crop, ...(bgColor === 'none' ? {} : { bg_color: bgColor }) };
   const out = await client.imageTool(input, { idempotencyKey: key, signal, onWait });
@@ -22,14 +26,24 @@ export async function removeBackground(client: MediaClient, request: BgRequest, 
   bitmap.close();
   // Cancelled while the answer was being read: it is not shown.
   signal.throwIfAborted();
-  return { blob: out.blob, url: URL.createObjectURL(out.blob), width, height, format, charged: out.credits_charged, remaining: out.credits_remaining };
+  return {
+    blob: out.blob,
+    url: URL.createObjectURL(out.blob),
+    width,
+    height,
+    format,
+    charged: out.credits_charged,
+    remaining: out.credits_remaining,
+  };
 }
 
 /** The result as a file named after the original: `product.png` gives `product-no-background.png`. */
 export function resultFile(result: BgToolResult, source: File | string | undefined): File {
   const base = source instanceof File ? source.name.replace(/\.[^.]+$/, '') : 'image';
   const jpg = result.format === 'jpg';
-  return new File([result.blob], `${base}-no-background.${jpg ? 'jpg' : 'png'}`, { type: result.blob.type || (jpg ? 'image/jpeg' : 'image/png') });
+  return new File([result.blob], `${base}-no-background.${jpg ? 'jpg' : 'png'}`, {
+    type: result.blob.type || (jpg ? 'image/jpeg' : 'image/png'),
+  });
 }
 
 /** Writes the result to the clipboard as PNG (what `ClipboardItem` takes everywhere); whether the browser took it. */

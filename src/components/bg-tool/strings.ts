@@ -34,7 +34,8 @@ export const bgStrings = {
   bgRunAgainNote: 'Running again is a new charge; the result above stays until the new one is in.',
   bgWorking: 'Removing the background…',
   bgDone: 'Background removed',
-  bgDoneSay: (p: { width: number; height: number; format: string; bytes: number }, f: Formatter) => `Background removed: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
+  bgDoneSay: (p: { width: number; height: number; format: string; bytes: number }, f: Formatter) =>
+    `Background removed: ${f.number(p.width)}×${f.number(p.height)} ${p.format}, ${f.bytes(p.bytes)}`,
   bgCompare: 'Before and after',
   bgSlider: 'Compare before and after',
   bgSliderValue: (p: { percent: number }, f: Formatter) => `${f.percent((100 - p.percent) / 100)} of the result shown`,

@@ -18,9 +18,16 @@ export function renderBody(v: BgView) {
     ${v.result ? renderResult(v, v.result) : shown ? renderBefore(v) : nothing}
     ${shown ? renderOptions(v) : nothing}
     ${v.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: v.waitSeconds })}</p>` : nothing}
-    ${v.error
-      ? v.panel.render(t, v.error, { onChoose: v.choose, onRetry: source ? v.start : undefined, onRestart: v.reset, topUpHref: v.topUpHref })
-      : nothing}`;
+    ${
+      v.error
+        ? v.panel.render(t, v.error, {
+            onChoose: v.choose,
+            onRetry: source ? v.start : undefined,
+            onRestart: v.reset,
+            topUpHref: v.topUpHref,
+          })
+        : nothing
+    }`;
 }
 
 function renderIntake(v: BgView) {

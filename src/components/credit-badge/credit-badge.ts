@@ -15,7 +15,6 @@ import { badgeStyles } from './credit-badge.styles.js';
 import { badgeStrings, type BadgeStrings } from './strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
 
-
 export type CreditBadgeStatus = 'loading' | 'ready' | 'offline' | 'error';
 const PHASES: readonly CreditBadgeStatus[] = ['loading', 'ready', 'offline', 'error'];
 type Strings = BadgeStrings & SharedStrings;
@@ -180,18 +179,26 @@ export class CreditBadge extends ClientElement {
     const left = this.#credits.remaining;
     const s = this.#phase.phase;
     const n = left === undefined ? '' : this.format === 'compact' ? t.f.compact(left) : t.f.number(left);
-    const words = left === undefined ? '' : t.term(this.source === 'account' ? 'cbAccountLeft' : 'cbSessionLeft', { n: t.f.number(left), count: left });
-    const title = s === 'offline' ? t.term('cbOfflineTitle') : t.term(this.source === 'account' ? 'cbAccountTitle' : 'cbSessionTitle');
+    const words =
+      left === undefined
+        ? ''
+        : t.term(this.source === 'account' ? 'cbAccountLeft' : 'cbSessionLeft', { n: t.f.number(left), count: left });
+    const title =
+      s === 'offline'
+        ? t.term('cbOfflineTitle')
+        : t.term(this.source === 'account' ? 'cbAccountTitle' : 'cbSessionTitle');
     return html`<div part="base" class="badge ${s}" role="group" aria-label=${t.term('cbLabel')} title=${title} lang=${t.resolved} dir=${t.dir}>
       <svg part="icon" viewBox="0 0 24 24" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"><ellipse cx="12" cy="6.5" rx="7" ry="3"/><path d="M5 6.5v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5"/><path d="M5 11.5v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5"/></g></svg>
-      ${left === undefined
-        ? s === 'error'
-          ? html`<span part="value" class="value">${t.term('cbError')}</span>
+      ${
+        left === undefined
+          ? s === 'error'
+            ? html`<span part="value" class="value">${t.term('cbError')}</span>
               <button type="button" part="retry-button" class="link" @click=${() => void this.refresh()}>${t.term('cbRetry')}</button>`
-          : html`<span part="value" class="value">${s === 'offline' ? '–' : t.term('cbLoading')}</span>`
-        : this.format === 'compact'
-          ? html`<span part="value" class="value" aria-hidden="true">${n}</span><span class="sr-only">${words}</span>`
-          : html`<span part="value" class="value">${words}</span>`}
+            : html`<span part="value" class="value">${s === 'offline' ? '–' : t.term('cbLoading')}</span>`
+          : this.format === 'compact'
+            ? html`<span part="value" class="value" aria-hidden="true">${n}</span><span class="sr-only">${words}</span>`
+            : html`<span part="value" class="value">${words}</span>`
+      }
       ${this.#wasLow ? html`<span part="low" class="tag low">${t.term('cbLow')}</span>` : nothing}
       ${s === 'offline' ? html`<span part="offline" class="tag offline">${t.term('cbOffline')}</span>` : nothing}
       ${this.#wasLow ? html`<slot name="top-up">${safeUrl(this.topUpHref) ? html`<a part="top-up" href=${this.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>` : nothing}

@@ -3,8 +3,10 @@ import type { Formatter } from '../shared/format.js';
 
 export const badgeStrings = {
   cbLabel: 'Credits',
-  cbSessionLeft: (p: { n: string; count: number }, f: Formatter) => `${p.n} ${f.plural(p.count) === 'one' ? 'credit' : 'credits'} left`,
-  cbAccountLeft: (p: { n: string; count: number }, f: Formatter) => `${p.n} ${f.plural(p.count) === 'one' ? 'credit' : 'credits'} in the account`,
+  cbSessionLeft: (p: { n: string; count: number }, f: Formatter) =>
+    `${p.n} ${f.plural(p.count) === 'one' ? 'credit' : 'credits'} left`,
+  cbAccountLeft: (p: { n: string; count: number }, f: Formatter) =>
+    `${p.n} ${f.plural(p.count) === 'one' ? 'credit' : 'credits'} in the account`,
   cbSessionTitle: 'Credits this session may still spend',
   cbAccountTitle: "The site's account balance",
   cbLoading: 'Loading credits…',

@@ -73,7 +73,9 @@ export class HeadshotBatch {
   }
 
   get headshots(): HeadshotSlot[] {
-    return this.results.map(({ slot, status, blob, width, height, error }) => ({ slot, status, blob, width, height, error }) as HeadshotSlot);
+    return this.results.map(
+      ({ slot, status, blob, width, height, error }) => ({ slot, status, blob, width, height, error }) as HeadshotSlot,
+    );
   }
 
   /** Chooses one succeeded slot: the detail of its `mk-headshot-choose`, or undefined when there is no such slot. */
@@ -181,7 +183,8 @@ export class HeadshotBatch {
   async #send(image: Blob, slots: VariantSlot[], slot: string): Promise<void> {
     const style = this.style;
     const batch = await this.#o.request.send(
-      ({ key, signal, onWait }) => this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait }),
+      ({ key, signal, onWait }) =>
+        this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait }),
       { slot, input: image },
     );
     this.#merge(batch.data.variants);
@@ -200,7 +203,15 @@ export class HeadshotBatch {
       let view: SlotView;
       if (v.status === 'succeeded') {
         const blob = new Blob([base64Bytes(v.image_base64) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
-        view = { slot: v.variant, status: 'succeeded', blob, width: v.width, height: v.height, url: URL.createObjectURL(blob), loading: false };
+        view = {
+          slot: v.variant,
+          status: 'succeeded',
+          blob,
+          width: v.width,
+          height: v.height,
+          url: URL.createObjectURL(blob),
+          loading: false,
+        };
       } else {
         view = { slot: v.variant, status: 'failed', error: v.error, loading: false };
       }

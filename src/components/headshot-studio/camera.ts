@@ -33,7 +33,11 @@ export class CameraController implements ReactiveController {
 
   /** Whether a live preview is possible here. */
   static get supported(): boolean {
-    return typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getUserMedia === 'function' && globalThis.isSecureContext !== false;
+    return (
+      typeof navigator !== 'undefined' &&
+      typeof navigator.mediaDevices?.getUserMedia === 'function' &&
+      globalThis.isSecureContext !== false
+    );
   }
 
   hostDisconnected(): void {
@@ -65,7 +69,10 @@ export class CameraController implements ReactiveController {
     this.state = 'starting';
     this.host.requestUpdate();
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 960 } }, audio: false });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 960 } },
+        audio: false,
+      });
       if (attempt !== this.#opening) {
         for (const t of stream.getTracks()) t.stop();
         return;
@@ -110,7 +117,9 @@ export class CameraController implements ReactiveController {
     const canvas = new OffscreenCanvas(w, h);
     canvas.getContext('2d')!.drawImage(video, 0, 0, w, h);
     const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
-    return new File([blob], `selfie-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.jpg`, { type: 'image/jpeg' });
+    return new File([blob], `selfie-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.jpg`, {
+      type: 'image/jpeg',
+    });
   }
 
   /** The preview with its framing guide (head and shoulders), and the capture and cancel buttons (`off`: the element is disabled). */

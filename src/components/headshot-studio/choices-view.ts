@@ -64,13 +64,15 @@ function renderChoices(v: StudioView) {
     a === 'small'
       ? t.term('hsAdviceSmall', { ...(photo.dims ?? { width: 0, height: 0 }), px: MIN_SHORT_SIDE })
       : t.term(({ dark: 'hsAdviceDark', uneven: 'hsAdviceUneven', blurry: 'hsAdviceBlurry' } as const)[a]);
-  return html`${photo.advice.length
+  return html`${
+    photo.advice.length
       ? html`<div class="advice" part="advice">
           <h3>${t.term('hsAdviceTitle')}</h3>
           <ul>${photo.advice.map((a) => html`<li data-advice=${a}>${adviceText(a)}</li>`)}</ul>
           <p class="muted">${t.term('hsAdviceGoOn')}</p>
         </div>`
-      : nothing}
+      : nothing
+  }
     <fieldset part="styles" class="styles">
       <legend>${t.term('hsStyleLegend')}</legend>
       ${LIMITS.headshot.styles.map(

@@ -22,7 +22,16 @@ import { headshotStyles } from './headshot-studio.styles.js';
 import { HeadshotPhoto } from './photo.js';
 import { renderResults } from './results-view.js';
 import { headshotStrings } from './strings.js';
-import { focusAfter, PHASES, sayFor, slotsOf, variantsConverter, type HeadshotStatus, type StudioView, type Strings } from './types.js';
+import {
+  focusAfter,
+  PHASES,
+  sayFor,
+  slotsOf,
+  variantsConverter,
+  type HeadshotStatus,
+  type StudioView,
+  type Strings,
+} from './types.js';
 
 export type { HeadshotStatus } from './types.js';
 
@@ -101,7 +110,11 @@ export class HeadshotStudio extends ProductElement {
     focus: (now, before) => focusAfter(now, before, this.#batch.retried),
   });
   // User Timing `process`: the generation request (the photo goes with it), a batch or one slot's retry (README "Performance timings").
-  readonly #timings = new PhaseTimingsController(this, { tag: 'headshot-studio', phase: () => this.status, spans: { process: ['working'] } });
+  readonly #timings = new PhaseTimingsController(this, {
+    tag: 'headshot-studio',
+    phase: () => this.status,
+    spans: { process: ['working'] },
+  });
   readonly #panel = new ErrorPanelController(this);
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
@@ -234,7 +247,19 @@ export class HeadshotStudio extends ProductElement {
   #view(): StudioView {
     const slots = slotsOf(this.variants);
     const [photo, batch, camera, intake] = [this.#photo, this.#batch, this.#camera, this.#intake];
-    return { t: this.#t, host: this, status: this.status, off: this.isDisabled, photo, batch, camera, intake, slots, cost: headshotCharge(slots.length), remaining: this.#credits.remaining };
+    return {
+      t: this.#t,
+      host: this,
+      status: this.status,
+      off: this.isDisabled,
+      photo,
+      batch,
+      camera,
+      intake,
+      slots,
+      cost: headshotCharge(slots.length),
+      remaining: this.#credits.remaining,
+    };
   }
 
   protected override render() {
@@ -244,7 +269,9 @@ export class HeadshotStudio extends ProductElement {
     const error = photo.error ?? b.error;
     const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !b.results.length);
     // The error panel's "try again": the batch, or the slot whose retry failed.
-    const onRetry = photo.file ? () => void (b.errorSlot === undefined ? this.start() : this.retry(b.errorSlot)) : undefined;
+    const onRetry = photo.file
+      ? () => void (b.errorSlot === undefined ? this.start() : this.retry(b.errorSlot))
+      : undefined;
     const topUpHref = this.topUpHref || undefined;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">

@@ -32,7 +32,8 @@ export async function checkPhoto(image: Blob): Promise<PhotoReport> {
   bitmap.close();
   const rgba = ctx.getImageData(0, 0, w, h).data;
   const grey = new Float32Array(w * h);
-  for (let i = 0; i < grey.length; i++) grey[i] = 0.2126 * rgba[i * 4]! + 0.7152 * rgba[i * 4 + 1]! + 0.0722 * rgba[i * 4 + 2]!;
+  for (let i = 0; i < grey.length; i++)
+    grey[i] = 0.2126 * rgba[i * 4]! + 0.7152 * rgba[i * 4 + 1]! + 0.0722 * rgba[i * 4 + 2]!;
 
   let sum = 0;
   for (const v of grey) sum += v;

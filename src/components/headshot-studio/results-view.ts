@@ -21,9 +21,11 @@ export function renderResults(v: StudioView) {
   const allFailed = !working && ok === 0;
   return html`<div class="results-wrap">
     <h3 class="results-title" tabindex="-1">${working && ok === 0 ? t.term('hsWorking') : allFailed ? t.term('hsAllFailed') : t.term('hsReady', { ok, total: results.length })}</h3>
-    ${batch.last && !allFailed
-      ? html`<p class="muted nums" part="charged">${t.term('hsCharged', { charged: batch.last.charged, left: batch.last.remaining })}${batch.chargedTotal !== batch.last.charged ? html` · ${t.term('hsChargedTotal', { charged: batch.chargedTotal })}` : nothing}</p>`
-      : nothing}
+    ${
+      batch.last && !allFailed
+        ? html`<p class="muted nums" part="charged">${t.term('hsCharged', { charged: batch.last.charged, left: batch.last.remaining })}${batch.chargedTotal !== batch.last.charged ? html` · ${t.term('hsChargedTotal', { charged: batch.chargedTotal })}` : nothing}</p>`
+        : nothing
+    }
     ${allFailed ? html`<p class="notice" part="charged">${t.term('noCharge')}</p>` : nothing}
     <ul class="grid" part="results" role="list">${results.map((r) => renderSlot(v, r))}</ul>
     <div class="actions">
@@ -43,29 +45,35 @@ function renderSlot(v: StudioView, r: SlotView) {
   const chosen = v.batch.chosen === r.slot && r.status === 'succeeded';
   return html`<li part="result ${state}" class="slot ${state} ${chosen ? 'chosen' : ''}" data-slot=${r.slot} aria-busy=${r.loading ? 'true' : 'false'}>
     <div class="shot">
-      ${r.loading
-        ? html`<div class="placeholder">${renderProgress(undefined, t.term('hsWorkingSlot'), `${name}: ${t.term('hsWorkingSlot')}`)}<p class="muted">${t.term('hsWorkingSlot')}</p></div>`
-        : r.status === 'succeeded'
-          ? html`<img src=${safeUrl(r.url) ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${v.batch.style}`) })} />`
-          : html`<div class="placeholder failed-box">
+      ${
+        r.loading
+          ? html`<div class="placeholder">${renderProgress(undefined, t.term('hsWorkingSlot'), `${name}: ${t.term('hsWorkingSlot')}`)}<p class="muted">${t.term('hsWorkingSlot')}</p></div>`
+          : r.status === 'succeeded'
+            ? html`<img src=${safeUrl(r.url) ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${v.batch.style}`) })} />`
+            : html`<div class="placeholder failed-box">
               <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
               <p><strong>${t.term('hsSlotFailed')}</strong></p>
               <p class="muted">${t.term('hsSlotFailedHint')}</p>
-            </div>`}
+            </div>`
+      }
       ${chosen ? html`<span class="badge">✓ ${t.term('hsChosen')}</span>` : nothing}
     </div>
     <h4 id=${`name-${r.slot}`} tabindex="-1">${name}</h4>
     <div class="actions">
-      ${!r.loading && r.status === 'succeeded'
-        ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} ?disabled=${v.off} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => v.host.choose(r.slot)}>
+      ${
+        !r.loading && r.status === 'succeeded'
+          ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} ?disabled=${v.off} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => v.host.choose(r.slot)}>
               ${chosen ? t.term('hsChosen') : t.term('hsChooseThis')}
             </button>
             ${safeUrl(r.url) ? html`<a part="download-button" class="button secondary" href=${r.url} download=${v.batch.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>` : nothing}`
-        : nothing}
-      ${!r.loading && r.status === 'failed'
-        ? html`<button type="button" part="retry-button" class="secondary" ?disabled=${retryOff}
+          : nothing
+      }
+      ${
+        !r.loading && r.status === 'failed'
+          ? html`<button type="button" part="retry-button" class="secondary" ?disabled=${retryOff}
             aria-describedby=${`name-${r.slot}`} @click=${() => void v.host.retry(r.slot)}>${t.term('hsRetryOne', { cost: headshotCharge(1) })}</button>`
-        : nothing}
+          : nothing
+      }
     </div>
   </li>`;
 }

@@ -8,7 +8,8 @@ export const headshotStrings = {
   hsTitle: 'Professional headshots from a selfie',
   hsChoose: 'Choose a photo',
   hsCamera: 'Use the camera',
-  hsLimits: (p: ImageLimits, f: Formatter) => `${p.formats} · up to ${f.bytes(p.bytes)} · face the camera, even light, head and shoulders in view`,
+  hsLimits: (p: ImageLimits, f: Formatter) =>
+    `${p.formats} · up to ${f.bytes(p.bytes)} · face the camera, even light, head and shoulders in view`,
   hsCameraStarting: 'Starting the camera…',
   hsCameraLabel: 'Camera preview. Put your head and shoulders inside the outline.',
   hsCameraGuide: 'Head and shoulders inside the outline, face the camera.',
@@ -43,12 +44,17 @@ export const headshotStrings = {
   hsSlot3: 'Tighter crop, neutral expression',
   hsSlotsNone: 'Choose at least one version.',
   hsPriceNote: 'Only versions that succeed are charged.',
-  hsGenerate: (p: { count: number; cost: number }, f: Formatter) => `Make ${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'headshot' : 'headshots'} (${credits(p.cost, f)})`,
+  hsGenerate: (p: { count: number; cost: number }, f: Formatter) =>
+    `Make ${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'headshot' : 'headshots'} (${credits(p.cost, f)})`,
   hsWorking: 'Making your headshots. This takes a few seconds.',
   hsWorkingSlot: 'Making this one…',
   hsResultsTitle: 'Your headshots',
-  hsReady: (p: { ok: number; total: number }, f: Formatter) => (p.ok === p.total ? `${f.number(p.ok)} ${f.plural(p.ok) === 'one' ? 'headshot is' : 'headshots are'} ready` : `${f.number(p.ok)} of ${f.number(p.total)} headshots are ready`),
-  hsCharged: (p: { charged: number; left: number }, f: Formatter) => `Charged ${credits(p.charged, f)} · ${credits(p.left, f)} left`,
+  hsReady: (p: { ok: number; total: number }, f: Formatter) =>
+    p.ok === p.total
+      ? `${f.number(p.ok)} ${f.plural(p.ok) === 'one' ? 'headshot is' : 'headshots are'} ready`
+      : `${f.number(p.ok)} of ${f.number(p.total)} headshots are ready`,
+  hsCharged: (p: { charged: number; left: number }, f: Formatter) =>
+    `Charged ${credits(p.charged, f)} · ${credits(p.left, f)} left`,
   hsChargedTotal: (p: { charged: number }, f: Formatter) => `Charged for this photo so far: ${credits(p.charged, f)}`,
   hsAllFailed: 'None of the headshots could be made.',
   hsAllFailedHint: 'Nothing was charged. Try again, ideally with a front-facing, evenly lit selfie.',

@@ -28,24 +28,43 @@ export const FOCUS: Partial<Record<HeadshotStatus, string>> = {
 /** The `variants` attribute: "0,1,2,3" (spaces or commas; unknown slots and repeats dropped). */
 export const variantsConverter = {
   fromAttribute: (v: string | null): VariantSlot[] =>
-    [...new Set((v ?? '').split(/[\s,]+/).map(Number).filter((n) => (LIMITS.headshot.slots as readonly number[]).includes(n)))].sort() as VariantSlot[],
+    [
+      ...new Set(
+        (v ?? '')
+          .split(/[\s,]+/)
+          .map(Number)
+          .filter((n) => (LIMITS.headshot.slots as readonly number[]).includes(n)),
+      ),
+    ].sort() as VariantSlot[],
   toAttribute: (v: VariantSlot[]) => v.join(','),
 };
 
 /** The slots to make, in slot order. */
-export const slotsOf = (variants: readonly VariantSlot[]): VariantSlot[] => LIMITS.headshot.slots.filter((s) => variants.includes(s));
+export const slotsOf = (variants: readonly VariantSlot[]): VariantSlot[] =>
+  LIMITS.headshot.slots.filter((s) => variants.includes(s));
 
 /** Where focus goes when the phase becomes `now`: the next action once the photo is ready; the results (after a retry: that slot) once the work ends. */
-export function focusAfter(now: HeadshotStatus, before: HeadshotStatus, retried: VariantSlot | undefined): string | undefined {
+export function focusAfter(
+  now: HeadshotStatus,
+  before: HeadshotStatus,
+  retried: VariantSlot | undefined,
+): string | undefined {
   if (before !== 'working') return now === 'ready' ? FOCUS.ready : undefined;
   return retried === undefined ? FOCUS[now] : `[data-slot="${retried}"] h4`;
 }
 
 /** What the phase `now` says: the price once the photo is ready, the work, how many came back (a failure speaks through the error panel's alert). */
-export function sayFor(t: LocalizeController<Strings>, now: HeadshotStatus, before: HeadshotStatus, count: number, batch: HeadshotBatch): string | undefined {
+export function sayFor(
+  t: LocalizeController<Strings>,
+  now: HeadshotStatus,
+  before: HeadshotStatus,
+  count: number,
+  batch: HeadshotBatch,
+): string | undefined {
   if (now === 'ready' && before === 'idle') return t.term('hsGenerate', { count, cost: headshotCharge(count) });
   if (now === 'working') return t.term('hsWorking');
-  if (now === 'succeeded' || now === 'partial') return t.term('hsReady', { ok: batch.succeeded, total: batch.results.length });
+  if (now === 'succeeded' || now === 'partial')
+    return t.term('hsReady', { ok: batch.succeeded, total: batch.results.length });
   return undefined;
 }
 

@@ -24,15 +24,24 @@ function renderRunning(c: JobView) {
   const processing = r?.status === 'processing';
   const percent = r ? Math.round(r.progress) : 0;
   if (processing) c.announce.progress(percent / 100, (p) => t.term('mgMilestone', { percent: p }));
-  const title = c.status === 'creating' ? t.term('mgCreating') : c.status === 'resending' ? t.term('mgResending') : r?.status === 'queued' ? t.term('mgQueued') : t.term('mgProcessing');
+  const title =
+    c.status === 'creating'
+      ? t.term('mgCreating')
+      : c.status === 'resending'
+        ? t.term('mgResending')
+        : r?.status === 'queued'
+          ? t.term('mgQueued')
+          : t.term('mgProcessing');
   return html`<div class="stage">
     <p><strong>${title}</strong> ${processing ? html`<span class="nums">${t.f.percent(percent / 100)}</span>` : nothing}</p>
     ${renderProgress(processing ? percent / 100 : undefined, processing ? t.term('mgProcessingValue', { percent }) : title, t.term('mgProcessing'))}
     ${r ? html`<p class="muted nums">${t.term('elapsed', { seconds: (Date.now() - r.createdAt) / 1000 })}${c.prompt ? html` · “${c.prompt}”` : nothing}</p>` : nothing}
     ${c.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: c.waitSeconds })}</p>` : nothing}
-    ${c.result.reference(r) && c.absolute(c.result.reference(r)!)
-      ? html`<figure class="reference" part="reference"><img src=${c.absolute(c.result.reference(r)!)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
-      : nothing}
+    ${
+      c.result.reference(r) && c.absolute(c.result.reference(r)!)
+        ? html`<figure class="reference" part="reference"><img src=${c.absolute(c.result.reference(r)!)} alt=${t.term('mgReferenceAlt', { prompt: c.prompt })} /><figcaption class="muted">${t.term('mgReference')}: ${t.term('mgReferenceNote')}</figcaption></figure>`
+        : nothing
+    }
     ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
     ${c.status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" ?disabled=${c.disabled} @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
   </div>`;
@@ -52,28 +61,34 @@ function renderSucceeded(c: JobView) {
     <h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
     <div class="result-grid">
       <div class="result-main">
-        ${result.error
-          ? c.panel.render(t, result.error, { onRetry: () => result.clear() })
-          : safeUrl(result.url)
-            ? html`<glb-viewer part="viewer" loading="eager" src=${result.url} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
-            : html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`}
+        ${
+          result.error
+            ? c.panel.render(t, result.error, { onRetry: () => result.clear() })
+            : safeUrl(result.url)
+              ? html`<glb-viewer part="viewer" loading="eager" src=${result.url} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
+              : html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`
+        }
         ${result.cached ? html`<p class="muted">${t.term('mgCached')}</p>` : nothing}
       </div>
       <div class="result-side">
-        ${turntable
-          ? html`<figure class="turntable"><video ${ref(c.turntable)} part="turntable" src=${turntable} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
+        ${
+          turntable
+            ? html`<figure class="turntable"><video ${ref(c.turntable)} part="turntable" src=${turntable} poster=${poster ?? nothing} muted loop playsinline controls preload="metadata" aria-label=${t.term('mgTurntableLabel')}></video>
               <figcaption class="muted">${t.term('mgTurntable')}</figcaption></figure>`
-          : nothing}
+            : nothing
+        }
         ${job ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${job.seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
       </div>
     </div>
     ${output ? renderStats(t, output.stats) : nothing}
     <div class="actions">
       ${download ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
-      ${c.canAgain
-        ? html`<button type="button" part="again-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
+      ${
+        c.canAgain
+          ? html`<button type="button" part="again-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
             <button type="button" part="variation-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(true)}>${t.term('mgVariation', { cost: COSTS.modelJob })}</button>`
-        : nothing}
+          : nothing
+      }
       <button type="button" class="link" ?disabled=${c.disabled} @click=${c.onEdit}>${t.term('mgEdit')}</button>
     </div>
   </div>`;

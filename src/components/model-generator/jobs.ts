@@ -59,7 +59,11 @@ export class ModelJobsController implements ReactiveController {
     const { t, client } = options;
     this.jobs = new JobController(host, { kind: 'model', client });
     this.request = new RequestController(host, { running: options.running });
-    this.history = new JobHistoryController(host, { kind: 'model', client, onRestored: (records) => this.#restored(records) });
+    this.history = new JobHistoryController(host, {
+      kind: 'model',
+      client,
+      onRestored: (records) => this.#restored(records),
+    });
     this.result = new ModelResultController(host);
     host.addController(this);
     host.addEventListener('mk-job-succeeded', (e) => {
@@ -67,7 +71,9 @@ export class ModelJobsController implements ReactiveController {
       this.#notifier?.finished(t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
       host.requestUpdate();
     });
-    host.addEventListener('mk-job-failed', (e) => this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error)));
+    host.addEventListener('mk-job-failed', (e) =>
+      this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error)),
+    );
   }
 
   /** The job shown, as last seen. */
@@ -81,10 +87,12 @@ export class ModelJobsController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    if (this.host.notify && !this.#notifier) void import('../shared/away.js').then((m) => (this.#notifier ??= new m.AwayController(this.host)));
+    if (this.host.notify && !this.#notifier)
+      void import('../shared/away.js').then((m) => (this.#notifier ??= new m.AwayController(this.host)));
     const record = this.jobs.record;
     this.history.track(record);
-    if (record?.status === 'succeeded' && !this.result.has(record)) void this.result.load(record, this.#o.client(), () => this.jobs.refresh());
+    if (record?.status === 'succeeded' && !this.result.has(record))
+      void this.result.load(record, this.#o.client(), () => this.jobs.refresh());
   }
 
   /** Sends a job for `input` (the host checked it). */
@@ -96,7 +104,9 @@ export class ModelJobsController implements ReactiveController {
     const summary = summaryOf(input, photos);
     const first = input.mode === 'image' ? photos.photos[0]?.source : undefined;
     try {
-      const record = await this.request.send(({ key, signal, onWait }) => this.jobs.start(input, { idempotencyKey: key, signal, summary, onWait }));
+      const record = await this.request.send(({ key, signal, onWait }) =>
+        this.jobs.start(input, { idempotencyKey: key, signal, summary, onWait }),
+      );
       this.lastInput = input;
       void this.result.keepThumb(record, first);
     } catch (err) {

@@ -21,7 +21,15 @@ import { PhotoListController } from './photo-list.js';
 import { absoluteUrl, promptLeft, promptReady, requestFor } from './request.js';
 import { modelGeneratorStrings } from './strings.js';
 import { TurntableController } from './turntable.js';
-import { focusAfter, PHASES, SAY, SPANS, type ModelGeneratorMode, type ModelGeneratorStatus, type Strings } from './types.js';
+import {
+  focusAfter,
+  PHASES,
+  SAY,
+  SPANS,
+  type ModelGeneratorMode,
+  type ModelGeneratorStatus,
+  type Strings,
+} from './types.js';
 
 export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
 
@@ -182,7 +190,8 @@ export class ModelGenerator extends ProductElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#run.adopt(this.jobId);
     // Another input is another request: the next send gets a new Idempotency-Key.
-    if ((['prompt', 'mode', 'quality', 'seed', 'removeBackground'] as const).some((k) => changed.has(k))) this.#run.request.forget();
+    if ((['prompt', 'mode', 'quality', 'seed', 'removeBackground'] as const).some((k) => changed.has(k)))
+      this.#run.request.forget();
     // The counter is announced once near the limit and once over it, not on every key.
     const { left, milestone } = promptLeft(this.prompt);
     if (milestone && milestone !== this.#milestone) this.#announce.say(this.#t.term('mgCharsLeft', { left }));
@@ -246,14 +255,18 @@ export class ModelGenerator extends ProductElement {
   #derive(): ModelGeneratorStatus {
     if (this.#run.request.busy) return 'creating';
     const record = this.#run.record;
-    if (record) return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
+    if (record)
+      return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
     return (this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready) ? 'ready' : 'idle';
   }
 
   readonly #absolute = (url: string): string => absoluteUrl(url, this.mediaClient().endpoint);
 
   readonly #actions = {
-    set: (patch: Partial<Pick<this, 'mode' | 'prompt' | 'quality' | 'removeBackground'>>) => (Object.assign(this, patch), this.updateComplete),
+    set: (patch: Partial<Pick<this, 'mode' | 'prompt' | 'quality' | 'removeBackground'>>) => (
+      Object.assign(this, patch),
+      this.updateComplete
+    ),
     start: () => void this.start(),
     onCancel: () => this.cancel(),
     onAgain: (variation: boolean) => void this.again({ variation }),
@@ -276,12 +289,36 @@ export class ModelGenerator extends ProductElement {
         <h2 id="title">${t.term('mgTitle')}</h2>
         ${form ? renderCost(t, COSTS.modelJob, this.#credits.remaining, topUpHref) : nothing}
       </header>
-      ${form
-        ? renderFormView({ ...common, mode, prompt, quality, seed, removeBackground, credits: this.#credits.remaining, photos: this.#photos })
-        : renderJobView({ ...common, ...run.view(), turntable: this.#turntable.ref, announce: this.#announce, absolute: this.#absolute })}
-      ${this._error
-        ? this.#panel.render(t, this._error, { onChoose: () => this.#photos.intake.open(), onRetry: common.start, onRestart: () => this.reset(), topUpHref })
-        : nothing}
+      ${
+        form
+          ? renderFormView({
+              ...common,
+              mode,
+              prompt,
+              quality,
+              seed,
+              removeBackground,
+              credits: this.#credits.remaining,
+              photos: this.#photos,
+            })
+          : renderJobView({
+              ...common,
+              ...run.view(),
+              turntable: this.#turntable.ref,
+              announce: this.#announce,
+              absolute: this.#absolute,
+            })
+      }
+      ${
+        this._error
+          ? this.#panel.render(t, this._error, {
+              onChoose: () => this.#photos.intake.open(),
+              onRetry: common.start,
+              onRestart: () => this.reset(),
+              topUpHref,
+            })
+          : nothing
+      }
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
       ${renderHistory(t, run.history.recent(run.record?.id), run.result.thumbs, form, this.isDisabled, (r) => run.adopt(r.id))}
       ${this.#announce.render()}

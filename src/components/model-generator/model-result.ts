@@ -55,7 +55,10 @@ export class ModelResultController implements ReactiveController {
       let blob = await resultCache.get(record.scope, record.id);
       this.cached = blob !== undefined;
       if (!blob) {
-        const fresh = record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000 ? await refresh() : record;
+        const fresh =
+          record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000
+            ? await refresh()
+            : record;
         const url = (fresh?.job as ModelJob | undefined)?.output?.model_url;
         if (!url) return;
         blob = await client.download(url);

@@ -16,7 +16,13 @@ export function typicalSeconds(quality: ModelQuality, mode: ModelMode): number {
   return { fast: 30, standard: 45, high: 60 }[quality] + (mode === 'text' ? 15 : 0);
 }
 
-export function renderQuality(t: T, quality: ModelQuality, mode: ModelMode, disabled: boolean, onChange: (q: ModelQuality) => void) {
+export function renderQuality(
+  t: T,
+  quality: ModelQuality,
+  mode: ModelMode,
+  disabled: boolean,
+  onChange: (q: ModelQuality) => void,
+) {
   const label = { fast: 'mgQualityFast', standard: 'mgQualityStandard', high: 'mgQualityHigh' } as const;
   return html`<fieldset class="quality" part="quality" ?disabled=${disabled}>
     <legend>${t.term('mgQuality')}</legend>
@@ -45,7 +51,8 @@ const STAT_ROWS: [keyof ModelStats, keyof ModelGeneratorStrings][] = [
 /** output.stats as a table; every number through Intl (`data-value` keeps the raw one). */
 export function renderStats(t: T, stats: ModelStats) {
   const f = t.f;
-  const show = (k: keyof ModelStats, v: number) => (k === 'bytes' ? f.bytes(v) : k === 'maxTextureSize' ? t.term('mgPixels', { n: v }) : f.number(v));
+  const show = (k: keyof ModelStats, v: number) =>
+    k === 'bytes' ? f.bytes(v) : k === 'maxTextureSize' ? t.term('mgPixels', { n: v }) : f.number(v);
   return html`<table part="stats" class="stats">
     <caption>${t.term('mgStats')}</caption>
     <tbody>
@@ -56,7 +63,14 @@ export function renderStats(t: T, stats: ModelStats) {
 
 /** One history card: the first photo (a cached JPEG) or the prompt, quality, status, seed. No viewer. */
 export function renderCard(t: T, r: JobRecord, thumb: string | undefined, disabled: boolean, onShow: () => void) {
-  const status = { queued: 'mgStatusQueued', processing: 'mgStatusProcessing', succeeded: 'mgStatusSucceeded', failed: 'mgStatusFailed', expired: 'mgStatusExpired', creating: 'mgStatusCreating' } as const;
+  const status = {
+    queued: 'mgStatusQueued',
+    processing: 'mgStatusProcessing',
+    succeeded: 'mgStatusSucceeded',
+    failed: 'mgStatusFailed',
+    expired: 'mgStatusExpired',
+    creating: 'mgStatusCreating',
+  } as const;
   const quality = { fast: 'mgQualityFast', standard: 'mgQualityStandard', high: 'mgQualityHigh' } as const;
   const prompt = typeof r.summary['prompt'] === 'string' ? r.summary['prompt'] : '';
   const what = prompt || t.term('mgPhotoJob', { count: Number(r.summary['images'] ?? 1) });
@@ -73,7 +87,14 @@ export function renderCard(t: T, r: JobRecord, thumb: string | undefined, disabl
 }
 
 /** The recent models (`part="history"`), open while the form is shown; nothing when there are none. */
-export function renderHistory(t: T, list: readonly JobRecord[], thumbs: Readonly<Record<string, string>>, open: boolean, disabled: boolean, onShow: (r: JobRecord) => void) {
+export function renderHistory(
+  t: T,
+  list: readonly JobRecord[],
+  thumbs: Readonly<Record<string, string>>,
+  open: boolean,
+  disabled: boolean,
+  onShow: (r: JobRecord) => void,
+) {
   if (!list.length) return nothing;
   return html`<details class="history" part="history" ?open=${open}>
     <summary>${t.term('mgRecent')}</summary>

@@ -54,7 +54,13 @@ export class PhotoListController implements ReactiveController {
     this.#o = options;
     host.addController(this);
     const { enabled, pageWide } = options;
-    this.intake = new FileIntakeController(host, { accept: 'image/jpeg,image/png,image/webp', multiple: true, onFiles: (files) => this.add(files), enabled, pageWide });
+    this.intake = new FileIntakeController(host, {
+      accept: 'image/jpeg,image/png,image/webp',
+      multiple: true,
+      onFiles: (files) => this.add(files),
+      enabled,
+      pageWide,
+    });
   }
 
   get photos(): readonly Photo[] {
@@ -77,7 +83,15 @@ export class PhotoListController implements ReactiveController {
     this.#o.onError(undefined);
     const total = this.#photos.length + files.length;
     if (total > maxImages) {
-      this.#o.onError(new ValidationError('invalid_request', 'images', `Image mode takes 1 to ${maxImages} photos; ${total} were given.`, 'image_count', { count: total, min: 1, max: maxImages }));
+      this.#o.onError(
+        new ValidationError(
+          'invalid_request',
+          'images',
+          `Image mode takes 1 to ${maxImages} photos; ${total} were given.`,
+          'image_count',
+          { count: total, min: 1, max: maxImages },
+        ),
+      );
       return;
     }
     const added = files.map(newPhoto);
@@ -92,7 +106,8 @@ export class PhotoListController implements ReactiveController {
         },
       );
     }
-    if (announce && added.length) this.#o.announce.say(this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages }));
+    if (announce && added.length)
+      this.#o.announce.say(this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages }));
   }
 
   clear(): void {
@@ -105,7 +120,13 @@ export class PhotoListController implements ReactiveController {
     const p = this.#photos.find((x) => x.state !== 'ok');
     if (!p) return undefined;
     if (p.state === 'checking' || p.state === 'downscaling') return 'checking';
-    return new ValidationError('invalid_request', p.name, `${p.name} is too large; make it smaller first.`, 'too_large', { bytes: p.bytes, max: LIMITS.image.maxBytes });
+    return new ValidationError(
+      'invalid_request',
+      p.name,
+      `${p.name} is too large; make it smaller first.`,
+      'too_large',
+      { bytes: p.bytes, max: LIMITS.image.maxBytes },
+    );
   }
 
   #set(photos: Photo[]): void {
@@ -132,7 +153,10 @@ export class PhotoListController implements ReactiveController {
     void this.host.updateComplete.then(() => {
       const item = this.host.shadowRoot?.querySelector(`[data-key="${key}"]`);
       const same = item?.querySelector<HTMLButtonElement>(earlier ? '[part~="move-earlier"]' : '[part~="move-later"]');
-      (same && !same.disabled ? same : item?.querySelector<HTMLButtonElement>(earlier ? '[part~="move-later"]' : '[part~="move-earlier"]'))?.focus();
+      (same && !same.disabled
+        ? same
+        : item?.querySelector<HTMLButtonElement>(earlier ? '[part~="move-later"]' : '[part~="move-earlier"]')
+      )?.focus();
     });
   }
 
@@ -163,7 +187,9 @@ export class PhotoListController implements ReactiveController {
     const list = e.currentTarget as HTMLElement;
     const items = [...list.querySelectorAll<HTMLElement>(':scope > [part~="photo"]')];
     // The photo lands after every other photo whose middle the pointer has passed.
-    const to = items.filter((el, i) => i !== d.from && e.clientY > el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2).length;
+    const to = items.filter(
+      (el, i) => i !== d.from && e.clientY > el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2,
+    ).length;
     if (to !== d.to || !d.moved) this.host.requestUpdate();
     d.moved = true;
     d.to = to;
@@ -201,7 +227,10 @@ export class PhotoListController implements ReactiveController {
     void this.host.updateComplete.then(() => {
       const root = this.host.shadowRoot;
       const buttons = root?.querySelectorAll<HTMLButtonElement>('[part~="remove-photo"]') ?? [];
-      (buttons[Math.min(index, buttons.length - 1)] ?? root?.querySelector<HTMLButtonElement>('[part~="choose-button"]'))?.focus();
+      (
+        buttons[Math.min(index, buttons.length - 1)] ??
+        root?.querySelector<HTMLButtonElement>('[part~="choose-button"]')
+      )?.focus();
     });
   }
 
@@ -210,9 +239,17 @@ export class PhotoListController implements ReactiveController {
     this.#replace(photo.key, { ...photo, state: 'downscaling' });
     try {
       const smaller = await downscale(photo.source, photo.format);
-      const checked = await checkPhoto({ ...photo, source: smaller, thumb: URL.createObjectURL(smaller), name: smaller.name });
+      const checked = await checkPhoto({
+        ...photo,
+        source: smaller,
+        thumb: URL.createObjectURL(smaller),
+        name: smaller.name,
+      });
       this.#revoke(photo);
-      this.#replace(photo.key, { ...checked, downscaled: { width: checked.width, height: checked.height, bytes: checked.bytes } });
+      this.#replace(photo.key, {
+        ...checked,
+        downscaled: { width: checked.width, height: checked.height, bytes: checked.bytes },
+      });
     } catch (err) {
       this.#replace(photo.key, photo);
       this.#o.onError(err);
@@ -229,10 +266,12 @@ export class PhotoListController implements ReactiveController {
       <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 7.5A1.5 1.5 0 0 1 5.5 6h2l1.5-2h6l1.5 2h2A1.5 1.5 0 0 1 20 7.5v10a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z M12 16.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z"/></svg>
       <div class="row">
         ${full ? nothing : intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this.#photos.length === 0 })}
-        ${touch && !full
-          ? html`<button type="button" part="camera-button" class="secondary" ?disabled=${disabled} @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
+        ${
+          touch && !full
+            ? html`<button type="button" part="camera-button" class="secondary" ?disabled=${disabled} @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
               <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
-          : nothing}
+            : nothing
+        }
       </div>
       <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
       ${limitsLine(t.term('mgPhotoLimits', imageLimits(t.f)))}
@@ -252,8 +291,16 @@ export class PhotoListController implements ReactiveController {
   #renderPhoto(p: Photo, i: number, disabled: boolean) {
     const t = this.#o.t;
     const n = i + 1;
-    const viewLabel = { '': 'mgViewNone', front: 'mgViewFront', back: 'mgViewBack', left: 'mgViewLeft', right: 'mgViewRight', top: 'mgViewTop' } as const;
-    const small = p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
+    const viewLabel = {
+      '': 'mgViewNone',
+      front: 'mgViewFront',
+      back: 'mgViewBack',
+      left: 'mgViewLeft',
+      right: 'mgViewRight',
+      top: 'mgViewTop',
+    } as const;
+    const small =
+      p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
     const d = this.#drag?.moved ? this.#drag : undefined;
     // The drop line: before the photo the dragged one would land in front of, or after the one it would follow.
     const drop = d && d.to !== d.from && i === d.to ? (d.to < d.from ? 'drop-before' : 'drop-after') : '';
@@ -261,14 +308,16 @@ export class PhotoListController implements ReactiveController {
       <img class="photo-thumb" src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} draggable="false" />
       <div class="photo-body">
         <span class="photo-name">${p.name}</span>
-        ${p.state === 'checking' || p.state === 'downscaling'
-          ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
-          : p.state === 'oversized'
-            ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
+        ${
+          p.state === 'checking' || p.state === 'downscaling'
+            ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
+            : p.state === 'oversized'
+              ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
                 <button type="button" part="downscale-button" class="secondary" ?disabled=${disabled} @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
-            : html`<span class="muted nums">${p.width ? `${t.f.dims(p.width, p.height)} · ${t.f.bytes(p.bytes)}` : ''}</span>
+              : html`<span class="muted nums">${p.width ? `${t.f.dims(p.width, p.height)} · ${t.f.bytes(p.bytes)}` : ''}</span>
                 ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
-                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height, px: LIMITS.model.recommendedMinImagePixels })}</span>` : nothing}`}
+                ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height, px: LIMITS.model.recommendedMinImagePixels })}</span>` : nothing}`
+        }
         <label class="view">${t.term('mgView')}
           <select part="view-select" ?disabled=${disabled} @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
             ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}

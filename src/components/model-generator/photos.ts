@@ -62,7 +62,14 @@ export async function checkPhoto(photo: Photo): Promise<Photo> {
   try {
     const c = await validateImage(file, photo.name);
     const huge = Math.max(c.width, c.height) > HUGE_SIDE;
-    return { ...photo, width: c.width, height: c.height, bytes: c.bytes, format: c.format, state: huge ? 'oversized' : 'ok' };
+    return {
+      ...photo,
+      width: c.width,
+      height: c.height,
+      bytes: c.bytes,
+      format: c.format,
+      state: huge ? 'oversized' : 'ok',
+    };
   } catch (err) {
     if (!(err instanceof ValidationError) || err.reason !== 'too_large') throw err;
     // Too many bytes is fixable here: read what it is, then offer to make it smaller.
@@ -73,7 +80,13 @@ export async function checkPhoto(photo: Photo): Promise<Photo> {
 
 async function measure(file: File): Promise<{ width: number; height: number; format: ImageFormat }> {
   const format = sniffImage(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
-  if (!format) throw new ValidationError('invalid_request', file.name, `${file.name} is not a JPG, PNG or WebP image.`, 'not_image');
+  if (!format)
+    throw new ValidationError(
+      'invalid_request',
+      file.name,
+      `${file.name} is not a JPG, PNG or WebP image.`,
+      'not_image',
+    );
   try {
     const bitmap = await createImageBitmap(file);
     const size = { width: bitmap.width, height: bitmap.height };
@@ -113,7 +126,13 @@ export async function downscale(file: File, format: ImageFormat | undefined, sig
       if (blob.type !== type || type === 'image/png') type = 'image/jpeg';
       else side = Math.round(side * 0.75);
     }
-    throw new ValidationError('invalid_request', file.name, `${file.name} could not be made small enough.`, 'too_large', { bytes: file.size, max: LIMITS.image.maxBytes });
+    throw new ValidationError(
+      'invalid_request',
+      file.name,
+      `${file.name} could not be made small enough.`,
+      'too_large',
+      { bytes: file.size, max: LIMITS.image.maxBytes },
+    );
   } finally {
     bitmap.close();
   }
@@ -123,7 +142,11 @@ export async function downscale(file: File, format: ImageFormat | undefined, sig
 export async function thumbnail(source: File | string): Promise<Blob | undefined> {
   if (typeof source === 'string') return undefined;
   try {
-    const bitmap = await createImageBitmap(source, { imageOrientation: 'from-image', resizeWidth: 160, resizeQuality: 'medium' });
+    const bitmap = await createImageBitmap(source, {
+      imageOrientation: 'from-image',
+      resizeWidth: 160,
+      resizeQuality: 'medium',
+    });
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
     canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
     bitmap.close();

@@ -44,7 +44,13 @@ export function requestFor(f: FormInput): ModelJobInput | undefined {
   const blocker = f.photos.blocker();
   if (blocker === 'checking') return undefined;
   if (blocker) throw blocker;
-  return { mode: 'image', images: photos.map((p) => p.source), quality: f.quality, ...(f.removeBackground ? { remove_background: true } : {}), ...seed };
+  return {
+    mode: 'image',
+    images: photos.map((p) => p.source),
+    quality: f.quality,
+    ...(f.removeBackground ? { remove_background: true } : {}),
+    ...seed,
+  };
 }
 
 /** The summary kept with the job record (the history card and a reload show it; never the files). */
@@ -53,7 +59,9 @@ export function summaryOf(input: ModelJobInput, photos: PhotoListController): Jo
   return {
     mode: input.mode,
     quality: input.quality ?? 'standard',
-    ...(input.prompt ? { prompt: input.prompt } : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
+    ...(input.prompt
+      ? { prompt: input.prompt }
+      : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
   };
 }
 
@@ -68,7 +76,11 @@ export function inputOf(record: JobRecord | undefined): ModelJobInput | undefine
  * The request that makes the shown model again: the one last sent from here (`last`), else what the
  * record keeps of it; with the record's seed (the same model), or for a variation without a seed.
  */
-export function againInput(last: ModelJobInput | undefined, record: JobRecord | undefined, variation: boolean): ModelJobInput | undefined {
+export function againInput(
+  last: ModelJobInput | undefined,
+  record: JobRecord | undefined,
+  variation: boolean,
+): ModelJobInput | undefined {
   const input = last ?? inputOf(record);
   if (!input) return undefined;
   const seed = (record?.job as ModelJob | undefined)?.seed;

@@ -13,7 +13,8 @@ export const modelGeneratorStrings = {
   mgChoosePhotos: 'Add photos',
   mgCamera: 'Take a photo',
   mgDropHere: 'or drop them here',
-  mgPhotoLimits: (p: ImageLimits, f: Formatter) => `${f.number(p.minImages)} to ${f.number(p.maxImages)} photos · ${p.formats} · up to ${f.bytes(p.bytes)} each`,
+  mgPhotoLimits: (p: ImageLimits, f: Formatter) =>
+    `${f.number(p.minImages)} to ${f.number(p.maxImages)} photos · ${p.formats} · up to ${f.bytes(p.bytes)} each`,
   mgAdviceTitle: 'What works best',
   mgAdvice1: 'One object, centred, on a clean plain background.',
   mgAdvice2: (p: { px: number }, f: Formatter) => `At least ${f.number(p.px)} px on the shorter side.`,
@@ -33,18 +34,21 @@ export const modelGeneratorStrings = {
   mgMoved: (p: { n: number; to: number }) => `Photo ${p.n} is now photo ${p.to}.`,
   mgRemoved: (p: { name: string }) => `${p.name} removed.`,
   mgChecking: 'Checking…',
-  mgSmall: (p: { width: number; height: number; px: number }, f: Formatter) => `${f.number(p.width)}×${f.number(p.height)}: small; ${f.number(p.px)} px or more works best.`,
+  mgSmall: (p: { width: number; height: number; px: number }, f: Formatter) =>
+    `${f.number(p.width)}×${f.number(p.height)}: small; ${f.number(p.px)} px or more works best.`,
   // The limit as the spec states it ("12 MB", binary megabytes), not re-rounded from bytes.
   mgOversized: (p: { bytes: number; width: number; height: number; maxMb: number }, f: Formatter) =>
     `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: over the ${f.number(p.maxMb)} MB limit or very large. It can be made smaller here, in your browser.`,
   mgDownscale: (p: { n: number }) => `Make photo ${p.n} smaller`,
   mgDownscaling: 'Making it smaller…',
-  mgDownscaled: (p: { bytes: number; width: number; height: number }, f: Formatter) => `Made smaller: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
+  mgDownscaled: (p: { bytes: number; width: number; height: number }, f: Formatter) =>
+    `Made smaller: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Remove the background first',
   mgRemoveBackgroundHint: 'Each photo is cut out before the model is made; helps with busy backgrounds.',
   // Prompt
   mgPromptLabel: 'Describe the object',
-  mgPromptHint: (p: { min: number; max: number }, f: Formatter) => `${f.number(p.min)} to ${f.number(p.max)} characters, for example “a weathered bronze statue of a fox”.`,
+  mgPromptHint: (p: { min: number; max: number }, f: Formatter) =>
+    `${f.number(p.min)} to ${f.number(p.max)} characters, for example “a weathered bronze statue of a fox”.`,
   mgCounter: (p: { length: number; max: number }, f: Formatter) => `${f.number(p.length)} / ${f.number(p.max)}`,
   mgCharsLeft: (p: { left: number }, f: Formatter) =>
     p.left >= 0
@@ -75,7 +79,8 @@ export const modelGeneratorStrings = {
   mgSucceededAway: 'Your 3D model finished while you were away',
   mgLoadingModel: 'Loading the model…',
   mgModelAlt: (p: { what: string }) => `3D model of ${p.what}`,
-  mgModelFromPhotos: (p: { count: number }, f: Formatter) => (f.plural(p.count) === 'one' ? 'the object in your photo' : `the object in your ${f.number(p.count)} photos`),
+  mgModelFromPhotos: (p: { count: number }, f: Formatter) =>
+    f.plural(p.count) === 'one' ? 'the object in your photo' : `the object in your ${f.number(p.count)} photos`,
   mgStats: 'About this model',
   mgStatTriangles: 'Triangles',
   mgStatVertices: 'Vertices',
@@ -105,7 +110,8 @@ export const modelGeneratorStrings = {
   mgRecent: 'Your recent models',
   mgShow: 'Show',
   mgShowLabel: (p: { what: string }) => `Show ${p.what}`,
-  mgPhotoJob: (p: { count: number }, f: Formatter) => `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'photo' : 'photos'}`,
+  mgPhotoJob: (p: { count: number }, f: Formatter) =>
+    `${f.number(p.count)} ${f.plural(p.count) === 'one' ? 'photo' : 'photos'}`,
   mgStatusQueued: 'waiting',
   mgStatusProcessing: 'in progress',
   mgStatusSucceeded: 'ready',

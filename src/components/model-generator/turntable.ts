@@ -47,10 +47,13 @@ export class TurntableController implements ReactiveController {
 
   #observe(video: HTMLVideoElement): void {
     this.#observer?.disconnect();
-    this.#observer = new IntersectionObserver((entries) => {
-      this.#visible = entries.some((e) => e.isIntersecting);
-      this.#sync();
-    }, { threshold: 0.25 });
+    this.#observer = new IntersectionObserver(
+      (entries) => {
+        this.#visible = entries.some((e) => e.isIntersecting);
+        this.#sync();
+      },
+      { threshold: 0.25 },
+    );
     this.#observer.observe(video);
   }
 

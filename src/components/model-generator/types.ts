@@ -13,9 +13,19 @@ import type { ModelResultController } from './model-result.js';
 import type { PhotoListController } from './photo-list.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
-export type ModelGeneratorStatus = 'idle' | 'ready' | 'creating' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed';
+export type ModelGeneratorStatus =
+  'idle' | 'ready' | 'creating' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed';
 export type ModelGeneratorMode = 'photos' | 'prompt';
-export const PHASES: readonly ModelGeneratorStatus[] = ['idle', 'ready', 'creating', 'resending', 'queued', 'processing', 'succeeded', 'failed'];
+export const PHASES: readonly ModelGeneratorStatus[] = [
+  'idle',
+  'ready',
+  'creating',
+  'resending',
+  'queued',
+  'processing',
+  'succeeded',
+  'failed',
+];
 export const MODES: readonly ModelGeneratorMode[] = ['photos', 'prompt'];
 export type Strings = ModelGeneratorStrings & SharedStrings;
 
@@ -35,7 +45,10 @@ export const SPANS = {
   'first-frame': ['succeeded'],
 } as const satisfies Record<string, readonly ModelGeneratorStatus[]>;
 
-const FOCUS: Partial<Record<ModelGeneratorStatus, string>> = { succeeded: '.result-title', failed: '.failed [part~="error"] button' };
+const FOCUS: Partial<Record<ModelGeneratorStatus, string>> = {
+  succeeded: '.result-title',
+  failed: '.failed [part~="error"] button',
+};
 
 /**
  * Where focus goes when the phase becomes `now`: the end of a job moves it to the result, or to

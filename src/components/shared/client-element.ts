@@ -37,7 +37,11 @@ export abstract class ClientElement extends MkElement {
     if (this.client) return this.client;
     if (this.session) {
       if (this.#own?.endpoint !== this.endpoint || this.#own.session !== this.session) {
-        this.#own = { client: new MediaClient({ endpoint: this.endpoint, session: this.session }), endpoint: this.endpoint, session: this.session };
+        this.#own = {
+          client: new MediaClient({ endpoint: this.endpoint, session: this.session }),
+          endpoint: this.endpoint,
+          session: this.session,
+        };
       }
       return this.#own.client;
     }

@@ -77,7 +77,12 @@ export class CreditsController implements ReactiveController {
 }
 
 /** "Costs 20 credits · 480 credits left" (`part="cost"`), or what is missing and a way to top up. */
-export function renderCost(t: LocalizeController<SharedStrings>, cost: number, left: number | undefined, topUpHref?: string) {
+export function renderCost(
+  t: LocalizeController<SharedStrings>,
+  cost: number,
+  left: number | undefined,
+  topUpHref?: string,
+) {
   if (left !== undefined && left < cost) {
     return html`<p part="cost" class="cost short">
       ${t.term('costNotEnough', { cost, left })}

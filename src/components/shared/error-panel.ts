@@ -84,7 +84,11 @@ export interface ErrorPanelOptions {
 }
 
 /** The error panel (`part="error"`). */
-export function renderErrorPanel(t: LocalizeController<SharedStrings>, error: unknown, o: ErrorPanelOptions = {}): TemplateResult {
+export function renderErrorPanel(
+  t: LocalizeController<SharedStrings>,
+  error: unknown,
+  o: ErrorPanelOptions = {},
+): TemplateResult {
   const e = explainError(t, error);
   const button = (label: string, fn: (() => void) | undefined, part = 'button') =>
     fn ? html`<button type="button" part=${part} class="secondary" @click=${fn}>${label}</button>` : nothing;
@@ -99,9 +103,11 @@ export function renderErrorPanel(t: LocalizeController<SharedStrings>, error: un
       ${e.action === 'choose' ? button(t.term('chooseAnother'), o.onChoose) : nothing}
       ${e.action === 'retry' || e.action === 'wait' ? button(t.term('tryAgain'), o.onRetry) : nothing}
       ${e.action === 'restart' ? button(t.term('startOver'), o.onRestart ?? o.onChoose) : nothing}
-      ${e.action === 'top-up'
-        ? html`<slot name="top-up">${safeUrl(o.topUpHref) ? html`<a part="top-up" class="button secondary" href=${o.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>`
-        : nothing}
+      ${
+        e.action === 'top-up'
+          ? html`<slot name="top-up">${safeUrl(o.topUpHref) ? html`<a part="top-up" class="button secondary" href=${o.topUpHref}>${t.term('topUp')}</a>` : nothing}</slot>`
+          : nothing
+      }
     </div>
   </div>`;
 }

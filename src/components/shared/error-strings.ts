@@ -9,7 +9,8 @@ export const errorStrings = {
   errEmptyTitle: 'This file is empty',
   errEmptyHint: 'Choose the file again; it may not have finished copying.',
   errTooLargeTitle: (p: ErrorParams, f: Formatter) => `The file is too large (${f.bytes(Number(p['bytes'] ?? 0))})`,
-  errTooLargeHint: (p: ErrorParams, f: Formatter) => `Files may be at most ${f.bytes(Number(p['max']))}. Trim it or export it at a lower quality.`,
+  errTooLargeHint: (p: ErrorParams, f: Formatter) =>
+    `Files may be at most ${f.bytes(Number(p['max']))}. Trim it or export it at a lower quality.`,
   errNotVideoTitle: 'This is not an MP4 or MOV video',
   errNotVideoHint: 'Files are judged by their contents, not their name. Export the walkthrough as MP4.',
   errNotImageTitle: 'This is not a JPG, PNG or WebP image',
@@ -19,9 +20,12 @@ export const errorStrings = {
   errUndecodableTitle: 'The image cannot be opened',
   errUndecodableHint: 'It may be damaged. Save it again and choose the new file.',
   errTooLongTitle: (p: ErrorParams, f: Formatter) => `The video is ${f.clock(Number(p['seconds'] ?? 0))} long`,
-  errTooLongHint: (p: ErrorParams, f: Formatter) => `Videos may be at most ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Trim it to one continuous take.`,
-  errResolutionTitle: (p: ErrorParams, f: Formatter) => `The video is ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
-  errResolutionHint: (p: ErrorParams) => `Videos may be at most ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, either orientation). Export it at ${p['maxShort']}p or lower.`,
+  errTooLongHint: (p: ErrorParams, f: Formatter) =>
+    `Videos may be at most ${f.unit(Math.round(Number(p['max']) / 60), 'minute')}. Trim it to one continuous take.`,
+  errResolutionTitle: (p: ErrorParams, f: Formatter) =>
+    `The video is ${f.number(Number(p['width'] ?? 0))}×${f.number(Number(p['height'] ?? 0))}`,
+  errResolutionHint: (p: ErrorParams) =>
+    `Videos may be at most ${p['maxShort']}p (${p['maxLong']}×${p['maxShort']}, either orientation). Export it at ${p['maxShort']}p or lower.`,
   errImageCountTitle: (p: ErrorParams) => `${p['count']} photos were given`,
   errImageCountHint: (p: ErrorParams) => `Use ${p['min']} to ${p['max']} photos of one object.`,
   errPromptTitle: 'The description is too short or too long',
@@ -31,7 +35,8 @@ export const errorStrings = {
   errCreditsTitle: 'Not enough credits',
   errCreditsHint: 'This session has too few credits left for this. Nothing was charged.',
   errRateTitle: 'Too many requests right now',
-  errRateHint: (p: ErrorParams, f: Formatter) => `Wait ${f.unit(Number(p['seconds'] ?? 10), 'second')} and try again. Nothing was charged.`,
+  errRateHint: (p: ErrorParams, f: Formatter) =>
+    `Wait ${f.unit(Number(p['seconds'] ?? 10), 'second')} and try again. Nothing was charged.`,
   errNetworkTitle: 'The connection failed',
   errNetworkHint: 'Check the network and try again. Trying again never charges twice.',
   errUnauthorizedTitle: 'Your session was not accepted',

@@ -125,7 +125,10 @@ export class FileIntakeController implements ReactiveController {
   };
 
   #pasted(e: ClipboardEvent): File[] {
-    return [...(e.clipboardData?.items ?? [])].filter((i) => i.kind === 'file').map((i) => i.getAsFile()).filter((f): f is File => f !== null);
+    return [...(e.clipboardData?.items ?? [])]
+      .filter((i) => i.kind === 'file')
+      .map((i) => i.getAsFile())
+      .filter((f): f is File => f !== null);
   }
 
   #onPaste = (e: ClipboardEvent) => {
@@ -140,7 +143,11 @@ export class FileIntakeController implements ReactiveController {
     if (!this.#o.pageWide?.() || e.defaultPrevented) return;
     const target = e.composedPath()[0];
     // Never take a paste meant for a text field of the page.
-    if (target instanceof HTMLElement && (target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)) return;
+    if (
+      target instanceof HTMLElement &&
+      (target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)
+    )
+      return;
     this.#onPaste(e);
   };
 }

@@ -69,7 +69,9 @@ export class JobHistoryController implements ReactiveController {
 
   async #restore(): Promise<void> {
     try {
-      const records = (await (this.#o.poller ?? JobPoller.for)(this.#o.client()).resume()).filter((r) => r.kind === this.#o.kind);
+      const records = (await (this.#o.poller ?? JobPoller.for)(this.#o.client()).resume()).filter(
+        (r) => r.kind === this.#o.kind,
+      );
       this.#set(records);
       this.#o.onRestored?.(records);
     } catch (err) {

@@ -5,12 +5,20 @@
  * asks for it, renders nothing until it is in, and then asks the host to render again. A module
  * may bring its own styles (`styles`), added to the element's shadow root once it is in.
  */
-import { adoptStyles, nothing, type CSSResult, type ReactiveController, type ReactiveControllerHost, type ReactiveElement } from 'lit';
+import {
+  adoptStyles,
+  nothing,
+  type CSSResult,
+  type ReactiveController,
+  type ReactiveControllerHost,
+  type ReactiveElement,
+} from 'lit';
 import type { ErrorPanelOptions } from './error-panel.js';
 import type { LocalizeController } from './localize.js';
 import type { SharedStrings } from './strings.js';
 
-const whenIdle = (fn: () => void) => ('requestIdleCallback' in globalThis ? requestIdleCallback(fn) : setTimeout(fn, 200));
+const whenIdle = (fn: () => void) =>
+  'requestIdleCallback' in globalThis ? requestIdleCallback(fn) : setTimeout(fn, 200);
 
 export interface LazyModuleOptions<M> {
   /** Load when the browser is idle after connect (default), or `false`: only when asked. */
@@ -67,13 +75,17 @@ export class LazyModuleController<M> implements ReactiveController {
     if (!this.#module || !this.#o.styles || this.#styled === root || !(root instanceof ShadowRoot)) return;
     this.#styled = root;
     // Lit's own adoption (constructable sheets, or <style> elements where those are missing), after the element's styles.
-    adoptStyles(root, [...(this.host.constructor as typeof ReactiveElement).elementStyles, this.#o.styles(this.#module)]);
+    adoptStyles(root, [
+      ...(this.host.constructor as typeof ReactiveElement).elementStyles,
+      this.#o.styles(this.#module),
+    ]);
   }
 }
 
 type Panel = typeof import('./error-panel.js');
 let panel: Promise<Panel> | undefined;
-const loadPanel = () => (panel ??= import('./error-panel.js').catch((err: unknown) => ((panel = undefined), Promise.reject(err))));
+const loadPanel = () =>
+  (panel ??= import('./error-panel.js').catch((err: unknown) => ((panel = undefined), Promise.reject(err))));
 
 /** The error panel (`part="error"`, role=alert) of every element, loaded on idle after connect. */
 export class ErrorPanelController extends LazyModuleController<Panel> {

@@ -24,13 +24,24 @@ export interface VideoLimits {
 const IMAGE_NAMES = { jpeg: 'JPG', png: 'PNG', webp: 'WebP' } as const;
 
 export function imageLimits(f: Formatter): ImageLimits {
-  const formats = f.list(LIMITS.image.formats.map((x) => IMAGE_NAMES[x]), 'disjunction');
-  return { formats, bytes: LIMITS.image.maxBytes, minImages: LIMITS.model.minImages, maxImages: LIMITS.model.maxImages };
+  const formats = f.list(
+    LIMITS.image.formats.map((x) => IMAGE_NAMES[x]),
+    'disjunction',
+  );
+  return {
+    formats,
+    bytes: LIMITS.image.maxBytes,
+    minImages: LIMITS.model.minImages,
+    maxImages: LIMITS.model.maxImages,
+  };
 }
 
 export function videoLimits(f: Formatter): VideoLimits {
   const v = LIMITS.video;
-  const formats = f.list(v.containers.map((x) => x.toUpperCase()), 'disjunction');
+  const formats = f.list(
+    v.containers.map((x) => x.toUpperCase()),
+    'disjunction',
+  );
   return { formats, seconds: v.maxDurationSeconds, pixels: v.maxShortSidePixels, bytes: v.maxBytes };
 }
 

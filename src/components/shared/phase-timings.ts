@@ -33,7 +33,8 @@ export class PhaseTimingsController<P extends string> implements ReactiveControl
     this.#o = options;
     this.#perf = new PhaseTimer(options.tag);
     host.addController(this);
-    for (const [name, type] of Object.entries(options.endOn ?? {})) host.addEventListener(type, () => this.#perf.end(name));
+    for (const [name, type] of Object.entries(options.endOn ?? {}))
+      host.addEventListener(type, () => this.#perf.end(name));
   }
 
   hostUpdate(): void {

@@ -12,7 +12,11 @@ import { styleProps } from '../../internal/style-props.js';
  * value ("Uploading: 40 %, 2 MB of 5 MB"). `label`: the bar's name; by default the value text up
  * to its first colon ("Uploading").
  */
-export function renderProgress(fraction: number | undefined, valueText: string, label = valueText.split(':')[0]!): TemplateResult {
+export function renderProgress(
+  fraction: number | undefined,
+  valueText: string,
+  label = valueText.split(':')[0]!,
+): TemplateResult {
   const pct = fraction === undefined ? undefined : Math.round(Math.max(0, Math.min(1, fraction)) * 100);
   return html`<div part="progress" class="meter ${pct === undefined ? 'indeterminate' : ''}" role="progressbar" aria-label=${label}
     aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing} aria-valuetext=${valueText}>

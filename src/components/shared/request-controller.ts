@@ -114,7 +114,8 @@ export class RequestController implements ReactiveController {
     const out = this.#out.get(slot);
     if (out) return out.promise as Promise<T>;
     let entry = this.#keys.get(slot);
-    if (!entry || ('input' in options && entry.input !== options.input)) this.#keys.set(slot, (entry = { key: crypto.randomUUID(), input: options.input }));
+    if (!entry || ('input' in options && entry.input !== options.input))
+      this.#keys.set(slot, (entry = { key: crypto.randomUUID(), input: options.input }));
     const abort = new AbortController();
     const onWait = ({ seconds }: { seconds: number }) => {
       this.#waitUntil = Date.now() + seconds * 1000;

@@ -35,7 +35,13 @@ export const resultCache = {
         if (blob.size > quota / 2) return false;
         if (blob.size > free / 2) {
           const keys = await cache.keys();
-          const dated = await Promise.all(keys.map(async (k) => ({ k, at: Number((await cache.match(k))?.headers.get(STAMP) ?? 0), size: Number((await cache.match(k))?.headers.get('content-length') ?? 0) })));
+          const dated = await Promise.all(
+            keys.map(async (k) => ({
+              k,
+              at: Number((await cache.match(k))?.headers.get(STAMP) ?? 0),
+              size: Number((await cache.match(k))?.headers.get('content-length') ?? 0),
+            })),
+          );
           dated.sort((a, b) => a.at - b.at);
           for (const d of dated) {
             if (blob.size <= free / 2) break;
@@ -45,7 +51,16 @@ export const resultCache = {
           if (blob.size > free / 2) return false;
         }
       }
-      await cache.put(keyUrl(scope, id), new Response(blob, { headers: { 'content-type': blob.type || 'application/octet-stream', 'content-length': String(blob.size), [STAMP]: String(Date.now()) } }));
+      await cache.put(
+        keyUrl(scope, id),
+        new Response(blob, {
+          headers: {
+            'content-type': blob.type || 'application/octet-stream',
+            'content-length': String(blob.size),
+            [STAMP]: String(Date.now()),
+          },
+        }),
+      );
       return true;
     } catch {
       return false;

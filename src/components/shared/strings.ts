@@ -10,7 +10,8 @@ export const sharedStrings = {
   credits: (p: { n: number }, f: Formatter) => credits(p.n, f),
   costLine: (p: { cost: number; left?: number | undefined }, f: Formatter) =>
     `Costs ${credits(p.cost, f)}` + (p.left === undefined ? '' : ` · ${credits(p.left, f)} left`),
-  costNotEnough: (p: { cost: number; left: number }, f: Formatter) => `Needs ${credits(p.cost, f)}; this session has ${credits(p.left, f)} left.`,
+  costNotEnough: (p: { cost: number; left: number }, f: Formatter) =>
+    `Needs ${credits(p.cost, f)}; this session has ${credits(p.left, f)} left.`,
   timeLeft: (p: { seconds: number }, f: Formatter) => `about ${f.roughDuration(p.seconds)} left`,
   elapsed: (p: { seconds: number }, f: Formatter) => `${f.clock(p.seconds)} elapsed`,
   rate: (p: { bytesPerSecond: number }, f: Formatter) => `${f.bytes(p.bytesPerSecond)}/s`,
@@ -26,7 +27,8 @@ export const sharedStrings = {
   dismiss: 'Dismiss',
   download: 'Download',
   startOver: 'Start over',
-  waitingRetry: (p: { seconds: number }, f: Formatter) => `The service is busy. Trying again by itself in ${f.unit(p.seconds, 'second')}.`,
+  waitingRetry: (p: { seconds: number }, f: Formatter) =>
+    `The service is busy. Trying again by itself in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nothing was charged.',
   jobInterrupted: 'The upload was interrupted before the video could be kept on this device. Choose it again.',
   jobExpired: 'The provider removed this result after its retention period. Start a new job to get it again.',

@@ -15,7 +15,12 @@ export interface FrameReport {
 
 const W = 96;
 
-function once<K extends keyof HTMLMediaElementEventMap>(el: HTMLMediaElement, type: K, signal: AbortSignal, ms = 4000): Promise<void> {
+function once<K extends keyof HTMLMediaElementEventMap>(
+  el: HTMLMediaElement,
+  type: K,
+  signal: AbortSignal,
+  ms = 4000,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);
@@ -72,7 +77,13 @@ export function frameStats(data: Uint8ClampedArray, width: number, height: numbe
     }
   }
   const total = lum.length || 1;
-  return { mean: sum / total, dark: dark / total, bright: bright / total, sharpness: n ? m2 / n : 0, histogram: histogram.map((h) => h / total) };
+  return {
+    mean: sum / total,
+    dark: dark / total,
+    bright: bright / total,
+    sharpness: n ? m2 / n : 0,
+    histogram: histogram.map((h) => h / total),
+  };
 }
 
 /** Judges samples: what a user should hear about before spending. */
@@ -96,7 +107,12 @@ export function judge(samples: FrameStats[]): Advice[] {
 }
 
 /** Decodes a few frames of `file` and reports a thumbnail and advice; never throws. */
-export async function inspectFrames(file: Blob, durationSeconds: number, signal: AbortSignal, samples = 5): Promise<FrameReport> {
+export async function inspectFrames(
+  file: Blob,
+  durationSeconds: number,
+  signal: AbortSignal,
+  samples = 5,
+): Promise<FrameReport> {
   const url = URL.createObjectURL(file);
   const video = document.createElement('video');
   video.muted = true;

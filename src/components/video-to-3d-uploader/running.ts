@@ -17,7 +17,15 @@ export interface Running {
 }
 
 /** `ticking`: the host shows a running clock now. */
-export function running(host: ReactiveControllerHost & HTMLElement, client: () => MediaClient, ticking: () => boolean): Running {
+export function running(
+  host: ReactiveControllerHost & HTMLElement,
+  client: () => MediaClient,
+  ticking: () => boolean,
+): Running {
   const jobs = new JobController(host, { kind: 'video', client });
-  return { jobs, request: new RequestController(host, { running: ticking }), scene: new SceneController(host, client, () => jobs.refresh()) };
+  return {
+    jobs,
+    request: new RequestController(host, { running: ticking }),
+    scene: new SceneController(host, client, () => jobs.refresh()),
+  };
 }

@@ -28,7 +28,11 @@ export class SceneController implements ReactiveController {
   #for = '';
 
   /** `refresh`: polls the job now for fresh download links. */
-  constructor(host: ReactiveControllerHost & HTMLElement, client: () => MediaClient, refresh: () => Promise<JobRecord | undefined>) {
+  constructor(
+    host: ReactiveControllerHost & HTMLElement,
+    client: () => MediaClient,
+    refresh: () => Promise<JobRecord | undefined>,
+  ) {
     this.host = host;
     this.#client = client;
     this.#refresh = refresh;
@@ -40,7 +44,8 @@ export class SceneController implements ReactiveController {
 
   /** The job on screen: loads its scene once it has one. */
   follow(record: JobRecord | undefined): void {
-    if (record && (record.status === 'succeeded' || record.status === 'expired') && this.#for !== record.id) void this.#load(record);
+    if (record && (record.status === 'succeeded' || record.status === 'expired') && this.#for !== record.id)
+      void this.#load(record);
   }
 
   /** Loads the scene of `record` again (after a failure). */
@@ -68,7 +73,10 @@ export class SceneController implements ReactiveController {
       const cached = blob !== undefined;
       if (!blob && output && record.status === 'succeeded') {
         const client = this.#client();
-        const fresh = record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000 ? await this.#refresh() : record;
+        const fresh =
+          record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000
+            ? await this.#refresh()
+            : record;
         blob = await client.download((fresh?.job as VideoJob | undefined)?.output?.ply_url ?? output.ply_url);
         await resultCache.put(record.scope, record.id, blob);
       }

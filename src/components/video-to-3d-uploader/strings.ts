@@ -5,7 +5,8 @@ import type { VideoLimits } from '../shared/limits.js';
 export const uploaderStrings = {
   vtTitle: 'Turn a walkthrough video into a 3D scene',
   vtChoose: 'Choose a video',
-  vtLimits: (p: VideoLimits, f: Formatter) => `${p.formats} · up to ${f.unit(p.seconds / 60, 'minute')} · up to ${p.pixels}p · up to ${f.bytes(p.bytes)}`,
+  vtLimits: (p: VideoLimits, f: Formatter) =>
+    `${p.formats} · up to ${f.unit(p.seconds / 60, 'minute')} · up to ${p.pixels}p · up to ${f.bytes(p.bytes)}`,
   vtTipsTitle: 'How to film a good walkthrough',
   vtTip1: 'One continuous take, no cuts.',
   vtTip2: 'Walk slowly around the subject, at three heights: low, eye level, high.',
@@ -24,14 +25,17 @@ export const uploaderStrings = {
   vtAdviceBright: 'Parts of the video are blown out (pure white). Avoid pointing at windows or lamps.',
   vtAdviceBlurry: 'Some frames look blurry. Move more slowly and keep the camera steady.',
   vtAdviceCut: 'The video seems to jump between shots. Scenes need one continuous take.',
-  vtConfirm: (p: { cost: number }, f: Formatter) => `Upload and start (${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'})`,
+  vtConfirm: (p: { cost: number }, f: Formatter) =>
+    `Upload and start (${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'})`,
   vtUploading: 'Uploading',
-  vtUploadValue: (p: { percent: number; sent: string; left: string }, f: Formatter) => `Uploading: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtUploadValue: (p: { percent: number; sent: string; left: string }, f: Formatter) =>
+    `Uploading: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtUploadMilestone: (p: { percent: number }, f: Formatter) => `Upload ${f.percent(p.percent / 100)} done`,
   vtCancelled: 'Upload cancelled. Nothing was charged.',
   vtResending: 'Your upload was interrupted. Sending the video again — you will not be charged twice.',
   vtResendingShort: 'Sending again',
-  vtResendValue: (p: { percent: number; sent: string; left: string }, f: Formatter) => `Sending again: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
+  vtResendValue: (p: { percent: number; sent: string; left: string }, f: Formatter) =>
+    `Sending again: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'Waiting for a free worker',
   vtProcessing: 'Building the 3D scene',
   vtProcessingValue: (p: { percent: number }, f: Formatter) => `Building the 3D scene: ${f.percent(p.percent / 100)}`,
@@ -42,7 +46,8 @@ export const uploaderStrings = {
   vtDownloadZip: 'Download .zip',
   vtStartAnother: 'Start another',
   vtFailed: 'The scene could not be built',
-  vtRefunded: (p: { cost: number }, f: Formatter) => `${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'} refunded.`,
+  vtRefunded: (p: { cost: number }, f: Formatter) =>
+    `${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'} refunded.`,
   vtTryAnother: 'Try again with another video',
   vtExpired: 'This scene was deleted after its retention time. Start a new job to make it again.',
   vtRecent: 'Your recent scenes',

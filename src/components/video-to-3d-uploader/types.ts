@@ -14,8 +14,29 @@ import type { VideoCheckController } from './check.js';
 import type { SceneController } from './scene.js';
 import type { UploaderStrings } from './strings.js';
 
-export type UploaderStatus = 'idle' | 'checking' | 'ready' | 'uploading' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed' | 'expired';
-export const PHASES: readonly UploaderStatus[] = ['idle', 'checking', 'ready', 'uploading', 'resending', 'queued', 'processing', 'succeeded', 'failed', 'expired'];
+export type UploaderStatus =
+  | 'idle'
+  | 'checking'
+  | 'ready'
+  | 'uploading'
+  | 'resending'
+  | 'queued'
+  | 'processing'
+  | 'succeeded'
+  | 'failed'
+  | 'expired';
+export const PHASES: readonly UploaderStatus[] = [
+  'idle',
+  'checking',
+  'ready',
+  'uploading',
+  'resending',
+  'queued',
+  'processing',
+  'succeeded',
+  'failed',
+  'expired',
+];
 /** The phases with a running clock (the elapsed time, re-rendered by the page's one ticker). */
 export const RUNNING: readonly UploaderStatus[] = ['queued', 'processing'];
 export type Strings = UploaderStrings & SharedStrings;
@@ -31,10 +52,21 @@ export const SAY = {
 } as const satisfies Partial<Record<UploaderStatus, keyof UploaderStrings>>;
 
 /** The User Timing measures (README "Telemetry") and the phases each lasts through; first-frame ends at the viewer's first frame. */
-export const TIMED = { validate: ['checking'], upload: ['uploading', 'resending'], queue: ['queued'], process: ['processing'], 'first-frame': ['succeeded'] } satisfies Record<string, UploaderStatus[]>;
+export const TIMED = {
+  validate: ['checking'],
+  upload: ['uploading', 'resending'],
+  queue: ['queued'],
+  process: ['processing'],
+  'first-frame': ['succeeded'],
+} satisfies Record<string, UploaderStatus[]>;
 
 /** Focus follows the end of a phase: to the result, or to what to do next. */
-export const FOCUS: Partial<Record<UploaderStatus, string>> = { ready: '[part~="confirm-button"]', succeeded: '.result-title', failed: '.failed button', expired: '.expired button' };
+export const FOCUS: Partial<Record<UploaderStatus, string>> = {
+  ready: '[part~="confirm-button"]',
+  succeeded: '.result-title',
+  failed: '.failed button',
+  expired: '.expired button',
+};
 
 /** Everything a phase view is drawn from, and what its buttons do. */
 export interface UploaderView {

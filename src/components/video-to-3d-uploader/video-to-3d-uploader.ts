@@ -24,7 +24,6 @@ import { uploaderStrings } from './strings.js';
 import { FOCUS, PHASES, RUNNING, SAY, TIMED, type Strings, type UploaderStatus, type UploaderView } from './types.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
 
-
 export type { UploaderStatus } from './types.js';
 
 // Loaded with the first video chosen or job shown (a visitor who never picks one loads neither):
@@ -106,7 +105,11 @@ export class VideoTo3dUploader extends ProductElement {
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, uploaderStrings);
   readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
-  readonly #history = new JobHistoryController(this, { kind: 'video', client: () => this.mediaClient(), onRestored: (records) => this.#restored(records) });
+  readonly #history = new JobHistoryController(this, {
+    kind: 'video',
+    client: () => this.mediaClient(),
+    onRestored: (records) => this.#restored(records),
+  });
   readonly #video = new VideoCheckController(this, () => Promise.all([this.#views.load(), this.#running()]));
   readonly #phase = new PhaseController<UploaderStatus>(this, {
     phases: PHASES,
@@ -119,7 +122,12 @@ export class VideoTo3dUploader extends ProductElement {
     onChange: (now) => now === 'resending' && this.#announce.resetProgress(),
   });
   // User Timing: validate, upload, queue, process, first-frame (README "Telemetry").
-  readonly #timings = new PhaseTimingsController(this, { tag: 'video-to-3d-uploader', phase: () => this.status, spans: TIMED, endOn: { 'first-frame': 'mk-viewer-load' } });
+  readonly #timings = new PhaseTimingsController(this, {
+    tag: 'video-to-3d-uploader',
+    phase: () => this.status,
+    spans: TIMED,
+    endOn: { 'first-frame': 'mk-viewer-load' },
+  });
   readonly #panel = new ErrorPanelController(this);
   readonly #views = new LazyModuleController(this, loadViews, { idle: false, styles: (m) => m.viewStyles });
   readonly #intake = new FileIntakeController(this, {
@@ -130,7 +138,9 @@ export class VideoTo3dUploader extends ProductElement {
     capture: () => this.capture,
   });
   readonly #away = new LazyAwayController(this, (e) =>
-    e.type === 'mk-job-succeeded' ? [this.#t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')] : [this.#t.term('vtNotifyFailedTitle'), jobErrorText(this.#t, e.detail.error)],
+    e.type === 'mk-job-succeeded'
+      ? [this.#t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')]
+      : [this.#t.term('vtNotifyFailedTitle'), jobErrorText(this.#t, e.detail.error)],
   );
   #run: Running | undefined;
 
@@ -177,7 +187,10 @@ export class VideoTo3dUploader extends ProductElement {
     try {
       const { jobs, request } = await this.#running();
       // One key per chosen file: a retry after a lost answer replays the job instead of charging again; a double click sends once.
-      await request.send(({ key, signal, onWait }) => jobs.start(file, { idempotencyKey: key, signal, summary, onWait }), { input: file });
+      await request.send(
+        ({ key, signal, onWait }) => jobs.start(file, { idempotencyKey: key, signal, summary, onWait }),
+        { input: file },
+      );
       this.#video.clear();
     } catch (err) {
       if (isAbort(err)) this._notice = this.#t.term('vtCancelled');
@@ -217,7 +230,11 @@ export class VideoTo3dUploader extends ProductElement {
 
   async #running(): Promise<Running> {
     const { running } = await loadRunning();
-    return (this.#run ??= running(this, () => this.mediaClient(), () => RUNNING.includes(this.status)));
+    return (this.#run ??= running(
+      this,
+      () => this.mediaClient(),
+      () => RUNNING.includes(this.status),
+    ));
   }
 
   #derive(): UploaderStatus {
@@ -241,7 +258,11 @@ export class VideoTo3dUploader extends ProductElement {
   #restored(records: readonly JobRecord[]): void {
     const unfinished = records.find((r) => !isTerminal(r.status));
     if (this.jobId) this.#adopt(this.jobId);
-    else if (unfinished) void this.#running().then(({ jobs, request }) => jobs.record || this.#video.file || request.busy || jobs.adopt(unfinished.id, { resumed: true }));
+    else if (unfinished)
+      void this.#running().then(
+        ({ jobs, request }) =>
+          jobs.record || this.#video.file || request.busy || jobs.adopt(unfinished.id, { resumed: true }),
+      );
   }
 
   #adopt(id: string): void {
@@ -249,9 +270,14 @@ export class VideoTo3dUploader extends ProductElement {
     this.#video.clear();
     this.#run?.request.forget();
     this.#run?.scene.clear();
-    void this.#running().then(({ jobs }) => jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) }));
+    void this.#running().then(({ jobs }) =>
+      jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) }),
+    );
     // A finished job from an earlier visit: ask once whether it still exists (and get fresh links).
-    if (known?.status === 'succeeded') void JobPoller.for(this.mediaClient()).refresh(known.id).catch(() => undefined);
+    if (known?.status === 'succeeded')
+      void JobPoller.for(this.mediaClient())
+        .refresh(known.id)
+        .catch(() => undefined);
   }
 
   // ---------------------------------------------------------------- rendering
@@ -266,7 +292,20 @@ export class VideoTo3dUploader extends ProductElement {
 
   #view(): UploaderView {
     const confirmOff = this.isDisabled || (this.#credits.remaining ?? Infinity) < COSTS.videoJob;
-    return { ...this.#actions, t: this.#t, status: this.status, video: this.#video, record: this.job, upload: this.#run?.jobs.upload, waitSeconds: this.#run?.request.waitSeconds ?? 0, scene: this.#run?.scene, confirmOff, intake: this.#intake, panel: this.#panel, announce: this.#announce };
+    return {
+      ...this.#actions,
+      t: this.#t,
+      status: this.status,
+      video: this.#video,
+      record: this.job,
+      upload: this.#run?.jobs.upload,
+      waitSeconds: this.#run?.request.waitSeconds ?? 0,
+      scene: this.#run?.scene,
+      confirmOff,
+      intake: this.#intake,
+      panel: this.#panel,
+      announce: this.#announce,
+    };
   }
 
   protected override render() {

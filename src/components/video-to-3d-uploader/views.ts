@@ -39,7 +39,12 @@ export function renderPhase(v: UploaderView) {
   return nothing;
 }
 
-const ADVICE = { dark: 'vtAdviceDark', bright: 'vtAdviceBright', blurry: 'vtAdviceBlurry', cut: 'vtAdviceCut' } as const;
+const ADVICE = {
+  dark: 'vtAdviceDark',
+  bright: 'vtAdviceBright',
+  blurry: 'vtAdviceBlurry',
+  cut: 'vtAdviceCut',
+} as const;
 
 function renderReady(v: UploaderView) {
   const t = v.t;
@@ -59,13 +64,15 @@ function renderReady(v: UploaderView) {
         </dl>
       </div>
     </div>
-    ${advice.length
-      ? html`<div class="advice" part="advice">
+    ${
+      advice.length
+        ? html`<div class="advice" part="advice">
           <h3>${t.term('vtAdviceTitle')}</h3>
           <ul>${advice.map((a) => html`<li data-advice=${a}>${t.term(ADVICE[a])}</li>`)}</ul>
           <p class="muted">${t.term('vtAdviceGoOn')}</p>
         </div>`
-      : nothing}
+        : nothing
+    }
     <div class="actions">
       <button type="button" part="confirm-button" class="primary" ?disabled=${v.confirmOff} @click=${v.start}>${t.term('vtConfirm', { cost: COSTS.videoJob })}</button>
       ${v.intake.render(t.term('chooseAnother'), { primary: false })}
@@ -88,7 +95,10 @@ function renderUploading(v: UploaderView, resend: boolean) {
   const sent = u ? t.term('sentOf', { loaded: u.loaded, total: u.total }) : '';
   const name = resend ? String(v.record?.summary['name'] ?? '') : (v.video.file?.name ?? '');
   // Before the first bytes of a resend (or after one that failed and waits for the next visit), no amount is known.
-  const value = !u && resend ? t.term('vtResendingShort') : t.term(resend ? 'vtResendValue' : 'vtUploadValue', { percent, sent, left });
+  const value =
+    !u && resend
+      ? t.term('vtResendingShort')
+      : t.term(resend ? 'vtResendValue' : 'vtUploadValue', { percent, sent, left });
   return html`<div class="stage">
     <p><strong>${t.term(resend ? 'vtResendingShort' : 'vtUploading')}</strong> <span class="muted">${name}</span></p>
     ${renderProgress(u ? fraction : undefined, value)}
@@ -118,10 +128,12 @@ function renderSucceeded(v: UploaderView) {
     ${renderViewer(v)}
     ${v.scene?.cached ? html`<p class="muted">${t.term('vtCached')}</p>` : nothing}
     <div class="actions">
-      ${output && safeUrl(output.ply_url) && safeUrl(output.archive_url)
-        ? html`<a class="button primary" part="download-ply" href=${output.ply_url} download>${t.term('vtDownloadPly')}</a>
+      ${
+        output && safeUrl(output.ply_url) && safeUrl(output.archive_url)
+          ? html`<a class="button primary" part="download-ply" href=${output.ply_url} download>${t.term('vtDownloadPly')}</a>
             <a class="button secondary" part="download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>`
-        : nothing}
+          : nothing
+      }
       <button type="button" class="secondary" @click=${v.reset}>${t.term('vtStartAnother')}</button>
     </div>
   </div>`;
@@ -130,7 +142,8 @@ function renderSucceeded(v: UploaderView) {
 function renderViewer(v: UploaderView) {
   const { t, scene } = v;
   if (scene?.error) return v.panel.render(t, scene.error, { onRetry: v.retryScene });
-  if (!scene?.url) return html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('vtLoadingScene'))}<p class="muted">${t.term('vtLoadingScene')}</p></div>`;
+  if (!scene?.url)
+    return html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('vtLoadingScene'))}<p class="muted">${t.term('vtLoadingScene')}</p></div>`;
   // The job's first frame is measured from the host (PhaseTimingsController, endOn mk-viewer-load).
   return html`<splat-viewer part="viewer" loading="eager" src=${scene.url} alt=${t.term('vtSceneAlt', { name: String(v.record?.summary['name'] ?? '') })} lang=${t.resolved}></splat-viewer>`;
 }
@@ -149,10 +162,22 @@ function renderFailed({ t, tryAnother }: UploaderView, r: JobRecord) {
   </div>`;
 }
 
-const LABEL = { queued: 'vtStatusQueued', processing: 'vtStatusProcessing', succeeded: 'vtStatusSucceeded', failed: 'vtStatusFailed', expired: 'vtStatusExpired', creating: 'vtStatusCreating' } as const;
+const LABEL = {
+  queued: 'vtStatusQueued',
+  processing: 'vtStatusProcessing',
+  succeeded: 'vtStatusSucceeded',
+  failed: 'vtStatusFailed',
+  expired: 'vtStatusExpired',
+  creating: 'vtStatusCreating',
+} as const;
 
 /** The recent scenes (`part="history"`), open while nothing else is shown. */
-export function renderHistory(t: UploaderView['t'], list: readonly JobRecord[], open: boolean, onOpen: (id: string) => void) {
+export function renderHistory(
+  t: UploaderView['t'],
+  list: readonly JobRecord[],
+  open: boolean,
+  onOpen: (id: string) => void,
+) {
   const when = new Intl.DateTimeFormat(t.resolved, { dateStyle: 'medium', timeStyle: 'short' });
   return html`<details class="history" part="history" ?open=${open}>
     <summary>${t.term('vtRecent')}</summary>

@@ -23,12 +23,21 @@ export interface Cutout {
 
 export async function removeBackground(image: Uint8Array): Promise<Cutout> {
   const base = sharp(image, { failOn: 'error' }).rotate(); // honour EXIF orientation
-  const { data: full, info } = await base.clone().removeAlpha().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data: full, info } = await base
+    .clone()
+    .removeAlpha()
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const { width, height } = info;
   const scale = Math.min(1, WORK_SIZE / Math.max(width, height));
   const w = Math.max(1, Math.round(width * scale));
   const h = Math.max(1, Math.round(height * scale));
-  const { data: small } = await sharp(full, { raw: { width, height, channels: 4 } }).resize(w, h, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data: small } = await sharp(full, { raw: { width, height, channels: 4 } })
+    .resize(w, h, { fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
 
   const mask = segment(small, w, h);
   const maskImage = await sharp(Buffer.from(mask), { raw: { width: w, height: h, channels: 1 } })
@@ -37,7 +46,10 @@ export async function removeBackground(image: Uint8Array): Promise<Cutout> {
     .extractChannel(0) // sharp widens a one-channel raw input to sRGB on the way
     .raw()
     .toBuffer();
-  let minX = width, minY = height, maxX = -1, maxY = -1;
+  let minX = width,
+    minY = height,
+    maxX = -1,
+    maxY = -1;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const a = maskImage[y * width + x]!;
@@ -58,8 +70,14 @@ export async function removeBackground(image: Uint8Array): Promise<Cutout> {
 function segment(rgb: Buffer, w: number, h: number): Uint8Array {
   const border: number[] = [];
   const pushPixel = (x: number, y: number) => border.push((y * w + x) * 3);
-  for (let x = 0; x < w; x++) { pushPixel(x, 0); pushPixel(x, h - 1); }
-  for (let y = 1; y < h - 1; y++) { pushPixel(0, y); pushPixel(w - 1, y); }
+  for (let x = 0; x < w; x++) {
+    pushPixel(x, 0);
+    pushPixel(x, h - 1);
+  }
+  for (let y = 1; y < h - 1; y++) {
+    pushPixel(0, y);
+    pushPixel(w - 1, y);
+  }
   const centers = kmeans(rgb, border, 4);
   const nearest = (i: number) => {
     let best = Infinity;
@@ -77,16 +95,24 @@ function segment(rgb: Buffer, w: number, h: number): Uint8Array {
 
   const mask = new Uint8Array(w * h).fill(255);
   const queue = new Int32Array(w * h);
-  let head = 0, tail = 0;
+  let head = 0,
+    tail = 0;
   for (const i of border) {
     const p = i / 3;
-    if (mask[p] === 255 && nearest(i) < threshold) { mask[p] = 0; queue[tail++] = p; }
+    if (mask[p] === 255 && nearest(i) < threshold) {
+      mask[p] = 0;
+      queue[tail++] = p;
+    }
   }
   while (head < tail) {
     const p = queue[head++]!;
-    const x = p % w, y = (p - x) / w;
+    const x = p % w,
+      y = (p - x) / w;
     const visit = (q: number) => {
-      if (mask[q] === 255 && nearest(q * 3) < threshold) { mask[q] = 0; queue[tail++] = q; }
+      if (mask[q] === 255 && nearest(q * 3) < threshold) {
+        mask[q] = 0;
+        queue[tail++] = q;
+      }
     };
     if (x > 0) visit(p - 1);
     if (x < w - 1) visit(p + 1);
@@ -105,13 +131,20 @@ function kmeans(rgb: Buffer, idx: number[], k: number): number[][] {
   for (let iter = 0; iter < 8; iter++) {
     const sums = centers.map(() => [0, 0, 0, 0]);
     for (const i of idx) {
-      let best = 0, bd = Infinity;
+      let best = 0,
+        bd = Infinity;
       centers.forEach((c, j) => {
         const d = (rgb[i]! - c[0]!) ** 2 + (rgb[i + 1]! - c[1]!) ** 2 + (rgb[i + 2]! - c[2]!) ** 2;
-        if (d < bd) { bd = d; best = j; }
+        if (d < bd) {
+          bd = d;
+          best = j;
+        }
       });
       const s = sums[best]!;
-      s[0]! += rgb[i]!; s[1]! += rgb[i + 1]!; s[2]! += rgb[i + 2]!; s[3]!++;
+      s[0]! += rgb[i]!;
+      s[1]! += rgb[i + 1]!;
+      s[2]! += rgb[i + 2]!;
+      s[3]!++;
     }
     centers = centers.map((c, j) => {
       const s = sums[j]!;

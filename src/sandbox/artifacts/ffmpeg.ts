@@ -17,7 +17,10 @@ export function ffmpegPath(): Promise<string | undefined> {
     }
     candidates.push('ffmpeg');
     for (const bin of candidates) {
-      const ok = await run(bin, ['-version']).then(() => true, () => false);
+      const ok = await run(bin, ['-version']).then(
+        () => true,
+        () => false,
+      );
       if (ok) return bin;
     }
     return undefined;
@@ -28,7 +31,10 @@ export function ffmpegPath(): Promise<string | undefined> {
 /** Runs ffmpeg with `args`, feeding `stdin`; resolves with stdout. Rejects with stderr on failure. */
 export async function ffmpeg(args: string[], stdin?: Uint8Array): Promise<Uint8Array> {
   const bin = await ffmpegPath();
-  if (!bin) throw new Error('ffmpeg is not available (the sandbox renders 3D turntables with it): npm install -D @ffmpeg-installer/ffmpeg, or install a system ffmpeg on PATH (apt-get install ffmpeg).');
+  if (!bin)
+    throw new Error(
+      'ffmpeg is not available (the sandbox renders 3D turntables with it): npm install -D @ffmpeg-installer/ffmpeg, or install a system ffmpeg on PATH (apt-get install ffmpeg).',
+    );
   return run(bin, args, stdin);
 }
 

@@ -7,7 +7,9 @@
 import { ImageUtils, NodeIO, type Mesh } from '@gltf-transform/core';
 import type { ModelStats } from '../../api/index.js';
 
-const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
+const TRIANGLES = 4,
+  TRIANGLE_STRIP = 5,
+  TRIANGLE_FAN = 6;
 
 export async function glbStats(glb: Uint8Array): Promise<ModelStats> {
   const doc = await new NodeIO().readBinary(glb);
@@ -25,7 +27,12 @@ export async function glbStats(glb: Uint8Array): Promise<ModelStats> {
       vertices += position?.getCount() ?? 0;
       const count = prim.getIndices()?.getCount() ?? position?.getCount() ?? 0;
       const mode = prim.getMode();
-      const n = mode === TRIANGLES ? Math.floor(count / 3) : mode === TRIANGLE_STRIP || mode === TRIANGLE_FAN ? Math.max(0, count - 2) : 0;
+      const n =
+        mode === TRIANGLES
+          ? Math.floor(count / 3)
+          : mode === TRIANGLE_STRIP || mode === TRIANGLE_FAN
+            ? Math.max(0, count - 2)
+            : 0;
       triangles += n * (instances.get(mesh) ?? 0);
     }
   }

@@ -23,10 +23,34 @@ interface StyleLook {
 }
 
 const LOOKS: Record<HeadshotStyle, StyleLook> = {
-  corporate: { backdrop: ['#9a9ea3', '#5d6166'], outfit: '#36393d', altOutfit: '#1f2f4a', saturation: 0.9, brightness: 1 },
-  'business-casual': { backdrop: ['#f4efe6', '#c9d6df'], outfit: '#6d8fb3', altOutfit: '#a35d4f', saturation: 1.05, brightness: 1.08 },
-  bewerbung: { backdrop: ['#f2f2f0', '#dcdcd8'], outfit: '#2b2d33', altOutfit: '#4a3b2a', saturation: 0.95, brightness: 1.04 },
-  creative: { backdrop: ['#d9a066', '#7a4b2a'], outfit: '#8a5a3b', altOutfit: '#5b6e3a', saturation: 1.1, brightness: 1.02 },
+  corporate: {
+    backdrop: ['#9a9ea3', '#5d6166'],
+    outfit: '#36393d',
+    altOutfit: '#1f2f4a',
+    saturation: 0.9,
+    brightness: 1,
+  },
+  'business-casual': {
+    backdrop: ['#f4efe6', '#c9d6df'],
+    outfit: '#6d8fb3',
+    altOutfit: '#a35d4f',
+    saturation: 1.05,
+    brightness: 1.08,
+  },
+  bewerbung: {
+    backdrop: ['#f2f2f0', '#dcdcd8'],
+    outfit: '#2b2d33',
+    altOutfit: '#4a3b2a',
+    saturation: 0.95,
+    brightness: 1.04,
+  },
+  creative: {
+    backdrop: ['#d9a066', '#7a4b2a'],
+    outfit: '#8a5a3b',
+    altOutfit: '#5b6e3a',
+    saturation: 1.1,
+    brightness: 1.02,
+  },
 };
 
 export interface HeadshotImage {
@@ -74,10 +98,28 @@ export async function renderHeadshot(cut: Cutout, style: HeadshotStyle, slot: Va
   person = sharp(raw, { raw: { width: size, height: size, channels: 4 } });
   if (slot === 1) {
     // A three-quarter turn: compress one side slightly, then warm the light.
-    const turned = await person.affine([[0.92, 0.06], [0, 1]], { background: { r: 0, g: 0, b: 0, alpha: 0 } }).raw().toBuffer({ resolveWithObject: true });
-    const resized = await sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: 4 } }).resize(size, size, { fit: 'fill' }).raw().toBuffer();
+    const turned = await person
+      .affine(
+        [
+          [0.92, 0.06],
+          [0, 1],
+        ],
+        { background: { r: 0, g: 0, b: 0, alpha: 0 } },
+      )
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const resized = await sharp(turned.data, {
+      raw: { width: turned.info.width, height: turned.info.height, channels: 4 },
+    })
+      .resize(size, size, { fit: 'fill' })
+      .raw()
+      .toBuffer();
     person = sharp(resized, { raw: { width: size, height: size, channels: 4 } });
-    person = person.modulate({ brightness: look.brightness * 1.03, saturation: look.saturation * 1.1 }).recomb([[1.1, 0.02, 0], [0, 1.0, 0], [0, 0, 0.85]]);
+    person = person.modulate({ brightness: look.brightness * 1.03, saturation: look.saturation * 1.1 }).recomb([
+      [1.1, 0.02, 0],
+      [0, 1.0, 0],
+      [0, 0, 0.85],
+    ]);
   } else if (slot === 3) {
     person = person.modulate({ brightness: 1, saturation: look.saturation * 0.85 });
   } else {
@@ -88,7 +130,10 @@ export async function renderHeadshot(cut: Cutout, style: HeadshotStyle, slot: Va
   const backdrop = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><defs><radialGradient id="g" cx="50%" cy="35%" r="75%"><stop offset="0" stop-color="${top1}"/><stop offset="1" stop-color="${bottom1}"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
   );
-  const png = await sharp(backdrop).composite([{ input: personPng }]).png({ compressionLevel: 6 }).toBuffer();
+  const png = await sharp(backdrop)
+    .composite([{ input: personPng }])
+    .png({ compressionLevel: 6 })
+    .toBuffer();
   return { png: new Uint8Array(png), width: size, height: size };
 }
 

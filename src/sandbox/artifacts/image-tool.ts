@@ -34,19 +34,34 @@ export async function runImageTool(image: Uint8Array, options: ImageToolOptions)
   let w = cut.width;
   let h = cut.height;
   if (options.crop) {
-    pipeline = sharp(await pipeline.extract(cut.box).raw().toBuffer(), { raw: { width: cut.box.width, height: cut.box.height, channels: 4 } });
+    pipeline = sharp(await pipeline.extract(cut.box).raw().toBuffer(), {
+      raw: { width: cut.box.width, height: cut.box.height, channels: 4 },
+    });
     w = cut.box.width;
     h = cut.box.height;
   }
-  const maxPixels = options.size === 'preview' ? LIMITS.imageTools.previewMaxPixels : options.size === 'auto' ? LIMITS.imageTools.autoMaxPixels : Infinity;
+  const maxPixels =
+    options.size === 'preview'
+      ? LIMITS.imageTools.previewMaxPixels
+      : options.size === 'auto'
+        ? LIMITS.imageTools.autoMaxPixels
+        : Infinity;
   if (w * h > maxPixels) {
     const k = Math.sqrt(maxPixels / (w * h));
     w = Math.max(1, Math.floor(w * k));
     h = Math.max(1, Math.floor(h * k));
     pipeline = pipeline.resize(w, h, { fit: 'fill' });
   }
-  if (options.bgColor || options.format === 'jpg') pipeline = pipeline.flatten({ background: options.bgColor ?? '#ffffff' });
+  if (options.bgColor || options.format === 'jpg')
+    pipeline = pipeline.flatten({ background: options.bgColor ?? '#ffffff' });
   const bytes =
-    options.format === 'jpg' ? await pipeline.jpeg({ quality: 90 }).toBuffer() : await pipeline.png({ compressionLevel: 6 }).toBuffer();
-  return { bytes: new Uint8Array(bytes), width: w, height: h, contentType: options.format === 'jpg' ? 'image/jpeg' : 'image/png' };
+    options.format === 'jpg'
+      ? await pipeline.jpeg({ quality: 90 }).toBuffer()
+      : await pipeline.png({ compressionLevel: 6 }).toBuffer();
+  return {
+    bytes: new Uint8Array(bytes),
+    width: w,
+    height: h,
+    contentType: options.format === 'jpg' ? 'image/jpeg' : 'image/png',
+  };
 }

@@ -24,7 +24,13 @@ export function encodePly(splats: readonly Splat[], shDegree: 0 | 1 | 2 | 3 = 0)
   for (let i = 0; i < restPerChannel * 3; i++) props.push(`f_rest_${i}`);
   props.push('opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3');
   const header =
-    ['ply', 'format binary_little_endian 1.0', `element vertex ${splats.length}`, ...props.map((p) => `property float ${p}`), 'end_header'].join('\n') + '\n';
+    [
+      'ply',
+      'format binary_little_endian 1.0',
+      `element vertex ${splats.length}`,
+      ...props.map((p) => `property float ${p}`),
+      'end_header',
+    ].join('\n') + '\n';
   const head = new TextEncoder().encode(header);
   const stride = props.length;
   const out = new Uint8Array(head.byteLength + splats.length * stride * 4);
@@ -36,8 +42,12 @@ export function encodePly(splats: readonly Splat[], shDegree: 0 | 1 | 2 | 3 = 0)
     o += 4;
   };
   for (const s of splats) {
-    put(s.position[0]); put(s.position[1]); put(s.position[2]);
-    put(0); put(0); put(0);
+    put(s.position[0]);
+    put(s.position[1]);
+    put(s.position[2]);
+    put(0);
+    put(0);
+    put(0);
     for (const c of s.color) put((c - 0.5) / SH_C0);
     // View-dependent terms: small, so every reader that ignores them still sees the right colour.
     for (let i = 0; i < restPerChannel * 3; i++) put(0);

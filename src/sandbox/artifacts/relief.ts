@@ -47,12 +47,22 @@ export async function buildRelief(images: Uint8Array[], options: ReliefOptions):
     const aspect = (meta.width ?? 1) / (meta.height ?? 1);
     const w = aspect >= 1 ? 1 : aspect;
     const h = aspect >= 1 ? 1 / aspect : 1;
-    const { data: lum } = await img.clone().ensureAlpha().resize(GRID, GRID, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+    const { data: lum } = await img
+      .clone()
+      .ensureAlpha()
+      .resize(GRID, GRID, { fit: 'fill' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const texSize = options.textureSize;
     const texRaw = await img.clone().ensureAlpha().resize(texSize, texSize, { fit: 'fill' }).raw().toBuffer();
     const textureBytes = options.cutout
-      ? await sharp(texRaw, { raw: { width: texSize, height: texSize, channels: 4 } }).png().toBuffer()
-      : await sharp(texRaw, { raw: { width: texSize, height: texSize, channels: 4 } }).removeAlpha().jpeg({ quality: 85 }).toBuffer();
+      ? await sharp(texRaw, { raw: { width: texSize, height: texSize, channels: 4 } })
+          .png()
+          .toBuffer()
+      : await sharp(texRaw, { raw: { width: texSize, height: texSize, channels: 4 } })
+          .removeAlpha()
+          .jpeg({ quality: 85 })
+          .toBuffer();
     const angle = (i / n) * Math.PI * 2;
     const radius = n > 1 ? 0.5 : 0;
     const positions = new Float32Array(GRID * GRID * 3);
@@ -63,7 +73,8 @@ export async function buildRelief(images: Uint8Array[], options: ReliefOptions):
         const p = v * 4;
         const alpha = lum[p + 3]! / 255;
         const l = (lum[p]! * 0.3 + lum[p + 1]! * 0.59 + lum[p + 2]! * 0.11) / 255;
-        const fx = (x / (GRID - 1)) * 5, fy = (y / (GRID - 1)) * 5;
+        const fx = (x / (GRID - 1)) * 5,
+          fy = (y / (GRID - 1)) * 5;
         const noise = bilinear(field, 6, fx, fy);
         const height = options.cutout && alpha < 0.5 ? 0 : depth * (0.6 * l + 0.4 * noise);
         const lx = (x / (GRID - 1) - 0.5) * w;
@@ -80,13 +91,24 @@ export async function buildRelief(images: Uint8Array[], options: ReliefOptions):
     let k = 0;
     for (let y = 0; y < GRID - 1; y++) {
       for (let x = 0; x < GRID - 1; x++) {
-        const a = y * GRID + x, b = a + 1, c = a + GRID, d = c + 1;
+        const a = y * GRID + x,
+          b = a + 1,
+          c = a + GRID,
+          d = c + 1;
         indices.set([a, c, b, b, c, d], k);
         k += 6;
       }
     }
-    const texture = doc.createTexture(`photo-${i}`).setImage(new Uint8Array(textureBytes)).setMimeType(options.cutout ? 'image/png' : 'image/jpeg');
-    const material = doc.createMaterial(`photo-${i}`).setBaseColorTexture(texture).setMetallicFactor(0).setRoughnessFactor(0.85).setDoubleSided(true);
+    const texture = doc
+      .createTexture(`photo-${i}`)
+      .setImage(new Uint8Array(textureBytes))
+      .setMimeType(options.cutout ? 'image/png' : 'image/jpeg');
+    const material = doc
+      .createMaterial(`photo-${i}`)
+      .setBaseColorTexture(texture)
+      .setMetallicFactor(0)
+      .setRoughnessFactor(0.85)
+      .setDoubleSided(true);
     if (options.cutout) material.setAlphaMode('MASK').setAlphaCutoff(0.5);
     const prim = doc
       .createPrimitive()
@@ -105,8 +127,13 @@ export async function buildRelief(images: Uint8Array[], options: ReliefOptions):
 }
 
 function bilinear(grid: number[], size: number, x: number, y: number): number {
-  const x0 = Math.min(size - 2, Math.floor(x)), y0 = Math.min(size - 2, Math.floor(y));
-  const tx = x - x0, ty = y - y0;
+  const x0 = Math.min(size - 2, Math.floor(x)),
+    y0 = Math.min(size - 2, Math.floor(y));
+  const tx = x - x0,
+    ty = y - y0;
   const at = (i: number, j: number) => grid[j * size + i]!;
-  return (at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx) * (1 - ty) + (at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx) * ty;
+  return (
+    (at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx) * (1 - ty) +
+    (at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx) * ty
+  );
 }

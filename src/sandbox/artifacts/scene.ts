@@ -112,7 +112,21 @@ async function extractFrames(input: SceneInput, frames: number, cols: number, ro
       await writeFile(file, input.bytes ?? new Uint8Array(0));
     }
     const fps = Math.max(0.01, frames / Math.max(input.durationSeconds, 0.1));
-    const raw = await ffmpeg(['-v', 'error', '-i', file, '-vf', `fps=${fps.toFixed(4)},scale=${cols}:${rows}`, '-frames:v', String(frames), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
+    const raw = await ffmpeg([
+      '-v',
+      'error',
+      '-i',
+      file,
+      '-vf',
+      `fps=${fps.toFixed(4)},scale=${cols}:${rows}`,
+      '-frames:v',
+      String(frames),
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ]);
     const need = frames * cols * rows * 3;
     if (raw.byteLength === 0) throw new Error('no frames decoded');
     if (raw.byteLength >= need) return raw.subarray(0, need);

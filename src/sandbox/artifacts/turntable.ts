@@ -22,16 +22,22 @@ export function renderFrame(faces: readonly ReliefFace[], angle: number, size: n
     for (let x = 0; x < size; x++) rgb.set([shade, shade, shade + 4], (y * size + x) * 3);
   }
   const depth = new Float32Array(size * size).fill(-Infinity);
-  const cos = Math.cos(angle), sin = Math.sin(angle);
+  const cos = Math.cos(angle),
+    sin = Math.sin(angle);
   const scale = size * 0.75;
   const light = normalize([0.4, 0.6, 0.7]);
   for (const face of faces) {
     const { positions: p, uvs, indices, texture } = face;
     const count = p.length / 3;
-    const sx = new Float32Array(count), sy = new Float32Array(count), sz = new Float32Array(count);
-    const wx = new Float32Array(count), wz = new Float32Array(count);
+    const sx = new Float32Array(count),
+      sy = new Float32Array(count),
+      sz = new Float32Array(count);
+    const wx = new Float32Array(count),
+      wz = new Float32Array(count);
     for (let v = 0; v < count; v++) {
-      const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!;
+      const x = p[v * 3]!,
+        y = p[v * 3 + 1]!,
+        z = p[v * 3 + 2]!;
       wx[v] = x * cos + z * sin;
       wz[v] = -x * sin + z * cos;
       sx[v] = size / 2 + wx[v]! * scale;
@@ -39,10 +45,16 @@ export function renderFrame(faces: readonly ReliefFace[], angle: number, size: n
       sz[v] = wz[v]!;
     }
     for (let t = 0; t < indices.length; t += 3) {
-      const a = indices[t]!, b = indices[t + 1]!, c = indices[t + 2]!;
+      const a = indices[t]!,
+        b = indices[t + 1]!,
+        c = indices[t + 2]!;
       const e1 = [wx[b]! - wx[a]!, p[b * 3 + 1]! - p[a * 3 + 1]!, wz[b]! - wz[a]!];
       const e2 = [wx[c]! - wx[a]!, p[c * 3 + 1]! - p[a * 3 + 1]!, wz[c]! - wz[a]!];
-      const n = normalize([e1[1]! * e2[2]! - e1[2]! * e2[1]!, e1[2]! * e2[0]! - e1[0]! * e2[2]!, e1[0]! * e2[1]! - e1[1]! * e2[0]!]);
+      const n = normalize([
+        e1[1]! * e2[2]! - e1[2]! * e2[1]!,
+        e1[2]! * e2[0]! - e1[0]! * e2[2]!,
+        e1[0]! * e2[1]! - e1[1]! * e2[0]!,
+      ]);
       const lambert = 0.35 + 0.65 * Math.abs(n[0]! * light[0]! + n[1]! * light[1]! + n[2]! * light[2]!);
       const minX = Math.max(0, Math.floor(Math.min(sx[a]!, sx[b]!, sx[c]!)));
       const maxX = Math.min(size - 1, Math.ceil(Math.max(sx[a]!, sx[b]!, sx[c]!)));
@@ -52,7 +64,8 @@ export function renderFrame(faces: readonly ReliefFace[], angle: number, size: n
       if (Math.abs(area) < 1e-9) continue;
       for (let y = minY; y <= maxY; y++) {
         for (let x = minX; x <= maxX; x++) {
-          const px = x + 0.5, py = y + 0.5;
+          const px = x + 0.5,
+            py = y + 0.5;
           const w0 = ((sx[b]! - px) * (sy[c]! - py) - (sx[c]! - px) * (sy[b]! - py)) / area;
           const w1 = ((sx[c]! - px) * (sy[a]! - py) - (sx[a]! - px) * (sy[c]! - py)) / area;
           const w2 = 1 - w0 - w1;
@@ -78,7 +91,10 @@ export function renderFrame(faces: readonly ReliefFace[], angle: number, size: n
   return rgb;
 }
 
-export async function encodeTurntable(faces: readonly ReliefFace[], options: TurntableOptions = {}): Promise<Uint8Array> {
+export async function encodeTurntable(
+  faces: readonly ReliefFace[],
+  options: TurntableOptions = {},
+): Promise<Uint8Array> {
   const size = options.size ?? 256;
   const frames = options.frames ?? 36;
   const fps = options.fps ?? 12;
@@ -88,7 +104,33 @@ export async function encodeTurntable(faces: readonly ReliefFace[], options: Tur
   const dir = await mkdtemp(join(tmpdir(), 'mediakit-turntable-'));
   try {
     const out = join(dir, 'turntable.mp4');
-    await ffmpeg(['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${size}x${size}`, '-r', String(fps), '-i', 'pipe:0', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', out], raw);
+    await ffmpeg(
+      [
+        '-v',
+        'error',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${size}x${size}`,
+        '-r',
+        String(fps),
+        '-i',
+        'pipe:0',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        '+faststart',
+        '-y',
+        out,
+      ],
+      raw,
+    );
     return new Uint8Array(await readFile(out));
   } finally {
     await rm(dir, { recursive: true, force: true });

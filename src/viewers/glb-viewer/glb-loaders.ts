@@ -18,7 +18,11 @@ export interface GlbLoaderOptions {
 }
 
 /** Parses a GLB (or .gltf text) file; `renderer` tells the KTX2 loader which texture formats the GPU takes. */
-export async function parseGlb(bytes: Uint8Array, renderer: WebGLRenderer, options: GlbLoaderOptions = {}): Promise<GLTF> {
+export async function parseGlb(
+  bytes: Uint8Array,
+  renderer: WebGLRenderer,
+  options: GlbLoaderOptions = {},
+): Promise<GLTF> {
   const { json } = splitGlb(bytes);
   const used = new Set(json.extensionsUsed ?? []);
   const loader = new GLTFLoader();
@@ -45,12 +49,16 @@ export async function parseGlb(bytes: Uint8Array, renderer: WebGLRenderer, optio
     workers.push(ktx2);
   }
   try {
-    const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+    const buffer =
+      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        ? (bytes.buffer as ArrayBuffer)
+        : bytes.slice().buffer;
     return await loader.parseAsync(buffer, '');
   } catch (err) {
     const message = reasonOf(err);
     // A decoder that could not be fetched or started is not a broken file.
-    if (workers.length && /decoder|transcoder|fetch|wasm|worker/i.test(message)) throw new ViewerError('unsupported_format', viewerMessages.decoderMissing(message));
+    if (workers.length && /decoder|transcoder|fetch|wasm|worker/i.test(message))
+      throw new ViewerError('unsupported_format', viewerMessages.decoderMissing(message));
     throw new ViewerError('corrupt_file', viewerMessages.modelUnreadable(message));
   } finally {
     // The decoders' workers end with the parse (each file starts its own).

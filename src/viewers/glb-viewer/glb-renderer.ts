@@ -6,7 +6,19 @@
  * model-viewer splits its ModelScene, Renderer and CachingGLTFLoader. It and the two files it
  * imports are the only importers of three.js for <glb-viewer>.
  */
-import { AnimationMixer, Box3, DirectionalLight, Group, HemisphereLight, PerspectiveCamera, Scene, type Material, type Mesh, type Object3D, type Texture } from 'three';
+import {
+  AnimationMixer,
+  Box3,
+  DirectionalLight,
+  Group,
+  HemisphereLight,
+  PerspectiveCamera,
+  Scene,
+  type Material,
+  type Mesh,
+  type Object3D,
+  type Texture,
+} from 'three';
 import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { viewerMessages } from '../shared/viewer-messages.js';
@@ -19,7 +31,11 @@ import { Stage, type View } from './glb-stage.js';
 export type GlbRendererOptions = GlbLoaderOptions;
 
 /** The view of one <glb-viewer>, drawn by the page's shared renderer. */
-export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElement, options: GlbRendererOptions = {}): ViewerRenderer {
+export function createGlbRenderer(
+  canvas: HTMLCanvasElement,
+  container: HTMLElement,
+  options: GlbRendererOptions = {},
+): ViewerRenderer {
   const stage = Stage.acquire();
   const context = canvas.getContext('2d');
   if (!context) throw new ViewerError('webgl_unavailable', viewerMessages.webglModel('no 2D canvas'));
@@ -101,7 +117,6 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
     mixer = undefined;
   }
 
-
   return {
     async load(bytes, signal, onProgress) {
       const stats = readGlbStats(bytes);
@@ -143,7 +158,9 @@ export function createGlbRenderer(canvas: HTMLCanvasElement, container: HTMLElem
     },
     screenshot() {
       stage.draw(view);
-      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'));
+      return new Promise((resolve, reject) =>
+        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'),
+      );
     },
     dispose() {
       observer.disconnect();

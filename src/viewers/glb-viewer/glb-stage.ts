@@ -10,7 +10,15 @@
  * Lives from the first view on the page until a moment after the last. Imported only by
  * glb-renderer.ts (it imports three).
  */
-import { NeutralToneMapping, PMREMGenerator, WebGLRenderer, type Group, type PerspectiveCamera, type Scene, type Texture } from 'three';
+import {
+  NeutralToneMapping,
+  PMREMGenerator,
+  WebGLRenderer,
+  type Group,
+  type PerspectiveCamera,
+  type Scene,
+  type Texture,
+} from 'three';
 import { ViewerError } from '../shared/viewer-error.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 
@@ -109,7 +117,8 @@ export class Stage {
     view.advance(Math.min(0.1, (now - view.last) / 1000));
     view.last = now;
     const { width: w, height: h } = view;
-    if (this.canvas.width < w || this.canvas.height < h) this.renderer.setSize(Math.max(w, this.canvas.width), Math.max(h, this.canvas.height), false);
+    if (this.canvas.width < w || this.canvas.height < h)
+      this.renderer.setSize(Math.max(w, this.canvas.width), Math.max(h, this.canvas.height), false);
     // The view goes to the canvas's top-left corner (GL counts rows from the bottom).
     const top = this.canvas.height - h;
     this.renderer.setViewport(0, top, w, h);

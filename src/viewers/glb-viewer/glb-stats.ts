@@ -39,7 +39,7 @@ export function splitGlb(bytes: Uint8Array): { json: Gltf; bin: Uint8Array | und
     if (view.getUint32(4, true) !== 2) throw new ViewerError('unsupported_format', viewerMessages.gltf1);
     let json: Gltf | undefined;
     let bin: Uint8Array | undefined;
-    for (let o = 12; o + 8 <= bytes.byteLength; ) {
+    for (let o = 12; o + 8 <= bytes.byteLength;) {
       const length = view.getUint32(o, true);
       const type = view.getUint32(o + 4, true);
       const body = bytes.subarray(o + 8, o + 8 + length);
@@ -68,7 +68,8 @@ export function readGlbStats(bytes: Uint8Array): ModelStats {
   const accessors = json.accessors ?? [];
   const count = (i: number | undefined) => (i === undefined ? 0 : (accessors[i]?.count ?? 0));
   const instances = new Map<number, number>();
-  for (const node of json.nodes ?? []) if (node.mesh !== undefined) instances.set(node.mesh, (instances.get(node.mesh) ?? 0) + 1);
+  for (const node of json.nodes ?? [])
+    if (node.mesh !== undefined) instances.set(node.mesh, (instances.get(node.mesh) ?? 0) + 1);
   let triangles = 0;
   let vertices = 0;
   (json.meshes ?? []).forEach((mesh, m) => {
@@ -99,7 +100,11 @@ export function readGlbStats(bytes: Uint8Array): ModelStats {
   };
 }
 
-function imageBytes(image: { bufferView?: number; uri?: string }, json: Gltf, bin: Uint8Array | undefined): Uint8Array | undefined {
+function imageBytes(
+  image: { bufferView?: number; uri?: string },
+  json: Gltf,
+  bin: Uint8Array | undefined,
+): Uint8Array | undefined {
   if (image.bufferView !== undefined && bin) {
     const view = json.bufferViews?.[image.bufferView];
     if (!view || (view.buffer ?? 0) !== 0) return undefined;
@@ -118,11 +123,12 @@ export function imageSize(b: Uint8Array): [number, number] | undefined {
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (b.length >= 24 && b[0] === 0x89 && b[1] === 0x50) return [v.getUint32(16), v.getUint32(20)];
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
-    for (let o = 2; o + 9 < b.length; ) {
+    for (let o = 2; o + 9 < b.length;) {
       if (b[o] !== 0xff) return undefined;
       const marker = b[o + 1]!;
       const length = v.getUint16(o + 2);
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return [v.getUint16(o + 7), v.getUint16(o + 5)];
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+        return [v.getUint16(o + 7), v.getUint16(o + 5)];
       o += 2 + length;
     }
     return undefined;
@@ -136,6 +142,7 @@ export function imageSize(b: Uint8Array): [number, number] | undefined {
     }
     if (chunk === 'VP8X') return [(v.getUint32(24, true) & 0xffffff) + 1, (v.getUint32(27, true) & 0xffffff) + 1];
   }
-  if (b.length >= 28 && b[0] === 0xab && b[1] === 0x4b && b[2] === 0x54 && b[3] === 0x58) return [v.getUint32(20, true), v.getUint32(24, true)];
+  if (b.length >= 28 && b[0] === 0xab && b[1] === 0x4b && b[2] === 0x54 && b[3] === 0x58)
+    return [v.getUint32(20, true), v.getUint32(24, true)];
   return undefined;
 }

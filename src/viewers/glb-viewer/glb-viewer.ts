@@ -58,7 +58,11 @@ export class GlbViewer extends ViewerElement {
 
   protected async loadRenderer(): Promise<RendererFactory> {
     const { createGlbRenderer } = await (rendererModule ??= import('./glb-renderer.js'));
-    return (canvas, container) => createGlbRenderer(canvas, container, { ...(this.dracoPath ? { dracoPath: this.dracoPath } : {}), ...(this.ktx2Path ? { ktx2Path: this.ktx2Path } : {}) });
+    return (canvas, container) =>
+      createGlbRenderer(canvas, container, {
+        ...(this.dracoPath ? { dracoPath: this.dracoPath } : {}),
+        ...(this.ktx2Path ? { ktx2Path: this.ktx2Path } : {}),
+      });
   }
 }
 

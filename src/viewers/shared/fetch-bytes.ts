@@ -5,7 +5,11 @@
 import { ViewerError } from './viewer-error.js';
 import { viewerMessages } from './viewer-messages.js';
 
-export async function fetchBytes(src: string, signal: AbortSignal, onProgress: (loaded: number, total: number) => void): Promise<Uint8Array> {
+export async function fetchBytes(
+  src: string,
+  signal: AbortSignal,
+  onProgress: (loaded: number, total: number) => void,
+): Promise<Uint8Array> {
   let response: Response;
   try {
     response = await fetch(src, { signal, credentials: 'same-origin' });

@@ -114,7 +114,9 @@ export function rotateBox(box: Box3, q: Quaternion): Box3 {
   const out = new Box3();
   const p = new Vector3();
   for (let i = 0; i < 8; i++) {
-    p.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).applyQuaternion(q);
+    p.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).applyQuaternion(
+      q,
+    );
     out.expandByPoint(p);
   }
   return out;
@@ -126,7 +128,13 @@ export function rotateBox(box: Box3, q: Quaternion): Box3 {
  * points themselves, leaving out the farthest `1 - quantile` of them (floaters); without, to the
  * box's corners. A fit of the bounding sphere, as before, left tall or flat subjects small.
  */
-export function frame(camera: PerspectiveCamera, controls: Orbit, box: Box3, points?: ArrayLike<number>, quantile = 1): void {
+export function frame(
+  camera: PerspectiveCamera,
+  controls: Orbit,
+  box: Box3,
+  points?: ArrayLike<number>,
+  quantile = 1,
+): void {
   const radius = Math.max(box.getSize(new Vector3()).length() / 2, 1e-3);
   const toCamera = VIEW_DIRECTION;
   const right = new Vector3().crossVectors(camera.up, toCamera).normalize();
@@ -134,7 +142,8 @@ export function frame(camera: PerspectiveCamera, controls: Orbit, box: Box3, poi
   const tanV = Math.tan((camera.fov * Math.PI) / 360) * FILL;
   const tanH = tanV * Math.max(camera.aspect, 1e-3);
   const corners: number[] = [];
-  for (let i = 0; i < 8; i++) corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
+  for (let i = 0; i < 8; i++)
+    corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
   const cloud = points && points.length >= 3 ? points : corners;
   const n = Math.floor(cloud.length / 3);
   const p = new Vector3();
@@ -154,7 +163,10 @@ export function frame(camera: PerspectiveCamera, controls: Orbit, box: Box3, poi
   // centre: look at the middle of its projection instead, then fit again from there.
   const center = box.getCenter(new Vector3());
   let distance = fit(center);
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < n; i++) {
     if (needs[i]! > distance) continue; // a floater left out of view
     at(i, center);
@@ -162,7 +174,10 @@ export function frame(camera: PerspectiveCamera, controls: Orbit, box: Box3, poi
     if (ahead <= 0) continue;
     const x = p.dot(right) / ahead;
     const y = p.dot(up) / ahead;
-    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
   }
   if (Number.isFinite(x0) && Number.isFinite(y0)) {
     center.addScaledVector(right, ((x0 + x1) / 2) * distance).addScaledVector(up, ((y0 + y1) / 2) * distance);
@@ -204,20 +219,43 @@ export function samplePoints(root: Object3D, max = 20_000): Float32Array {
 }
 
 /** Arrow keys turn the camera, +/- zoom, Home resets: the canvas is usable without a pointer. */
-export function keyboardOrbit(canvas: HTMLElement, camera: PerspectiveCamera, controls: Orbit, reset: () => void): () => void {
+export function keyboardOrbit(
+  canvas: HTMLElement,
+  camera: PerspectiveCamera,
+  controls: Orbit,
+  reset: () => void,
+): () => void {
   const step = Math.PI / 18;
   const onKey = (e: KeyboardEvent) => {
     const offset = camera.position.clone().sub(controls.target);
     const s = new Spherical().setFromVector3(offset);
     switch (e.key) {
-      case 'ArrowLeft': s.theta -= step; break;
-      case 'ArrowRight': s.theta += step; break;
-      case 'ArrowUp': s.phi = Math.max(0.05, s.phi - step); break;
-      case 'ArrowDown': s.phi = Math.min(Math.PI - 0.05, s.phi + step); break;
-      case '+': case '=': s.radius = Math.max(controls.minDistance, s.radius / 1.15); break;
-      case '-': case '_': s.radius = Math.min(controls.maxDistance, s.radius * 1.15); break;
-      case 'Home': reset(); e.preventDefault(); return;
-      default: return;
+      case 'ArrowLeft':
+        s.theta -= step;
+        break;
+      case 'ArrowRight':
+        s.theta += step;
+        break;
+      case 'ArrowUp':
+        s.phi = Math.max(0.05, s.phi - step);
+        break;
+      case 'ArrowDown':
+        s.phi = Math.min(Math.PI - 0.05, s.phi + step);
+        break;
+      case '+':
+      case '=':
+        s.radius = Math.max(controls.minDistance, s.radius / 1.15);
+        break;
+      case '-':
+      case '_':
+        s.radius = Math.min(controls.maxDistance, s.radius * 1.15);
+        break;
+      case 'Home':
+        reset();
+        e.preventDefault();
+        return;
+      default:
+        return;
     }
     e.preventDefault();
     camera.position.copy(controls.target).add(new Vector3().setFromSpherical(s));

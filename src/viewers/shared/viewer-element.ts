@@ -34,7 +34,11 @@ export interface ViewerRenderer {
   /** Sets which axis of the file points up; the view is turned and framed again. */
   setUp(up: ViewerUp): void;
   /** Shows the file's bytes (downloaded by the element, in parallel with the renderer's import). */
-  load(bytes: Uint8Array, signal: AbortSignal, onProgress: (detail: ViewerProgressDetail) => void): Promise<Omit<ViewerLoadDetail, 'src'> & { thinned?: Thinned }>;
+  load(
+    bytes: Uint8Array,
+    signal: AbortSignal,
+    onProgress: (detail: ViewerProgressDetail) => void,
+  ): Promise<Omit<ViewerLoadDetail, 'src'> & { thinned?: Thinned }>;
   /** The largest device-pixel ratio drawn. */
   setMaxPixelRatio(ratio: number): void;
   setAutoRotate(on: boolean): void;
@@ -117,15 +121,19 @@ export abstract class ViewerElement extends MkElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#observer = new IntersectionObserver((entries) => {
-      const visible = entries.some((e) => e.isIntersecting);
-      if (visible !== this.#visible) {
-        this.#visible = visible;
-        clearTimeout(this.#releaseTimer);
-        if (!visible && this.releaseOffscreen && this.#renderer) this.#releaseTimer = setTimeout(() => this.#releaseContext(), RELEASE_OFFSCREEN_MS);
-        this.requestUpdate();
-      }
-    }, { rootMargin: '200px' });
+    this.#observer = new IntersectionObserver(
+      (entries) => {
+        const visible = entries.some((e) => e.isIntersecting);
+        if (visible !== this.#visible) {
+          this.#visible = visible;
+          clearTimeout(this.#releaseTimer);
+          if (!visible && this.releaseOffscreen && this.#renderer)
+            this.#releaseTimer = setTimeout(() => this.#releaseContext(), RELEASE_OFFSCREEN_MS);
+          this.requestUpdate();
+        }
+      },
+      { rootMargin: '200px' },
+    );
     this.#observer.observe(this);
   }
 
@@ -187,7 +195,9 @@ export abstract class ViewerElement extends MkElement {
     try {
       // The file downloads while the renderer module (three.js) loads, not after it.
       const kept = this.#kept?.src === src ? this.#kept.bytes : undefined;
-      const bytes = kept ? Promise.resolve(kept) : fetchBytes(src, load.signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
+      const bytes = kept
+        ? Promise.resolve(kept)
+        : fetchBytes(src, load.signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
       bytes.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
       const factory = await this.loadRenderer();
       load.signal.throwIfAborted();
@@ -209,7 +219,13 @@ export abstract class ViewerElement extends MkElement {
     } catch (err) {
       if (load.signal.aborted) return;
       this.#perf?.clear();
-      const e = err instanceof ViewerError ? err : new ViewerError(err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file', viewerMessages.cannotShow(reasonOf(err)));
+      const e =
+        err instanceof ViewerError
+          ? err
+          : new ViewerError(
+              err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file',
+              viewerMessages.cannotShow(reasonOf(err)),
+            );
       this.status = 'error';
       this.errorMessage = e.message;
       this.errorCode = e.code;
@@ -256,17 +272,24 @@ export abstract class ViewerElement extends MkElement {
     const label = this.alt || t.term(this.kind === 'model' ? 'vwModel' : 'vwScene');
     const pct = this.progress === undefined ? undefined : Math.round(this.progress * 100);
     // The error itself is announced by its role=alert; stages only here.
-    const announce = this.status === 'loading' ? t.term('vwLoading', { label }) : this.status === 'loaded' ? t.term('vwLoaded', { label }) : '';
+    const announce =
+      this.status === 'loading'
+        ? t.term('vwLoading', { label })
+        : this.status === 'loaded'
+          ? t.term('vwLoaded', { label })
+          : '';
     const waiting = this.status === 'idle' || this.status === 'loading';
     return html`<div part="base" class="base">
       ${keyed(this.canvasGeneration, html`<canvas part="canvas" tabindex="0" role="img" aria-label=${t.term('vwCanvas', { label })}></canvas>`)}
       <slot name="poster" ?hidden=${this.status === 'loaded'} @slotchange=${this.#handlePosterChange}></slot>
       ${waiting && !this.hasPoster ? this.#renderHint() : nothing}
-      ${this.status === 'loading'
-        ? html`<div part="progress" class="progress" role="progressbar" aria-label=${t.term('vwLoading', { label })} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
+      ${
+        this.status === 'loading'
+          ? html`<div part="progress" class="progress" role="progressbar" aria-label=${t.term('vwLoading', { label })} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
             <div class="bar" style=${styleProps({ inlineSize: `${pct ?? 30}%` })}></div>
           </div>`
-        : nothing}
+          : nothing
+      }
       ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.#errorText()}</div>` : nothing}
       ${this.status === 'loaded' && this.thinned ? html`<div part="notice" class="notice" role="status">${t.term('vwThinned', this.thinned)}</div>` : nothing}
       <div class="sr-only" aria-live="polite">${announce}</div>
@@ -289,7 +312,9 @@ export abstract class ViewerElement extends MkElement {
   #renderHint() {
     const t = this.#t;
     const label = this.alt || t.term(this.kind === 'model' ? 'vwModel' : 'vwScene');
-    const text = this.src ? t.term('vwLoading', { label }) : t.term(this.kind === 'model' ? 'vwEmptyModel' : 'vwEmptyScene');
+    const text = this.src
+      ? t.term('vwLoading', { label })
+      : t.term(this.kind === 'model' ? 'vwEmptyModel' : 'vwEmptyScene');
     return html`<div part="hint" class="hint" aria-hidden="true">
       <svg viewBox="0 0 24 24" width="32" height="32" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round">
         <path d="M12 2.75 20.25 7.5v9L12 21.25 3.75 16.5v-9L12 2.75Z" />

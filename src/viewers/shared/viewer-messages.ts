@@ -10,7 +10,8 @@ export const viewerMessages = {
   cannotShow: (why: string) => `This file cannot be shown: ${why}`,
   canvasEncode: 'The canvas could not be encoded.',
   network: (why: string) => `The file could not be downloaded (${why}). Check the connection and the address.`,
-  http: (status: number) => `The file could not be downloaded: the server answered ${status}.${status === 403 ? ' The link may have expired; get a fresh one from the job.' : status === 404 ? ' Check the address.' : ''}`,
+  http: (status: number) =>
+    `The file could not be downloaded: the server answered ${status}.${status === 403 ? ' The link may have expired; get a fresh one from the job.' : status === 404 ? ' Check the address.' : ''}`,
   webglModel: (why: string) => `WebGL is not available in this browser, so the 3D model cannot be shown (${why}).`,
   webglScene: (why: string) => `WebGL is not available in this browser, so the scene cannot be shown (${why}).`,
   decoderMissing: (why: string) =>
@@ -22,10 +23,12 @@ export const viewerMessages = {
   glbNoJson: 'The GLB file has no JSON chunk; it is damaged.',
   notGlb: 'This file is not a GLB (glTF 2.0 binary) model.',
   glbJson: "The model's glTF JSON cannot be read; the file is damaged.",
-  sceneTimeout: 'The scene did not finish loading within a minute; the file may be damaged or too large for this device.',
+  sceneTimeout:
+    'The scene did not finish loading within a minute; the file may be damaged or too large for this device.',
   sceneNoFrame: 'The scene loaded but never finished its first frame.',
   sceneUnreadable: (why: string) => `The splat scene could not be read: ${why}`,
-  spzDecoderDownload: (why: string) => `The .spz decoder could not be downloaded (${why}); check the connection and try again.`,
+  spzDecoderDownload: (why: string) =>
+    `The .spz decoder could not be downloaded (${why}); check the connection and try again.`,
 };
 
 /** The text of whatever was thrown. */

@@ -15,12 +15,14 @@ export const viewerStrings = {
   vwLoaded: (p: { label: string }) => `${p.label} loaded`,
   vwCanvas: (p: { label: string }) => `${p.label}. Drag or use the arrow keys to turn, + and - to zoom.`,
   vwErrNetwork: 'The file could not be downloaded. Check the connection and try again.',
-  vwErrHttp: (p: { status: number }) => `The file could not be downloaded (the server answered ${p.status}).${p.status === 403 ? ' The link may have expired.' : ''}`,
+  vwErrHttp: (p: { status: number }) =>
+    `The file could not be downloaded (the server answered ${p.status}).${p.status === 403 ? ' The link may have expired.' : ''}`,
   vwErrFormat: 'This file type cannot be shown here.',
   vwErrCorrupt: 'This file is damaged or not what it claims to be.',
   vwErrWebgl: 'This browser cannot show 3D (WebGL is not available).',
   vwErrTimeout: 'The file took too long to show; it may be too large for this device.',
-  vwThinned: (p: { shown: number; total: number }, f: Formatter) => `Showing ${f.number(p.shown)} of ${f.number(p.total)} splats: the scene is larger than this device's budget (splat-budget).`,
+  vwThinned: (p: { shown: number; total: number }, f: Formatter) =>
+    `Showing ${f.number(p.shown)} of ${f.number(p.total)} splats: the scene is larger than this device's budget (splat-budget).`,
 };
 
 export type ViewerStrings = typeof viewerStrings;

@@ -31,7 +31,12 @@ declare module '@mkkellogg/gaussian-splats-3d' {
 
   export class DropInViewer extends Group {
     constructor(options?: DropInViewerOptions);
-    viewer: { splatRenderReady: boolean; sortRunning: boolean; sortWorker?: Worker; splatMesh: { getSplatCount(): number } | null };
+    viewer: {
+      splatRenderReady: boolean;
+      sortRunning: boolean;
+      sortWorker?: Worker;
+      splatMesh: { getSplatCount(): number } | null;
+    };
     addSplatScene(path: string, options?: AddSceneOptions): Promise<void> & { abort?: (reason?: unknown) => void };
     getSceneCount(): number;
     removeSplatScene(index: number, showLoadingUI?: boolean): Promise<void>;
@@ -61,6 +66,9 @@ declare module '@mkkellogg/gaussian-splats-3d' {
   };
 
   export const SplatBufferGenerator: {
-    getStandardGenerator(alphaRemovalThreshold?: number, compressionLevel?: number): { generateFromUncompressedSplatArray(splats: UncompressedSplatArray): SplatBuffer };
+    getStandardGenerator(
+      alphaRemovalThreshold?: number,
+      compressionLevel?: number,
+    ): { generateFromUncompressedSplatArray(splats: UncompressedSplatArray): SplatBuffer };
   };
 }

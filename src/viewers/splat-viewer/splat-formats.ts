@@ -45,10 +45,15 @@ export function prepareSplats(input: Uint8Array): SplatFile {
   if (isZip(input)) {
     const inner = fromZip(input);
     // Never a zip inside a zip (each level multiplies what a small file can expand to).
-    if (isZip(inner)) throw new ViewerError('unsupported_format', 'The zip archive holds another archive; unzip it and open the .ply or .splat inside.');
+    if (isZip(inner))
+      throw new ViewerError(
+        'unsupported_format',
+        'The zip archive holds another archive; unzip it and open the .ply or .splat inside.',
+      );
     return prepareSplats(inner);
   }
-  if (input[0] === 0x70 && input[1] === 0x6c && input[2] === 0x79 && (input[3] === 0x0a || input[3] === 0x0d)) return fromPly(input);
+  if (input[0] === 0x70 && input[1] === 0x6c && input[2] === 0x79 && (input[3] === 0x0a || input[3] === 0x0d))
+    return fromPly(input);
   if (input[0] === 0x67 && input[1] === 0x6c && input[2] === 0x54 && input[3] === 0x46) {
     throw new ViewerError('unsupported_format', 'This is a GLB model, not a splat scene: show it in <glb-viewer>.');
   }
@@ -56,8 +61,15 @@ export function prepareSplats(input: Uint8Array): SplatFile {
   if (spz) return fromSpz(input, spz);
   if (isKSplat(input)) return fromKSplat(input);
   if (input.byteLength > 0 && input.byteLength % 32 === 0 && looksLikeSplat(input)) return fromSplat(input);
-  if (input[0] === 0x1f && input[1] === 0x8b) throw new ViewerError('unsupported_format', 'This gzip-compressed file is not an .spz splat scene; decompress it and open the file inside.');
-  throw new ViewerError('unsupported_format', 'This file is not a splat scene: expected a 3DGS .ply, a .splat, a .ksplat, an .spz, or a zip archive holding a .ply.');
+  if (input[0] === 0x1f && input[1] === 0x8b)
+    throw new ViewerError(
+      'unsupported_format',
+      'This gzip-compressed file is not an .spz splat scene; decompress it and open the file inside.',
+    );
+  throw new ViewerError(
+    'unsupported_format',
+    'This file is not a splat scene: expected a 3DGS .ply, a .splat, a .ksplat, an .spz, or a zip archive holding a .ply.',
+  );
 }
 
 /** `NGSP`, then the version and the splat count (little-endian uint32 each). */
@@ -68,7 +80,9 @@ function spzHeader(input: Uint8Array): { version: number; count: number; gzip: b
   const read = (head: Uint8Array, gzip: boolean) => {
     if (head.byteLength < 16) return undefined;
     const view = new DataView(head.buffer, head.byteOffset, 16);
-    return view.getUint32(0, true) === NGSP ? { version: view.getUint32(4, true), count: view.getUint32(8, true), gzip } : undefined;
+    return view.getUint32(0, true) === NGSP
+      ? { version: view.getUint32(4, true), count: view.getUint32(8, true), gzip }
+      : undefined;
   };
   if (!(input[0] === 0x1f && input[1] === 0x8b && input[2] === 0x08)) return read(input, false);
   // Inflate only the first bytes: enough for the 16-byte header.
@@ -89,12 +103,22 @@ function spzHeader(input: Uint8Array): { version: number; count: number; gzip: b
   return have === 16 ? read(head, true) : undefined;
 }
 
-function fromSpz(bytes: Uint8Array, { version, count, gzip }: { version: number; count: number; gzip: boolean }): SpzFile {
+function fromSpz(
+  bytes: Uint8Array,
+  { version, count, gzip }: { version: number; count: number; gzip: boolean },
+): SpzFile {
   const [lo, hi] = SPZ_VERSIONS;
   if (version < lo || version > hi) {
-    throw new ViewerError('unsupported_format', `This .spz file is SPZ version ${version}; this viewer reads versions ${lo} to ${hi}. Re-save it with a current SPZ tool (splat-transform, Niantic's spz) or as a .ply.`);
+    throw new ViewerError(
+      'unsupported_format',
+      `This .spz file is SPZ version ${version}; this viewer reads versions ${lo} to ${hi}. Re-save it with a current SPZ tool (splat-transform, Niantic's spz) or as a .ply.`,
+    );
   }
-  if (!gzip && version < 4) throw new ViewerError('corrupt_file', `This .spz file (version ${version}) should be gzip-compressed and is not; the file is damaged.`);
+  if (!gzip && version < 4)
+    throw new ViewerError(
+      'corrupt_file',
+      `This .spz file (version ${version}) should be gzip-compressed and is not; the file is damaged.`,
+    );
   if (!(count > 0)) throw new ViewerError('corrupt_file', 'The .spz file holds no splats.');
   return { bytes, format: 'spz', version, count };
 }
@@ -115,19 +139,39 @@ const KSPLAT_BYTES_PER_SPLAT = [
 function isKSplat(input: Uint8Array): boolean {
   if (input.byteLength < 24 || input[0] !== 0 || input[2] !== 0 || input[3] !== 0) return false;
   const view = new DataView(input.buffer, input.byteOffset, 24);
-  const [maxSections, sections, maxSplats, splats] = [4, 8, 12, 16].map((o) => view.getUint32(o, true)) as [number, number, number, number];
+  const [maxSections, sections, maxSplats, splats] = [4, 8, 12, 16].map((o) => view.getUint32(o, true)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const level = view.getUint16(20, true);
-  return maxSections > 0 && maxSections <= maxSplats && sections <= maxSections && splats <= maxSplats && level <= 2 && view.getUint16(22, true) === 0;
+  return (
+    maxSections > 0 &&
+    maxSections <= maxSplats &&
+    sections <= maxSections &&
+    splats <= maxSplats &&
+    level <= 2 &&
+    view.getUint16(22, true) === 0
+  );
 }
 
 function fromKSplat(bytes: Uint8Array): KSplatFile {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes[1]! < 1) throw new ViewerError('unsupported_format', `This .ksplat file is format version 0.${bytes[1]}, older than the splat library reads (0.1); convert the scene again.`);
+  if (bytes[1]! < 1)
+    throw new ViewerError(
+      'unsupported_format',
+      `This .ksplat file is format version 0.${bytes[1]}, older than the splat library reads (0.1); convert the scene again.`,
+    );
   const sections = view.getUint32(4, true);
   const maxSplats = view.getUint32(12, true);
   const level = view.getUint16(20, true);
   let need = KSPLAT_HEADER + sections * KSPLAT_SECTION_HEADER;
-  const cut = () => new ViewerError('corrupt_file', `The .ksplat file is cut short: its header promises ${need} bytes, it has ${bytes.byteLength}. Download it again.`);
+  const cut = () =>
+    new ViewerError(
+      'corrupt_file',
+      `The .ksplat file is cut short: its header promises ${need} bytes, it has ${bytes.byteLength}. Download it again.`,
+    );
   if (bytes.byteLength < need) throw cut();
   let splats = 0;
   for (let i = 0; i < sections; i++) {
@@ -135,12 +179,21 @@ function fromKSplat(bytes: Uint8Array): KSplatFile {
     const count = view.getUint32(o + 4, true);
     const shDegree = view.getUint16(o + 40, true);
     const perSplat = KSPLAT_BYTES_PER_SPLAT[level]![shDegree];
-    if (perSplat === undefined) throw new ViewerError('unsupported_format', `This .ksplat file holds spherical harmonics of degree ${shDegree}; the splat library reads up to 2.`);
-    const buckets = level >= 1 ? view.getUint32(o + 12, true) * view.getUint16(o + 20, true) + view.getUint32(o + 36, true) * 4 : 0;
+    if (perSplat === undefined)
+      throw new ViewerError(
+        'unsupported_format',
+        `This .ksplat file holds spherical harmonics of degree ${shDegree}; the splat library reads up to 2.`,
+      );
+    const buckets =
+      level >= 1 ? view.getUint32(o + 12, true) * view.getUint16(o + 20, true) + view.getUint32(o + 36, true) * 4 : 0;
     need += count * perSplat + buckets;
     splats += count;
   }
-  if (splats !== maxSplats) throw new ViewerError('corrupt_file', `The .ksplat file's sections hold ${splats} splats, its header says ${maxSplats}; the file is damaged.`);
+  if (splats !== maxSplats)
+    throw new ViewerError(
+      'corrupt_file',
+      `The .ksplat file's sections hold ${splats} splats, its header says ${maxSplats}; the file is damaged.`,
+    );
   if (bytes.byteLength < need) throw cut();
   return { bytes, format: 'ksplat', count: maxSplats };
 }
@@ -173,7 +226,11 @@ function fromZip(zip: Uint8Array): Uint8Array {
   } catch {
     throw new ViewerError('corrupt_file', 'The zip archive is damaged; download it again.');
   }
-  if (over) throw new ViewerError('unsupported_format', `The zip archive would expand to more than ${Math.round(limit / 1024 / 1024)} MB; open the .ply or .splat directly.`);
+  if (over)
+    throw new ViewerError(
+      'unsupported_format',
+      `The zip archive would expand to more than ${Math.round(limit / 1024 / 1024)} MB; open the .ply or .splat directly.`,
+    );
   const name = Object.keys(files).sort((a, b) => Number(/\.splat$/i.test(a)) - Number(/\.splat$/i.test(b)))[0];
   if (!name) throw new ViewerError('unsupported_format', 'The zip archive holds no .ply or .splat scene.');
   return files[name]!;
@@ -185,22 +242,45 @@ interface Element {
   props: { name: string; type: string }[];
 }
 
-const SIZES: Record<string, number> = { char: 1, uchar: 1, int8: 1, uint8: 1, short: 2, ushort: 2, int16: 2, uint16: 2, int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4, double: 8, float64: 8 };
+const SIZES: Record<string, number> = {
+  char: 1,
+  uchar: 1,
+  int8: 1,
+  uint8: 1,
+  short: 2,
+  ushort: 2,
+  int16: 2,
+  uint16: 2,
+  int: 4,
+  uint: 4,
+  int32: 4,
+  uint32: 4,
+  float: 4,
+  float32: 4,
+  double: 8,
+  float64: 8,
+};
 
 function parseHeader(bytes: Uint8Array): { elements: Element[]; dataStart: number; text: string } {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, MAX_HEADER)));
   const end = head.indexOf('end_header');
-  if (end < 0) throw new ViewerError('corrupt_file', 'The PLY header has no end_header line; the file is damaged or cut short.');
+  if (end < 0)
+    throw new ViewerError('corrupt_file', 'The PLY header has no end_header line; the file is damaged or cut short.');
   const eol = head.indexOf('\n', end);
   if (eol < 0) throw new ViewerError('corrupt_file', 'The PLY file ends inside its header.');
   const text = head.slice(0, eol + 1);
-  if (!/^format binary_little_endian 1\.0\s*$/m.test(text)) throw new ViewerError('unsupported_format', 'Only binary little-endian PLY files are supported; re-export the scene as binary PLY.');
+  if (!/^format binary_little_endian 1\.0\s*$/m.test(text))
+    throw new ViewerError(
+      'unsupported_format',
+      'Only binary little-endian PLY files are supported; re-export the scene as binary PLY.',
+    );
   const elements: Element[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim().split(/\s+/);
     if (line[0] === 'element') elements.push({ name: line[1]!, count: Number(line[2]), props: [] });
     else if (line[0] === 'property') {
-      if (line[1] === 'list') throw new ViewerError('unsupported_format', 'This PLY holds a mesh (list properties), not Gaussian splats.');
+      if (line[1] === 'list')
+        throw new ViewerError('unsupported_format', 'This PLY holds a mesh (list properties), not Gaussian splats.');
       if (!SIZES[line[1]!]) throw new ViewerError('corrupt_file', `The PLY header names an unknown type "${line[1]}".`);
       elements.at(-1)?.props.push({ type: line[1]!, name: line[2]! });
     }
@@ -211,16 +291,26 @@ function parseHeader(bytes: Uint8Array): { elements: Element[]; dataStart: numbe
 function fromPly(bytes: Uint8Array): PreparedSplats {
   const { elements, dataStart, text } = parseHeader(bytes);
   const vertex = elements.find((e) => e.name === 'vertex');
-  if (!vertex || !(vertex.count > 0)) throw new ViewerError('corrupt_file', 'The PLY file has no splats (no vertex element).');
+  if (!vertex || !(vertex.count > 0))
+    throw new ViewerError('corrupt_file', 'The PLY file has no splats (no vertex element).');
   let need = dataStart;
   for (const e of elements) need += e.count * e.props.reduce((n, p) => n + SIZES[p.type]!, 0);
-  if (bytes.byteLength < need) throw new ViewerError('corrupt_file', `The PLY file is cut short: its header promises ${need} bytes, it has ${bytes.byteLength}. Download it again.`);
+  if (bytes.byteLength < need)
+    throw new ViewerError(
+      'corrupt_file',
+      `The PLY file is cut short: its header promises ${need} bytes, it has ${bytes.byteLength}. Download it again.`,
+    );
   if (elements.some((e) => e.name === 'chunk')) return fromCompressedPly(bytes, elements, dataStart);
   const names = vertex.props.map((p) => p.name);
   for (const required of ['x', 'y', 'z', 'opacity', 'scale_0', 'rot_0', 'f_dc_0']) {
-    if (!names.includes(required)) throw new ViewerError('unsupported_format', `This PLY is not a Gaussian-splat scene: its vertices have no "${required}".`);
+    if (!names.includes(required))
+      throw new ViewerError(
+        'unsupported_format',
+        `This PLY is not a Gaussian-splat scene: its vertices have no "${required}".`,
+      );
   }
-  if (vertex.props.some((p) => p.type !== 'float' && p.type !== 'float32')) throw new ViewerError('unsupported_format', 'Standard 3DGS PLY properties must all be float.');
+  if (vertex.props.some((p) => p.type !== 'float' && p.type !== 'float32'))
+    throw new ViewerError('unsupported_format', 'Standard 3DGS PLY properties must all be float.');
   const stride = vertex.props.length * 4;
   const view = new DataView(bytes.buffer, bytes.byteOffset + dataStart, vertex.count * stride);
   const [ix, iy, iz] = ['x', 'y', 'z'].map((n) => names.indexOf(n) * 4) as [number, number, number];
@@ -244,23 +334,34 @@ function fromPly(bytes: Uint8Array): PreparedSplats {
 function fromCompressedPly(bytes: Uint8Array, elements: Element[], dataStart: number): PreparedSplats {
   const chunk = elements.find((e) => e.name === 'chunk')!;
   const vertex = elements.find((e) => e.name === 'vertex')!;
-  if (elements[0] !== chunk || elements[1] !== vertex) throw new ViewerError('unsupported_format', 'This compressed PLY has its elements in an unexpected order.');
+  if (elements[0] !== chunk || elements[1] !== vertex)
+    throw new ViewerError('unsupported_format', 'This compressed PLY has its elements in an unexpected order.');
   const cNames = chunk.props.map((p) => p.name);
   const vNames = vertex.props.map((p) => p.name);
   for (const n of ['packed_position', 'packed_rotation', 'packed_scale', 'packed_color']) {
     if (!vNames.includes(n)) throw new ViewerError('unsupported_format', `This compressed PLY has no "${n}".`);
   }
-  if (chunk.props.some((p) => p.type !== 'float') || vertex.props.some((p) => p.type !== 'uint')) throw new ViewerError('unsupported_format', 'This compressed PLY uses property types this viewer does not know.');
+  if (chunk.props.some((p) => p.type !== 'float') || vertex.props.some((p) => p.type !== 'uint'))
+    throw new ViewerError('unsupported_format', 'This compressed PLY uses property types this viewer does not know.');
   const cStride = chunk.props.length * 4;
   const vStride = vertex.props.length * 4;
   const cView = new DataView(bytes.buffer, bytes.byteOffset + dataStart, chunk.count * cStride);
-  const vView = new DataView(bytes.buffer, bytes.byteOffset + dataStart + chunk.count * cStride, vertex.count * vStride);
+  const vView = new DataView(
+    bytes.buffer,
+    bytes.byteOffset + dataStart + chunk.count * cStride,
+    vertex.count * vStride,
+  );
   const cf = (c: number, name: string) => {
     const i = cNames.indexOf(name);
     return i < 0 ? undefined : cView.getFloat32(c * cStride + i * 4, true);
   };
   const vi = (name: string) => vNames.indexOf(name) * 4;
-  const [pPos, pRot, pScale, pColor] = [vi('packed_position'), vi('packed_rotation'), vi('packed_scale'), vi('packed_color')];
+  const [pPos, pRot, pScale, pColor] = [
+    vi('packed_position'),
+    vi('packed_rotation'),
+    vi('packed_scale'),
+    vi('packed_color'),
+  ];
   const unorm = (v: number, bits: number) => (v & ((1 << bits) - 1)) / ((1 << bits) - 1);
   const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
   const out = new Uint8Array(vertex.count * 32);
@@ -268,7 +369,8 @@ function fromCompressedPly(bytes: Uint8Array, elements: Element[], dataStart: nu
   const positions = new Float32Array(vertex.count * 3);
   for (let i = 0; i < vertex.count; i++) {
     const c = Math.floor(i / 256);
-    if (c >= chunk.count) throw new ViewerError('corrupt_file', 'The compressed PLY has more splats than its chunks describe.');
+    if (c >= chunk.count)
+      throw new ViewerError('corrupt_file', 'The compressed PLY has more splats than its chunks describe.');
     const pos = vView.getUint32(i * vStride + pPos, true);
     const x = lerp(cf(c, 'min_x')!, cf(c, 'max_x')!, unorm(pos >>> 21, 11));
     const y = lerp(cf(c, 'min_y')!, cf(c, 'max_y')!, unorm(pos >>> 11, 10));
@@ -296,7 +398,12 @@ function fromCompressedPly(bytes: Uint8Array, elements: Element[], dataStart: nu
     const m = Math.sqrt(Math.max(0, 1 - (qa * qa + qb * qb + qc * qc)));
     // The largest component's index counts in w, x, y, z order (as @playcanvas/splat-transform,
     // PlayCanvas's own tool, decodes it: a file decoded here and one it converted render the same).
-    const [qw, qx, qy, qz] = [[m, qa, qb, qc], [qa, m, qb, qc], [qa, qb, m, qc], [qa, qb, qc, m]][rot >>> 30]!;
+    const [qw, qx, qy, qz] = [
+      [m, qa, qb, qc],
+      [qa, m, qb, qc],
+      [qa, qb, m, qc],
+      [qa, qb, qc, m],
+    ][rot >>> 30]!;
     const o = i * 32;
     ov.setFloat32(o, x, true);
     ov.setFloat32(o + 4, y, true);
@@ -342,15 +449,23 @@ function looksLikeSplat(bytes: Uint8Array): boolean {
 export function fromSplat(bytes: Uint8Array): PreparedSplats {
   const count = bytes.byteLength / 32;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { bytes, format: 'splat', count, ...robustBounds(count, (i, p) => {
-    p[0] = view.getFloat32(i * 32, true);
-    p[1] = view.getFloat32(i * 32 + 4, true);
-    p[2] = view.getFloat32(i * 32 + 8, true);
-  }) };
+  return {
+    bytes,
+    format: 'splat',
+    count,
+    ...robustBounds(count, (i, p) => {
+      p[0] = view.getFloat32(i * 32, true);
+      p[1] = view.getFloat32(i * 32 + 4, true);
+      p[2] = view.getFloat32(i * 32 + 8, true);
+    }),
+  };
 }
 
 /** 5th-95th percentile box of up to 20 000 sampled centres. */
-export function robustBounds(count: number, read: (i: number, out: number[]) => void): { min: [number, number, number]; max: [number, number, number] } {
+export function robustBounds(
+  count: number,
+  read: (i: number, out: number[]) => void,
+): { min: [number, number, number]; max: [number, number, number] } {
   const step = Math.max(1, Math.floor(count / 20_000));
   const axes: number[][] = [[], [], []];
   const p = [0, 0, 0];
@@ -358,11 +473,11 @@ export function robustBounds(count: number, read: (i: number, out: number[]) => 
     read(i, p);
     if (p.every(Number.isFinite)) for (let k = 0; k < 3; k++) axes[k]!.push(p[k]!);
   }
-  if (axes[0]!.length === 0) throw new ViewerError('corrupt_file', 'The scene\'s splat positions are not numbers; the file is damaged.');
+  if (axes[0]!.length === 0)
+    throw new ViewerError('corrupt_file', "The scene's splat positions are not numbers; the file is damaged.");
   const pick = (a: number[], q: number) => a[Math.min(a.length - 1, Math.floor(q * (a.length - 1)))]!;
   const lo = count < 50 ? 0 : 0.05;
   const min = axes.map((a) => (a.sort((x, y) => x - y), pick(a, lo))) as [number, number, number];
   const max = axes.map((a) => pick(a, 1 - lo)) as [number, number, number];
   return { min, max };
 }
-

@@ -25,7 +25,9 @@ const FIT_QUANTILE = 0.98;
 const SETTLE_MS = 600;
 
 /** What the library is given: PLY or .splat bytes, or a .ksplat with its centres sampled here. */
-type Scene3 = (PreparedSplats & { centres?: undefined }) | (KSplatFile & Pick<PreparedSplats, 'min' | 'max'> & { centres: Float32Array; buffer: SplatBuffer });
+type Scene3 =
+  | (PreparedSplats & { centres?: undefined })
+  | (KSplatFile & Pick<PreparedSplats, 'min' | 'max'> & { centres: Float32Array; buffer: SplatBuffer });
 let spzModule: Promise<typeof import('./splat-spz.js')> | undefined;
 
 export interface SplatRendererOptions {
@@ -33,7 +35,11 @@ export interface SplatRendererOptions {
   budget?: () => number;
 }
 
-export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLElement, options: SplatRendererOptions = {}): ViewerRenderer {
+export function createSplatRenderer(
+  canvas: HTMLCanvasElement,
+  container: HTMLElement,
+  options: SplatRendererOptions = {},
+): ViewerRenderer {
   let renderer: WebGLRenderer;
   try {
     renderer = new WebGLRenderer({ canvas, antialias: false, alpha: true });
@@ -97,7 +103,12 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
     wake();
   });
   observer.observe(container);
-  const stopKeys = keyboardOrbit(canvas, camera, controls, () => bounds && frame(camera, controls, bounds, points, FIT_QUANTILE));
+  const stopKeys = keyboardOrbit(
+    canvas,
+    camera,
+    controls,
+    () => bounds && frame(camera, controls, bounds, points, FIT_QUANTILE),
+  );
   const onLost = (e: Event) => e.preventDefault();
   canvas.addEventListener('webglcontextlost', onLost);
 
@@ -116,7 +127,18 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
       const budget = Math.max(1, Math.floor(options.budget?.() ?? Infinity));
       // Over the budget: every k-th splat, so the whole scene still shows, thinner, instead of
       // a tab that runs out of memory (sorting and textures grow with the count).
-      const prepared: Scene3 = whole.count <= budget ? whole : whole.format === 'ksplat' ? { ...whole, format: 'splat', centres: undefined, bytes: ksplatRecords(whole.buffer, whole.count, budget), count: budget } : { ...whole, ...thin(whole.bytes, whole.format, whole.count, budget) };
+      const prepared: Scene3 =
+        whole.count <= budget
+          ? whole
+          : whole.format === 'ksplat'
+            ? {
+                ...whole,
+                format: 'splat',
+                centres: undefined,
+                bytes: ksplatRecords(whole.buffer, whole.count, budget),
+                count: budget,
+              }
+            : { ...whole, ...thin(whole.bytes, whole.format, whole.count, budget) };
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
       await clear();
       const isolated = globalThis.crossOriginIsolated === true;
@@ -149,7 +171,12 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
           showLoadingUI: false,
           progressiveLoad: false,
           splatAlphaRemovalThreshold: 1,
-          onProgress: (percent) => onProgress({ phase: 'parse', loaded: Math.round((percent / 100) * prepared.bytes.byteLength), total: prepared.bytes.byteLength }),
+          onProgress: (percent) =>
+            onProgress({
+              phase: 'parse',
+              loaded: Math.round((percent / 100) * prepared.bytes.byteLength),
+              total: prepared.bytes.byteLength,
+            }),
         });
         await Promise.race([
           adding,
@@ -175,14 +202,19 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
         const tick = () => {
           if (signal.aborted) return reject(signal.reason);
           renderer.render(scene, camera);
-          if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
-          if (performance.now() - start > LOAD_TIMEOUT_MS) return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
+          if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning)
+            return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
+          if (performance.now() - start > LOAD_TIMEOUT_MS)
+            return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
           requestAnimationFrame(tick);
         };
         tick();
       });
       wake();
-      return { splats: whole.count, ...(prepared.count < whole.count ? { thinned: { shown: prepared.count, total: whole.count } } : {}) };
+      return {
+        splats: whole.count,
+        ...(prepared.count < whole.count ? { thinned: { shown: prepared.count, total: whole.count } } : {}),
+      };
     },
     setUp(next) {
       if (next === up) return;
@@ -202,7 +234,9 @@ export function createSplatRenderer(canvas: HTMLCanvasElement, container: HTMLEl
     },
     screenshot() {
       renderer.render(scene, camera);
-      return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'));
+      return new Promise((resolve, reject) =>
+        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'),
+      );
     },
     dispose() {
       scheduler.dispose();
@@ -228,7 +262,10 @@ async function readScene(file: SplatFile): Promise<Scene3> {
   }
   if (file.format !== 'ksplat') return file;
   // SplatBuffer reads from offset 0 of its own ArrayBuffer (a zip entry is a view into a larger one).
-  const bytes = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : file.bytes.slice();
+  const bytes =
+    file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength
+      ? file.bytes
+      : file.bytes.slice();
   let buffer: SplatBuffer;
   try {
     buffer = new SplatBuffer(bytes.buffer as ArrayBuffer);
@@ -265,7 +302,10 @@ function ksplatRecords(buffer: SplatBuffer, count: number, budget: number): Uint
     [centre.x, centre.y, centre.z, scale.x, scale.y, scale.z].forEach((f, k) => view.setFloat32(o + k * 4, f, true));
     out.set([colour.x, colour.y, colour.z, colour.w].map(byte), o + 24);
     rotation.normalize();
-    out.set([rotation.w, rotation.x, rotation.y, rotation.z].map((q) => byte(q * 128 + 128)), o + 28);
+    out.set(
+      [rotation.w, rotation.x, rotation.y, rotation.z].map((q) => byte(q * 128 + 128)),
+      o + 28,
+    );
   }
   return out;
 }
@@ -307,7 +347,12 @@ function samplePositions(bytes: Uint8Array, format: 'ply' | 'splat'): Float32Arr
 }
 
 /** `budget` splats taken evenly from a standard PLY or .splat records. */
-function thin(bytes: Uint8Array, format: 'ply' | 'splat', count: number, budget: number): { bytes: Uint8Array; count: number } {
+function thin(
+  bytes: Uint8Array,
+  format: 'ply' | 'splat',
+  count: number,
+  budget: number,
+): { bytes: Uint8Array; count: number } {
   let start = 0;
   let header = new Uint8Array(0);
   let stride = 32;
@@ -315,7 +360,9 @@ function thin(bytes: Uint8Array, format: 'ply' | 'splat', count: number, budget:
     const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 64 * 1024)));
     start = head.indexOf('end_header\n') + 'end_header\n'.length;
     stride = (bytes.byteLength - start) / count; // a standard 3DGS PLY holds only the vertex element
-    header = new TextEncoder().encode(head.slice(0, start).replace(/^element vertex \d+$/m, `element vertex ${budget}`));
+    header = new TextEncoder().encode(
+      head.slice(0, start).replace(/^element vertex \d+$/m, `element vertex ${budget}`),
+    );
   }
   const out = new Uint8Array(header.byteLength + budget * stride);
   out.set(header);

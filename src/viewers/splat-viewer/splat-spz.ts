@@ -25,7 +25,10 @@ export async function decodeSpz(file: SpzFile): Promise<PreparedSplats> {
   try {
     spz = await createSpzModule({ print: log, printErr: log });
   } catch (err) {
-    throw new ViewerError('unsupported_format', `The .spz decoder could not start (${err instanceof Error ? err.message : String(err)}); a Content-Security-Policy must allow 'wasm-unsafe-eval' for .spz files.`);
+    throw new ViewerError(
+      'unsupported_format',
+      `The .spz decoder could not start (${err instanceof Error ? err.message : String(err)}); a Content-Security-Policy must allow 'wasm-unsafe-eval' for .spz files.`,
+    );
   }
   let cloud;
   try {
@@ -34,8 +37,14 @@ export async function decodeSpz(file: SpzFile): Promise<PreparedSplats> {
     cloud = undefined;
   }
   if (!cloud || cloud.numPoints !== file.count) {
-    const why = messages.filter((m) => m.includes('ERROR')).map((m) => m.replace(/^\[SPZ ERROR\]\s*/, '')).at(-1);
-    throw new ViewerError('corrupt_file', `The .spz file is damaged or cut short${why ? ` (${why})` : ''}; download it again.`);
+    const why = messages
+      .filter((m) => m.includes('ERROR'))
+      .map((m) => m.replace(/^\[SPZ ERROR\]\s*/, ''))
+      .at(-1);
+    throw new ViewerError(
+      'corrupt_file',
+      `The .spz file is damaged or cut short${why ? ` (${why})` : ''}; download it again.`,
+    );
   }
   const { numPoints: n, positions, scales, rotations, alphas, colors } = cloud;
   const out = new Uint8Array(n * 32);

@@ -12,11 +12,20 @@ import { JobStore, type JobRecord } from '../../../src/jobs/job-store.js';
 import { until } from '../../fixtures/browser.js';
 
 const client = new MediaClient({ endpoint: '/mediakit' });
-const poller = new JobPoller(client, { store: new JobStore({ database: `test-history-${crypto.randomUUID()}` }), channel: `test-${crypto.randomUUID()}` });
+const poller = new JobPoller(client, {
+  store: new JobStore({ database: `test-history-${crypto.randomUUID()}` }),
+  channel: `test-${crypto.randomUUID()}`,
+});
 let restored: (readonly JobRecord[])[] = [];
 
 class HistoryProbe extends LitElement {
-  readonly history = new JobHistoryController(this, { kind: 'video', client: () => client, poller: () => poller, limit: 3, onRestored: (r) => restored.push(r) });
+  readonly history = new JobHistoryController(this, {
+    kind: 'video',
+    client: () => client,
+    poller: () => poller,
+    limit: 3,
+    onRestored: (r) => restored.push(r),
+  });
   current: string | undefined;
 
   override render() {
@@ -31,10 +40,25 @@ async function seed(): Promise<JobRecord[]> {
   const scope = await client.scope();
   const at = Date.now() - 60_000;
   const make = (i: number, kind: 'video' | 'model', status: JobRecord['status']): JobRecord => ({
-    id: `job-${i}`, scope, kind, idempotencyKey: `job-${i}`, summary: { name: `scan ${i}` }, createdAt: at + i * 1000, updatedAt: at + i * 1000, status, progress: status === 'succeeded' ? 100 : 0,
+    id: `job-${i}`,
+    scope,
+    kind,
+    idempotencyKey: `job-${i}`,
+    summary: { name: `scan ${i}` },
+    createdAt: at + i * 1000,
+    updatedAt: at + i * 1000,
+    status,
+    progress: status === 'succeeded' ? 100 : 0,
     ...(status === 'creating' ? {} : { handle: `handle-${i}`, finishedAt: at + i * 1000 }),
   });
-  const records = [make(1, 'video', 'succeeded'), make(2, 'video', 'failed'), make(3, 'model', 'succeeded'), make(4, 'video', 'succeeded'), make(5, 'video', 'succeeded'), make(6, 'video', 'expired')];
+  const records = [
+    make(1, 'video', 'succeeded'),
+    make(2, 'video', 'failed'),
+    make(3, 'model', 'succeeded'),
+    make(4, 'video', 'succeeded'),
+    make(5, 'video', 'succeeded'),
+    make(6, 'video', 'expired'),
+  ];
   for (const r of records) await poller.store.put(r);
   return records;
 }
@@ -78,7 +102,15 @@ describe('JobHistoryController', function () {
     el.history.track({ ...five, summary: { name: 'scan 5, renamed' } });
     await el.updateComplete;
     expect(names(el)).to.include('scan 5, renamed');
-    const fresh: JobRecord = { ...five, id: 'job-9', idempotencyKey: 'job-9', handle: undefined, status: 'creating', summary: { name: 'scan 9' }, createdAt: Date.now() };
+    const fresh: JobRecord = {
+      ...five,
+      id: 'job-9',
+      idempotencyKey: 'job-9',
+      handle: undefined,
+      status: 'creating',
+      summary: { name: 'scan 9' },
+      createdAt: Date.now(),
+    };
     el.history.track(fresh);
     await el.updateComplete;
     expect(el.history.find('job-9'), 'not listed while it is being sent').to.equal(undefined);

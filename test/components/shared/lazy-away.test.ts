@@ -12,7 +12,10 @@ import { until } from '../../fixtures/browser.js';
 class AwayProbe extends LitElement {
   static override properties = { notify: { type: Boolean } };
   notify = false;
-  readonly away = new LazyAwayController(this, (e) => [e.type === 'mk-job-succeeded' ? 'Scene ready' : 'Scene failed', String(e.detail.summary['name'] ?? '')]);
+  readonly away = new LazyAwayController(this, (e) => [
+    e.type === 'mk-job-succeeded' ? 'Scene ready' : 'Scene failed',
+    String(e.detail.summary['name'] ?? ''),
+  ]);
 
   override render() {
     return litHtml`<p>job</p>`;
@@ -20,7 +23,17 @@ class AwayProbe extends LitElement {
 }
 customElements.define('away-probe', AwayProbe);
 
-const record: JobSnapshot = { id: 'j', scope: 's', kind: 'video', idempotencyKey: 'j', summary: { name: 'walk.mp4' }, createdAt: 0, updatedAt: 0, status: 'succeeded', progress: 100 };
+const record: JobSnapshot = {
+  id: 'j',
+  scope: 's',
+  kind: 'video',
+  idempotencyKey: 'j',
+  summary: { name: 'walk.mp4' },
+  createdAt: 0,
+  updatedAt: 0,
+  status: 'succeeded',
+  progress: 100,
+};
 
 describe('LazyAwayController', () => {
   let visibility: DocumentVisibilityState = 'visible';
@@ -47,10 +60,14 @@ describe('LazyAwayController', () => {
     expect(document.title, 'without notify: nothing').to.equal('My page');
     el.notify = true;
     await el.updateComplete;
-    await until(async () => {
-      el.dispatchEvent(new JobEvent('mk-job-failed', { ...record, status: 'failed' }));
-      return document.title.startsWith('●');
-    }, 3_000, 'the mark');
+    await until(
+      async () => {
+        el.dispatchEvent(new JobEvent('mk-job-failed', { ...record, status: 'failed' }));
+        return document.title.startsWith('●');
+      },
+      3_000,
+      'the mark',
+    );
     expect(document.title).to.equal('● My page');
     setVisibility('visible');
     expect(document.title).to.equal('My page');

@@ -54,7 +54,11 @@ customElements.define('module-probe', ModuleProbe);
 describe('ErrorPanelController', () => {
   it('renders nothing until the panel loads (on idle after connect), then the panel with role=alert', async () => {
     const el = await fixture<PanelProbe>(html`<panel-probe></panel-probe>`);
-    const panel = await until(() => el.shadowRoot!.querySelector<HTMLElement>('[part~="error"]') ?? undefined, 5_000, 'the panel');
+    const panel = await until(
+      () => el.shadowRoot!.querySelector<HTMLElement>('[part~="error"]') ?? undefined,
+      5_000,
+      'the panel',
+    );
     expect(el.renders, 'rendered again once the code was in').to.be.greaterThan(1);
     expect(panel.getAttribute('role')).to.equal('alert');
     expect(panel.dataset['reason']).to.equal('insufficient_credits');

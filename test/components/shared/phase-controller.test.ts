@@ -113,7 +113,13 @@ describe('PhaseController: focus', () => {
     class FreeProbe extends MkElement {
       static override properties = { now: {} };
       now: Phase = 'idle';
-      readonly phase = new PhaseController<Phase>(this, { phases: ['idle', 'working', 'done'], derive: () => this.now, states: (n, now) => this.setPhase(n, now), focus: (now) => (now === 'working' ? '.cancel' : undefined), freeFocus: true });
+      readonly phase = new PhaseController<Phase>(this, {
+        phases: ['idle', 'working', 'done'],
+        derive: () => this.now,
+        states: (n, now) => this.setPhase(n, now),
+        focus: (now) => (now === 'working' ? '.cancel' : undefined),
+        freeFocus: true,
+      });
       override render() {
         return this.now === 'working' ? litHtml`<button class="cancel">Cancel</button>` : litHtml`<p>idle</p>`;
       }

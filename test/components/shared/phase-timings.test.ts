@@ -17,7 +17,12 @@ class TimingsProbe extends LitElement {
   readonly timings = new PhaseTimingsController<Phase>(this, {
     tag,
     phase: () => this.now,
-    spans: { upload: ['sending', 'resending'], process: ['processing'], 'first-frame': ['done'], photos: () => this.validating },
+    spans: {
+      upload: ['sending', 'resending'],
+      process: ['processing'],
+      'first-frame': ['done'],
+      photos: () => this.validating,
+    },
     endOn: { 'first-frame': 'probe-frame' },
   });
 
@@ -27,7 +32,8 @@ class TimingsProbe extends LitElement {
 }
 customElements.define('timings-probe', TimingsProbe);
 
-const measures = () => performance.getEntriesByType('measure').filter((m) => m.name.startsWith(`mediakit:${tag}:`)) as PerformanceMeasure[];
+const measures = () =>
+  performance.getEntriesByType('measure').filter((m) => m.name.startsWith(`mediakit:${tag}:`)) as PerformanceMeasure[];
 const named = () => measures().map((m) => m.name.slice(`mediakit:${tag}:`.length));
 
 async function probe(): Promise<TimingsProbe> {

@@ -30,7 +30,9 @@ const text = (el: Element) => (el.shadowRoot!.textContent ?? '').replace(/\s+/g,
 
 async function mount(o: ContractOptions, attrs = '', wrapper = ''): Promise<{ el: Status; wrap: HTMLElement }> {
   const tag = unsafeStatic(o.tag);
-  const wrap = await fixture<HTMLElement>(staticHtml`<div ${unsafeStatic(wrapper)}><${tag} endpoint=${o.endpoint} ${unsafeStatic(attrs)}></${tag}></div>`);
+  const wrap = await fixture<HTMLElement>(
+    staticHtml`<div ${unsafeStatic(wrapper)}><${tag} endpoint=${o.endpoint} ${unsafeStatic(attrs)}></${tag}></div>`,
+  );
   const el = wrap.querySelector<Status>(o.tag)!;
   await el.updateComplete;
   return { el, wrap };
@@ -116,7 +118,11 @@ export function runProductElementTests(o: ContractOptions): void {
       fieldset.append(el);
       await el.updateComplete;
       const enabled = () =>
-        [...el.shadowRoot!.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input:not([hidden]), select, textarea')].filter((c) => !c.disabled);
+        [
+          ...el.shadowRoot!.querySelectorAll<HTMLButtonElement | HTMLInputElement>(
+            'button, input:not([hidden]), select, textarea',
+          ),
+        ].filter((c) => !c.disabled);
       expect(enabled().length, 'some control is enabled before').to.be.greaterThan(0);
       fieldset.disabled = true;
       await until(() => el.matches(':disabled'), 2_000, ':disabled');

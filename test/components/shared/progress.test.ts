@@ -35,7 +35,9 @@ describe('renderProgress', () => {
     expect(b.getAttribute('aria-label'), 'named by the text before its colon').to.equal('Uploading');
     expect(b.classList.contains('meter')).to.equal(true);
     expect(b.classList.contains('indeterminate')).to.equal(false);
-    expect(fill(el).hasAttribute('style') && fill(el).getAttribute('style')!.includes('inline-size: 40%')).to.equal(true);
+    expect(fill(el).hasAttribute('style') && fill(el).getAttribute('style')!.includes('inline-size: 40%')).to.equal(
+      true,
+    );
     expect(fill(el).getBoundingClientRect().width / b.clientWidth).to.be.closeTo(0.4, 0.02);
     await expect(el).to.be.accessible();
   });
