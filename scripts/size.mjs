@@ -22,14 +22,16 @@ const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 12,
   'video-to-3d-uploader.js': 26,
   // The others at issue 20's figures (rounded up to the half KiB): each element only gets lighter.
+  // The two whole-page rows took 0.6 KiB more late in issue 20 (every number through Intl, the
+  // shared head and advice styles): 59.7 and 64.5 measured.
   'bg-tool.js': 28,
   'credit-badge.js': 18,
   'headshot-studio.js': 31,
   'model-generator.js': 40.5,
   'glb-viewer.js': 13.5,
   'splat-viewer.js': 13.5,
-  'the five product elements on one page': 59.5,
-  'define.js (every tag)': 64.5,
+  'the five product elements on one page': 60,
+  'define.js (every tag)': 65,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {

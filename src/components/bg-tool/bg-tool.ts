@@ -1,7 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
-import { validateImageUrl } from '../../client/validate-input.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
@@ -18,17 +17,11 @@ import { bgToolStyles } from './bg-tool.styles.js';
 import { CompareController } from './compare.js';
 import { BgImage } from './image.js';
 import { hex6 } from './options-view.js';
+import { BgOutcome, phaseSay, withoutUrl } from './outcome.js';
 import { copyAsPng, removeBackground, resultFile, type BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
-import {
-  FOCUS,
-  PHASES,
-  type BgOptions,
-  type BgToolResult,
-  type BgToolStatus,
-  type BgView,
-  type Strings,
-} from './types.js';
+import { focusFor, PHASES, type BgToolResult, type BgToolStatus, type BgView, type Strings } from './types.js';
+import { UrlField } from './url-field.js';
 import { renderBody } from './views.js';
 
 export type { BgToolResult, BgToolStatus } from './types.js';
@@ -87,9 +80,8 @@ export class BgTool extends ProductElement {
     derive: () => this.#derive(),
     states: (names, now) => this.setPhase(names, now),
     announcer: this.#announce,
-    say: (now) => (now === 'working' ? this.#t.term('bgWorking') : now === 'succeeded' ? this.#doneText() : undefined),
-    // Focus follows the end of a request, and a new image turning ready; never a reset.
-    focus: (now, before) => (before === 'working' || (now === 'ready' && before === 'idle') ? FOCUS[now] : undefined),
+    say: (now) => phaseSay(this.#t, now, this.#outcome.result),
+    focus: focusFor,
   });
   // User Timing `process` (README "Performance timings"); the image's check measures `validate`.
   readonly #timings = new PhaseTimingsController(this, {
@@ -99,8 +91,12 @@ export class BgTool extends ProductElement {
   });
   readonly #panel = new ErrorPanelController(this);
   readonly #compare = new CompareController(this);
-  /** The original and its check (why it was refused; a request's failure is `_error`). */
+  /** The original and its check (why it was refused; a request's failure is the outcome's). */
   readonly #image = new BgImage(this);
+  /** The last result, until the image changes; why the last request failed; what the last copy said. */
+  readonly #outcome = new BgOutcome(this);
+  /** The address field: what it holds, and whether the last address was refused. */
+  readonly #url = new UrlField(this);
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
     onFiles: ([file]) => {
@@ -126,15 +122,8 @@ export class BgTool extends ProductElement {
   /** Overrides of single strings, in any language: `{ bgTitle: 'Product photo' }`. */
   declare strings: Partial<Strings> | undefined;
 
-  @state() private _urlText = '';
-  @state() private _urlInvalid = false;
-  @state() private _notice = '';
   /** The last non-`none` colour, so unticking "none" brings it back. */
   @state() private _colour = '#ffffff';
-  /** The last result, until the image changes. */
-  @state() private _result: BgToolResult | undefined;
-  /** Why the last request failed. */
-  @state() private _error: unknown;
 
   /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
   get status(): BgToolStatus {
@@ -143,9 +132,7 @@ export class BgTool extends ProductElement {
 
   /** The last result (blob, dimensions, format, what it charged), or undefined. */
   get result(): Omit<BgToolResult, 'url'> | undefined {
-    if (!this._result) return undefined;
-    const { url: _url, ...rest } = this._result;
-    return rest;
+    return this.#outcome.result && withoutUrl(this.#outcome.result);
   }
 
   /** The result as a File (also the form value), or null. */
@@ -170,23 +157,17 @@ export class BgTool extends ProductElement {
 
   /** Takes an image by its address; the service fetches it. */
   selectUrl(url: string): void {
-    try {
-      validateImageUrl(url.trim(), 'image_url');
-    } catch {
-      this._urlInvalid = true;
-      return;
-    }
+    const address = this.#url.check(url);
+    if (address === undefined) return;
     this.#clear();
-    this._urlInvalid = false;
-    this.#image.useUrl(url.trim());
+    this.#image.useUrl(address);
   }
 
   /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
   async start(): Promise<void> {
     const { source, checking } = this.#image;
     if (!source || checking || this.#request.busy || this.isDisabled) return;
-    this._notice = '';
-    this._error = undefined;
+    this.#outcome.begin();
     const { size, format, crop, bgColor } = this;
     const request: BgRequest = { image: source, size, format, crop, bgColor };
     // #send shows the outcome; a failure keeps the key, so trying again replays instead of charging twice.
@@ -195,10 +176,10 @@ export class BgTool extends ProductElement {
 
   /** Copies the result to the clipboard as PNG (where the browser allows it). */
   async copy(): Promise<boolean> {
-    if (!this._result) return false;
-    const copied = await copyAsPng(this._result);
-    this._notice = this.#t.term(copied ? 'bgCopied' : 'bgCopyFailed');
-    this.#announce.say(this._notice);
+    if (!this.#outcome.result) return false;
+    const copied = await copyAsPng(this.#outcome.result);
+    this.#outcome.say(this.#t.term(copied ? 'bgCopied' : 'bgCopyFailed'));
+    this.#announce.say(this.#outcome.notice);
     return copied;
   }
 
@@ -207,14 +188,13 @@ export class BgTool extends ProductElement {
     this.#request.cancel();
     this.#image.cancel();
     this.#clear();
-    this._urlText = '';
-    this._urlInvalid = false;
+    this.#url.clear();
   }
 
   // ---------------------------------------------------------------- form association
 
   protected formValue(): File | null {
-    return this._result ? resultFile(this._result, this.#image.source) : null;
+    return this.#outcome.result ? resultFile(this.#outcome.result, this.#image.source) : null;
   }
 
   protected requiredMessage(): string {
@@ -230,8 +210,8 @@ export class BgTool extends ProductElement {
   #derive(): BgToolStatus {
     if (this.#request.busy) return 'working';
     const { source, checking, error } = this.#image;
-    if ((error || this._error) && source) return 'failed';
-    if (this._result) return 'succeeded';
+    if ((error || this.#outcome.error) && source) return 'failed';
+    if (this.#outcome.result) return 'succeeded';
     if (source && !checking) return 'ready';
     return 'idle';
   }
@@ -240,33 +220,20 @@ export class BgTool extends ProductElement {
   async #send(request: BgRequest, context: SendContext): Promise<void> {
     try {
       const result = await removeBackground(this.mediaClient(), request, context);
-      this.#showResult(result);
-      const { url: _url, ...detail } = result;
-      this.dispatchEvent(new ImageReadyEvent(detail));
+      this.#outcome.show(result);
+      this.dispatchEvent(new ImageReadyEvent(withoutUrl(result)));
     } catch (err) {
       // A cancel (a reset, the element leaving the page) is neither a failure nor a timing.
       if (context.signal.aborted) this.#timings.clear();
-      else this._error = err;
+      else this.#outcome.fail(err);
       throw err;
     }
-  }
-
-  #doneText(): string | undefined {
-    const r = this._result;
-    return r && this.#t.term('bgDoneSay', { ...r, format: r.format.toUpperCase(), bytes: r.blob.size });
-  }
-
-  #showResult(result: BgToolResult | undefined): void {
-    if (this._result) URL.revokeObjectURL(this._result.url);
-    this._result = result;
   }
 
   /** Forgets the image, the result and the failure (a request that is out still lands). Another image is another request: a new key. */
   #clear(): void {
     this.#image.clear();
-    this.#showResult(undefined);
-    this._error = undefined;
-    this._notice = '';
+    this.#outcome.clear();
     this.#request.forget();
   }
 
@@ -277,10 +244,9 @@ export class BgTool extends ProductElement {
     reset: () => this.reset(),
     copy: () => void this.copy(),
     choose: () => this.#intake.open(),
-    typeUrl: (text: string) => ((this._urlText = text), (this._urlInvalid = false)),
-    useUrl: () => this.selectUrl(this._urlText),
-    setOptions: (options: Partial<BgOptions>) => Object.assign(this, options),
-  };
+    useUrl: () => this.selectUrl(this.#url.text),
+    setOptions: (options) => Object.assign(this, options),
+  } satisfies Partial<BgView>;
 
   #view(): BgView {
     return {
@@ -295,15 +261,14 @@ export class BgTool extends ProductElement {
       bgColor: this.bgColor,
       crop: this.crop,
       colour: this._colour,
-      result: this._result,
-      error: this.#image.error ?? this._error,
+      result: this.#outcome.result,
+      error: this.#image.error ?? this.#outcome.error,
       waitSeconds: this.#request.waitSeconds,
       busy: this.#request.busy,
       disabled: this.isDisabled,
       short: (this.#credits.remaining ?? Infinity) < COSTS.imageTool,
-      urlText: this._urlText,
-      urlInvalid: this._urlInvalid,
-      notice: this._notice,
+      url: this.#url,
+      notice: this.#outcome.notice,
       fileName: this.formValue()?.name ?? 'image.png',
       topUpHref: this.topUpHref || undefined,
     };

@@ -11,6 +11,7 @@ import type { SharedStrings } from '../shared/strings.js';
 import type { CompareController } from './compare.js';
 import type { BgImage } from './image.js';
 import type { BgStrings } from './strings.js';
+import type { UrlField } from './url-field.js';
 
 export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
 export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
@@ -32,6 +33,11 @@ export const FOCUS: Partial<Record<BgToolStatus, string>> = {
   succeeded: '.result-title',
   failed: '[part~="error"] button, [part~="error"] a, [part~="run-button"]',
 };
+
+/** Where focus goes as `now` begins: only at the end of a request and as a new image turns ready; never on a reset. */
+export function focusFor(now: BgToolStatus, before: BgToolStatus): string | undefined {
+  return before === 'working' || (now === 'ready' && before === 'idle') ? FOCUS[now] : undefined;
+}
 
 /** The spec's parameters of an image-tool request, as the element's properties hold them. */
 export interface BgOptions {
@@ -62,9 +68,8 @@ export interface BgView extends BgOptions {
   short: boolean;
   /** The colour the colour input shows (the last one chosen, also while "none" is ticked). */
   colour: string;
-  /** What the address field holds, and whether it was refused. */
-  urlText: string;
-  urlInvalid: boolean;
+  /** The address field: what it holds, and whether it was refused. */
+  url: UrlField;
   /** What the last copy said. */
   notice: string;
   /** The download's file name (the form value's). */
@@ -75,7 +80,6 @@ export interface BgView extends BgOptions {
   copy(): void;
   /** Opens the file picker. */
   choose(): void;
-  typeUrl(text: string): void;
   /** Uses the address in the field. */
   useUrl(): void;
   setOptions(options: Partial<BgOptions>): void;

@@ -41,12 +41,12 @@ function renderIntake(v: BgView) {
     <div class="url-row">
       <label for="url">${t.term('bgUrlLabel')}</label>
       <div class="row">
-        <input id="url" part="url-input" type="url" inputmode="url" autocomplete="off" placeholder="https://" .value=${v.urlText}
-          aria-invalid=${v.urlInvalid ? 'true' : 'false'} aria-describedby=${v.urlInvalid ? 'url-error' : nothing} ?disabled=${v.disabled}
-          @input=${(e: Event) => v.typeUrl((e.target as HTMLInputElement).value)}
+        <input id="url" part="url-input" type="url" inputmode="url" autocomplete="off" placeholder="https://" .value=${v.url.text}
+          aria-invalid=${v.url.invalid ? 'true' : 'false'} aria-describedby=${v.url.invalid ? 'url-error' : nothing} ?disabled=${v.disabled}
+          @input=${(e: Event) => v.url.type((e.target as HTMLInputElement).value)}
           @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && (e.preventDefault(), v.useUrl())} />
-        <button type="button" class="secondary" ?disabled=${v.disabled || !v.urlText.trim()} @click=${v.useUrl}>${t.term('bgUrlUse')}</button>
+        <button type="button" class="secondary" ?disabled=${v.disabled || !v.url.text.trim()} @click=${v.useUrl}>${t.term('bgUrlUse')}</button>
       </div>
-      ${v.urlInvalid ? html`<p class="invalid" id="url-error">${t.term('bgUrlInvalid')}</p>` : nothing}
+      ${v.url.invalid ? html`<p class="invalid" id="url-error">${t.term('bgUrlInvalid')}</p>` : nothing}
     </div>`;
 }

@@ -6,14 +6,16 @@
  * what was sent is kept for "same again" (its seed) and "variation" (a new seed), and the first
  * photo's thumbnail for its history card. A job is adopted by id or handle (from `job-id`, a
  * history card, or the unfinished one a reload left); the JobHistoryController's list is kept in
- * step, and a succeeded job's model is loaded (ModelResultController). With `notify`, a user who
- * is not looking hears when the job ends (AwayController, loaded only once `notify` is set).
+ * step, and a succeeded job's model is loaded (ModelResultController) and its turntable video
+ * plays while it is on screen (TurntableController). With `notify`, a user who is not looking
+ * hears when the job ends (AwayController, loaded only once `notify` is set).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ModelJob } from '../../api/index.js';
 import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
 import { JobController } from '../../jobs/job-controller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
-import { isAbort } from '../../internal/small.js';
+import { focusFirst, isAbort } from '../../internal/small.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { AwayController } from '../shared/away.js';
 import { jobErrorText } from '../shared/job-error.js';
@@ -22,10 +24,11 @@ import type { LocalizeController } from '../shared/localize.js';
 import { RequestController } from '../shared/request-controller.js';
 import { ModelResultController } from './model-result.js';
 import type { PhotoListController } from './photo-list.js';
-import { againInput, inputOf, summaryOf } from './request.js';
-import type { JobView, Strings } from './types.js';
+import { absoluteUrl, againInput, inputOf, summaryOf } from './request.js';
+import { TurntableController } from './turntable.js';
+import type { JobView, ModelGeneratorStatus, Strings } from './types.js';
 
-type Host = ReactiveControllerHost & HTMLElement & { notify: boolean; jobId: string };
+type Host = ReactiveControllerHost & HTMLElement & { notify: boolean; jobId: string; readonly renderRoot: ParentNode };
 
 export interface ModelJobsOptions {
   t: LocalizeController<Strings>;
@@ -46,6 +49,8 @@ export class ModelJobsController implements ReactiveController {
   readonly request: RequestController;
   readonly history: JobHistoryController;
   readonly result: ModelResultController;
+  /** Plays the result's turntable video while it is on screen. */
+  readonly turntable: TurntableController;
   /** The request last sent from here (undefined after a reset or an adopted job). */
   lastInput: ModelJobInput | undefined;
   /** The job shown ended while the page was closed (its mk-job-succeeded said `whileAway`). */
@@ -65,6 +70,7 @@ export class ModelJobsController implements ReactiveController {
       onRestored: (records) => this.#restored(records),
     });
     this.result = new ModelResultController(host);
+    this.turntable = new TurntableController(host);
     host.addController(this);
     host.addEventListener('mk-job-succeeded', (e) => {
       this.away = e.detail.whileAway;
@@ -85,6 +91,24 @@ export class ModelJobsController implements ReactiveController {
   get showing(): boolean {
     return this.request.busy || this.jobs.record !== undefined;
   }
+
+  /** The host's phase: sending, else the shown job's, else `ready` or `idle` as its input is checked or not. */
+  phase(inputReady: boolean): ModelGeneratorStatus {
+    if (this.request.busy) return 'creating';
+    const record = this.jobs.record;
+    if (record)
+      return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
+    return inputReady ? 'ready' : 'idle';
+  }
+
+  /** The model's download URL once the job shown succeeded (the host's form value), else null. */
+  get modelUrl(): string | null {
+    const url = (this.jobs.record?.job as ModelJob | undefined)?.output?.model_url;
+    return (url && this.jobs.record?.status === 'succeeded' && this.absolute(url)) || null;
+  }
+
+  /** An answer's URL made absolute against the client's endpoint, or '' when it may not be rendered. */
+  readonly absolute = (url: string): string => absoluteUrl(url, this.#o.client().endpoint);
 
   hostUpdate(): void {
     if (this.host.notify && !this.#notifier)
@@ -137,11 +161,23 @@ export class ModelJobsController implements ReactiveController {
     if (forget) this.lastInput = undefined;
   }
 
-  /** What the job view shows of the job: the job, its model, a 429 countdown, the description it was made from, and whether it can be made again. */
-  view(): Pick<JobView, 'record' | 'result' | 'waitSeconds' | 'away' | 'prompt' | 'canAgain'> {
+  /** Back to the form with the same photos or description (the job goes on, in the list), focus on its first control. */
+  edit(): void {
+    this.clear();
+    void this.host.updateComplete.then(() => focusFirst(this.host.renderRoot, '[role="tab"][aria-selected="true"]'));
+  }
+
+  /** What the job view shows of the job: the job, its model (its URLs made absolute, its turntable), its progress announcer, a 429 countdown, the description it was made from, and whether it can be made again. */
+  view(): Pick<
+    JobView,
+    'record' | 'result' | 'waitSeconds' | 'away' | 'prompt' | 'canAgain' | 'absolute' | 'announce' | 'turntable'
+  > {
     const record = this.jobs.record;
     return {
       record,
+      absolute: this.absolute,
+      announce: this.#o.announce,
+      turntable: this.turntable.ref,
       result: this.result,
       waitSeconds: this.request.waitSeconds,
       away: this.away,

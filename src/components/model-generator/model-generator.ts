@@ -1,8 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { COSTS, type ModelJob, type ModelQuality } from '../../api/index.js';
+import { COSTS, type ModelQuality } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
-import { focusFirst } from '../../internal/small.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
@@ -12,20 +11,18 @@ import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
-import { renderFormView } from './form-view.js';
 import { ModelJobsController } from './jobs.js';
-import { renderJobView } from './job-view.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
-import { renderHistory } from './parts.js';
 import { PhotoListController } from './photo-list.js';
-import { absoluteUrl, promptLeft, promptReady, requestFor } from './request.js';
+import { promptLeft, promptReady, requestFor } from './request.js';
 import { modelGeneratorStrings } from './strings.js';
-import { TurntableController } from './turntable.js';
+import { renderBody } from './views.js';
 import {
   focusAfter,
   PHASES,
   SAY,
   SPANS,
+  type FormView,
   type ModelGeneratorMode,
   type ModelGeneratorStatus,
   type Strings,
@@ -133,7 +130,7 @@ export class ModelGenerator extends ProductElement {
     enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#run.showing,
     pageWide: () => this.pasteGlobal,
   });
-  // The job shown and sending one: JobController, RequestController, JobHistoryController and the model's result.
+  // The job shown and sending one: JobController, RequestController, JobHistoryController, the model and its turntable.
   readonly #run: ModelJobsController = new ModelJobsController(this, {
     t: this.#t,
     announce: this.#announce,
@@ -149,7 +146,7 @@ export class ModelGenerator extends ProductElement {
   });
   readonly #phase = new PhaseController<ModelGeneratorStatus>(this, {
     phases: PHASES,
-    derive: () => this.#derive(),
+    derive: () => this.#run.phase(this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready),
     states: (names, now) => this.setPhase(names, now),
     announcer: this.#announce,
     say: (now) => (now in SAY ? this.#t.term(SAY[now as keyof typeof SAY]) : undefined),
@@ -163,7 +160,6 @@ export class ModelGenerator extends ProductElement {
     spans: { validate: () => this.#photos.blocker() === 'checking', ...SPANS },
     endOn: { 'first-frame': 'mk-viewer-load' },
   });
-  readonly #turntable = new TurntableController(this);
   readonly #panel = new ErrorPanelController(this);
   #milestone = '';
 
@@ -238,8 +234,7 @@ export class ModelGenerator extends ProductElement {
   // ---------------------------------------------------------------- form association
 
   protected formValue(): string | null {
-    const url = (this.#run.record?.job as ModelJob | undefined)?.output?.model_url;
-    return (url && this.#run.record?.status === 'succeeded' && this.#absolute(url)) || null;
+    return this.#run.modelUrl;
   }
 
   protected requiredMessage(): string {
@@ -250,77 +245,41 @@ export class ModelGenerator extends ProductElement {
     this.reset();
   }
 
-  // ---------------------------------------------------------------- phases and rendering
-
-  #derive(): ModelGeneratorStatus {
-    if (this.#run.request.busy) return 'creating';
-    const record = this.#run.record;
-    if (record)
-      return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
-    return (this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready) ? 'ready' : 'idle';
-  }
-
-  readonly #absolute = (url: string): string => absoluteUrl(url, this.mediaClient().endpoint);
+  // ---------------------------------------------------------------- rendering
 
   readonly #actions = {
-    set: (patch: Partial<Pick<this, 'mode' | 'prompt' | 'quality' | 'removeBackground'>>) => (
-      Object.assign(this, patch),
-      this.updateComplete
-    ),
+    set: (patch: Parameters<FormView['set']>[0]) => Object.assign(this, patch).updateComplete,
     start: () => void this.start(),
     onCancel: () => this.cancel(),
+    reset: () => this.reset(),
     onAgain: (variation: boolean) => void this.again({ variation }),
-    // Back to the form with the same photos or description (the job goes on, in the list), focus on its first control.
-    onEdit: () => {
-      this.#run.clear();
-      void this.updateComplete.then(() => focusFirst(this.renderRoot, '[role="tab"][aria-selected="true"]'));
-    },
+    // Back to the form with the same photos or description, focus on its first control.
+    onEdit: () => this.#run.edit(),
   };
 
   protected override render() {
     const t = this.#t;
-    const run = this.#run;
-    const form = !run.showing;
-    const { mode, prompt, quality, seed, removeBackground } = this;
-    const common = { ...this.#actions, t, disabled: this.isDisabled, status: this.status, panel: this.#panel };
     const topUpHref = this.topUpHref || undefined;
+    const { mode, prompt, quality, seed, removeBackground } = this;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
         <h2 id="title">${t.term('mgTitle')}</h2>
-        ${form ? renderCost(t, COSTS.modelJob, this.#credits.remaining, topUpHref) : nothing}
+        ${this.#run.showing ? nothing : renderCost(t, COSTS.modelJob, this.#credits.remaining, topUpHref)}
       </header>
-      ${
-        form
-          ? renderFormView({
-              ...common,
-              mode,
-              prompt,
-              quality,
-              seed,
-              removeBackground,
-              credits: this.#credits.remaining,
-              photos: this.#photos,
-            })
-          : renderJobView({
-              ...common,
-              ...run.view(),
-              turntable: this.#turntable.ref,
-              announce: this.#announce,
-              absolute: this.#absolute,
-            })
-      }
-      ${
-        this._error
-          ? this.#panel.render(t, this._error, {
-              onChoose: () => this.#photos.intake.open(),
-              onRetry: common.start,
-              onRestart: () => this.reset(),
-              topUpHref,
-            })
-          : nothing
-      }
-      ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
-      ${renderHistory(t, run.history.recent(run.record?.id), run.result.thumbs, form, this.isDisabled, (r) => run.adopt(r.id))}
+      ${renderBody({
+        ...this.#actions,
+        t,
+        input: { mode, prompt, quality, seed, removeBackground },
+        topUpHref,
+        disabled: this.isDisabled,
+        status: this.status,
+        credits: this.#credits.remaining,
+        error: this._error,
+        notice: this._notice,
+        panel: this.#panel,
+        photos: this.#photos,
+        run: this.#run,
+      })}
       ${this.#announce.render()}
     </section>`;
   }

@@ -1,14 +1,12 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS } from '../../api/index.js';
-import { JobPoller } from '../../jobs/job-poller.js';
-import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
+import type { JobRecord } from '../../jobs/job-store.js';
 import { isAbort } from '../../internal/small.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
-import { JobHistoryController } from '../shared/job-history.js';
 import { LazyAwayController } from '../shared/lazy-away.js';
 import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
@@ -19,7 +17,7 @@ import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
 import { VideoCheckController } from './check.js';
 import { renderIdle, renderTips } from './idle-view.js';
-import type { Running } from './running.js';
+import { UploaderJobs } from './jobs.js';
 import { uploaderStrings } from './strings.js';
 import { FOCUS, PHASES, RUNNING, SAY, TIMED, type Strings, type UploaderStatus, type UploaderView } from './types.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
@@ -27,9 +25,8 @@ import { uploaderStyles } from './video-to-3d-uploader.styles.js';
 export type { UploaderStatus } from './types.js';
 
 // Loaded with the first video chosen or job shown (a visitor who never picks one loads neither):
-// the views after `idle`, and the job bridge with the request controller.
+// the views after `idle` here, and the job bridge with the request controller in jobs.ts.
 const loadViews = () => import('./views.js');
-const loadRunning = () => import('./running.js');
 
 /**
  * @summary From a walkthrough video to a Gaussian-splat scene: checks the video before spending, uploads it, follows the job across reloads and tabs, and shows the scene.
@@ -105,12 +102,14 @@ export class VideoTo3dUploader extends ProductElement {
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, uploaderStrings);
   readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
-  readonly #history = new JobHistoryController(this, {
-    kind: 'video',
+  readonly #video: VideoCheckController = new VideoCheckController(this, () =>
+    Promise.all([this.#views.load(), this.#jobs.running()]),
+  );
+  readonly #jobs = new UploaderJobs(this, {
     client: () => this.mediaClient(),
-    onRestored: (records) => this.#restored(records),
+    ticking: () => RUNNING.includes(this.status),
+    video: this.#video,
   });
-  readonly #video = new VideoCheckController(this, () => Promise.all([this.#views.load(), this.#running()]));
   readonly #phase = new PhaseController<UploaderStatus>(this, {
     phases: PHASES,
     derive: () => this.#derive(),
@@ -133,7 +132,7 @@ export class VideoTo3dUploader extends ProductElement {
   readonly #intake = new FileIntakeController(this, {
     accept: 'video/mp4,video/quicktime,.mp4,.mov,.m4v',
     onFiles: ([file]) => (this.#clear(), void this.#video.check(file!).catch((err: unknown) => (this._error = err))),
-    enabled: () => !this.isDisabled && !this.#run?.request.busy,
+    enabled: () => !this.isDisabled && !this.#jobs.run?.request.busy,
     pageWide: () => this.pasteGlobal,
     capture: () => this.capture,
   });
@@ -142,7 +141,6 @@ export class VideoTo3dUploader extends ProductElement {
       ? [this.#t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')]
       : [this.#t.term('vtNotifyFailedTitle'), jobErrorText(this.#t, e.detail.error)],
   );
-  #run: Running | undefined;
 
   /** Where the element is: `idle`, `checking`, `ready`, `uploading`, `resending`, `queued`, `processing`, `succeeded`, `failed`, `expired`. */
   get status(): UploaderStatus {
@@ -151,13 +149,13 @@ export class VideoTo3dUploader extends ProductElement {
 
   /** The job as last seen (status, progress, output links), or undefined. */
   get job(): JobRecord | undefined {
-    return this.#run?.jobs.record;
+    return this.#jobs.run?.jobs.record;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#adopt(this.jobId);
-    this.#history.track(this.job);
-    this.#run?.scene.follow(this.job);
+    if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#jobs.adopt(this.jobId);
+    this.#jobs.history.track(this.job);
+    this.#jobs.run?.scene.follow(this.job);
   }
 
   /** Also waits for the code of the phase's view when it is still loading, so a resolved element shows its phase. */
@@ -178,19 +176,13 @@ export class VideoTo3dUploader extends ProductElement {
   /** Uploads the checked video and starts the job (what the confirm button does). A second call while one runs does nothing. */
   async start(): Promise<void> {
     const { file, checked } = this.#video;
-    if (!file || !checked || this.#run?.request.busy || this.isDisabled) return;
+    if (!file || !checked || this.#jobs.run?.request.busy || this.isDisabled) return;
     this.#away.askPermission();
     this._error = undefined;
     this._notice = '';
     this.#announce.resetProgress();
-    const summary = { name: file.name, bytes: file.size, seconds: Math.round(checked.durationSeconds) };
     try {
-      const { jobs, request } = await this.#running();
-      // One key per chosen file: a retry after a lost answer replays the job instead of charging again; a double click sends once.
-      await request.send(
-        ({ key, signal, onWait }) => jobs.start(file, { idempotencyKey: key, signal, summary, onWait }),
-        { input: file },
-      );
+      await (await this.#jobs.running()).send(file, checked);
       this.#video.clear();
     } catch (err) {
       if (isAbort(err)) this._notice = this.#t.term('vtCancelled');
@@ -203,7 +195,7 @@ export class VideoTo3dUploader extends ProductElement {
     // A cancelled phase is not a timing: the site's monitoring never sees it.
     this.#timings.clear();
     this.#video.cancel();
-    this.#run?.request.cancel();
+    this.#jobs.run?.request.cancel();
   }
 
   /** Back to the start: forgets the chosen file and stops showing the job (which goes on, and stays in the list). */
@@ -228,17 +220,8 @@ export class VideoTo3dUploader extends ProductElement {
 
   // ---------------------------------------------------------------- internals
 
-  async #running(): Promise<Running> {
-    const { running } = await loadRunning();
-    return (this.#run ??= running(
-      this,
-      () => this.mediaClient(),
-      () => RUNNING.includes(this.status),
-    ));
-  }
-
   #derive(): UploaderStatus {
-    if (this.#run?.request.busy) return 'uploading';
+    if (this.#jobs.run?.request.busy) return 'uploading';
     const record = this.job;
     if (record) return record.status === 'creating' ? 'resending' : record.status;
     return this.#video.checking ? 'checking' : this.#video.checked ? 'ready' : 'idle';
@@ -246,38 +229,10 @@ export class VideoTo3dUploader extends ProductElement {
 
   /** Nothing shown: no job, no video (a new one gets a new Idempotency-Key), no scene, no message. */
   #clear(): void {
-    this.#run?.jobs.clear();
-    this.#run?.request.forget();
+    this.#jobs.clear();
     this.#video.clear();
-    this.#run?.scene.clear();
     this._error = undefined;
     this._notice = '';
-  }
-
-  /** This device's jobs were read: show the one asked for, else resume an unfinished one. */
-  #restored(records: readonly JobRecord[]): void {
-    const unfinished = records.find((r) => !isTerminal(r.status));
-    if (this.jobId) this.#adopt(this.jobId);
-    else if (unfinished)
-      void this.#running().then(
-        ({ jobs, request }) =>
-          jobs.record || this.#video.file || request.busy || jobs.adopt(unfinished.id, { resumed: true }),
-      );
-  }
-
-  #adopt(id: string): void {
-    const known = this.#history.find(id);
-    this.#video.clear();
-    this.#run?.request.forget();
-    this.#run?.scene.clear();
-    void this.#running().then(({ jobs }) =>
-      jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) }),
-    );
-    // A finished job from an earlier visit: ask once whether it still exists (and get fresh links).
-    if (known?.status === 'succeeded')
-      void JobPoller.for(this.mediaClient())
-        .refresh(known.id)
-        .catch(() => undefined);
   }
 
   // ---------------------------------------------------------------- rendering
@@ -287,20 +242,21 @@ export class VideoTo3dUploader extends ProductElement {
     cancel: () => this.cancel(),
     reset: () => this.reset(),
     tryAnother: () => (this.reset(), void this.updateComplete.then(() => this.#intake.open())),
-    retryScene: () => this.#run?.scene.retry(this.job),
+    retryScene: () => this.#jobs.run?.scene.retry(this.job),
   };
 
   #view(): UploaderView {
     const confirmOff = this.isDisabled || (this.#credits.remaining ?? Infinity) < COSTS.videoJob;
+    const run = this.#jobs.run;
     return {
       ...this.#actions,
       t: this.#t,
       status: this.status,
       video: this.#video,
       record: this.job,
-      upload: this.#run?.jobs.upload,
-      waitSeconds: this.#run?.request.waitSeconds ?? 0,
-      scene: this.#run?.scene,
+      upload: run?.jobs.upload,
+      waitSeconds: run?.request.waitSeconds ?? 0,
+      scene: run?.scene,
       confirmOff,
       intake: this.#intake,
       panel: this.#panel,
@@ -311,7 +267,7 @@ export class VideoTo3dUploader extends ProductElement {
   protected override render() {
     const t = this.#t;
     const s = this.status;
-    const recent = this.#history.recent(this.job?.id);
+    const recent = this.#jobs.history.recent(this.job?.id);
     const views = s !== 'idle' || recent.length ? this.#views.module : undefined;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
@@ -322,7 +278,7 @@ export class VideoTo3dUploader extends ProductElement {
       ${this._error ? this.#panel.render(t, this._error, { onChoose: () => this.#intake.open(), onRetry: this.#actions.start, onRestart: this.#actions.reset, topUpHref: this.topUpHref || undefined }) : nothing}
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
       ${s === 'idle' || s === 'ready' ? renderTips(t) : nothing}
-      ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => this.#adopt(id)) : nothing}
+      ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => this.#jobs.adopt(id)) : nothing}
       ${this.#announce.render()}
     </section>`;
   }
