@@ -11,15 +11,23 @@
  * what all anonymous visitors together may spend per day (MEDIAKIT_ANONYMOUS_DAILY_CREDITS,
  * default 200).
  *
+ * Kept results (`POST {basePath}/results`) go to a `fileResultStore`: in `resultsDir` when given
+ * (`npm start` and Storybook keep them in `.mediakit/results`, with the dev secret beside them in
+ * `.mediakit/results/.secret`, so kept results and their owners outlive a restart), else in a
+ * folder under the system's temporary directory that is removed when the process exits (tests).
+ *
  * The sandbox's control plane (`{sandboxPath}/__sandbox/*`) and the dev routes (`{sandboxPath}/__dev/*`)
  * answer only the dev server's own pages: a loopback Host, no foreign Origin or Sec-Fetch-Site, and
  * the per-process dev token, which those pages get as an HttpOnly cookie and Node scripts send as
  * the `x-mediakit-dev-token` header (`DevStack.devToken`). Their answers carry no CORS grant.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Capability } from '../api/index.js';
-import { createProxy, toNodeHandler, type Proxy, type ProxyOptions } from '../proxy/index.js';
+import { createProxy, fileResultStore, toNodeHandler, type Proxy, type ProxyOptions } from '../proxy/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { connectMiddleware } from '../server/node.js';
 import { appendSetCookie, DEV_TOKEN, dropCorsHeaders, gateRefusal, grantDevCookie, sendJson } from './control-gate.js';
@@ -51,6 +59,12 @@ export interface DevStackOptions {
   trickleMaxBytes?: number;
   /** How long the trickle route waits for the whole file from this server, in ms. Default 30 000. */
   trickleTimeoutMs?: number;
+  /**
+   * Where kept results are written (a `fileResultStore`), and beside them the dev secret unless
+   * MEDIAKIT_SECRET is set, so they outlive a restart. Default: a temporary folder removed when the
+   * process exits. `false`: the proxy keeps no results.
+   */
+  resultsDir?: string | false;
 }
 
 export interface DevStack {
@@ -74,6 +88,8 @@ export interface DevStack {
    * itself. True when the cookie was set.
    */
   grantDevCookie(req: IncomingMessage, res: ServerResponse): boolean;
+  /** The folder kept results are written to; undefined when the stack keeps none. */
+  resultsDir: string | undefined;
   /** One line for the console. */
   describe(): string;
 }
@@ -110,6 +126,37 @@ function ensureDemoCookie(req: IncomingMessage, res: ServerResponse): void {
   req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${DEMO_COOKIE}=${id}`;
 }
 
+/** The kept-results folder: the one asked for, or a temporary one removed at exit (created on the first keep). */
+function resultsFolder(option: string | false | undefined): string | undefined {
+  if (option === false) return undefined;
+  if (option) return resolve(option);
+  const dir = join(tmpdir(), `mediakit-results-${process.pid}-${randomUUID().slice(0, 8)}`);
+  // One exit listener for every stack of the process (a test runner starts a dozen).
+  if (TEMPORARY.size === 0)
+    process.once('exit', () => {
+      for (const d of TEMPORARY) rmSync(d, { recursive: true, force: true });
+    });
+  TEMPORARY.add(dir);
+  return dir;
+}
+
+const TEMPORARY = new Set<string>();
+
+/** The dev secret kept beside persistent results (made once, owner-readable only). */
+function devSecret(dir: string): string {
+  const file = join(dir, '.secret');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(kept)) return kept;
+  } catch {
+    // None yet: made below.
+  }
+  const secret = randomBytes(32).toString('hex');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
 const KEY_ENV: Record<Capability, string> = {
   video: 'MEDIAKIT_KEY_VIDEO',
   headshot: 'MEDIAKIT_KEY_HEADSHOT',
@@ -125,7 +172,11 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
   const sandbox = realUpstream
     ? undefined
     : createSandbox({ speed: Number(env['MEDIAKIT_SANDBOX_SPEED'] ?? 12), ...options.sandbox });
-  const secret = env['MEDIAKIT_SECRET'] ?? randomBytes(32).toString('hex');
+  const resultsDir = resultsFolder(options.resultsDir);
+  const secret =
+    env['MEDIAKIT_SECRET'] ??
+    (options.resultsDir ? devSecret(resultsDir!) : undefined) ??
+    randomBytes(32).toString('hex');
   const budget = options.budget ?? 500;
   // A real upstream with the anonymous demo authorize: every cookie-less request is a new subject
   // with a fresh budget, so only an explicit opt-in and a site-wide daily cap allow it.
@@ -173,6 +224,7 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
       secret,
       basePath,
       authorize: options.authorize ?? demoAuthorize(budget, secret),
+      ...(resultsDir ? { results: { store: fileResultStore({ dir: resultsDir }) } } : {}),
       ...(totalBudget !== undefined ? { totalBudget, budgetWindowSeconds: 86_400 } : {}),
       ...options.proxy,
     }),
@@ -265,6 +317,7 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
     next();
   };
 
+  const kept = options.resultsDir ? `; kept results in ${resultsDir}` : '';
   return {
     middleware,
     sandbox,
@@ -272,9 +325,10 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
     account: settings.then((s) => s.account),
     devToken: DEV_TOKEN,
     grantDevCookie,
+    resultsDir,
     describe: () =>
       sandbox
-        ? `mediakit proxy at ${basePath} -> sandbox at ${sandboxPath} (clock x${sandbox.clock.speed}); each browser gets ${budget} credits a day`
-        : `mediakit proxy at ${basePath} -> ${realUpstream}${totalBudget !== undefined ? ` (anonymous visitors: ${budget} credits each, ${totalBudget} a day in all)` : ''}`,
+        ? `mediakit proxy at ${basePath} -> sandbox at ${sandboxPath} (clock x${sandbox.clock.speed}); each browser gets ${budget} credits a day${kept}`
+        : `mediakit proxy at ${basePath} -> ${realUpstream}${totalBudget !== undefined ? ` (anonymous visitors: ${budget} credits each, ${totalBudget} a day in all)` : ''}${kept}`,
   };
 }

@@ -174,6 +174,11 @@ export class Budget {
     };
   }
 
+  /** The byte ledger of a subject's kept results (no window: a kept result counts until it is deleted). */
+  async storageLedger(subjectDigest: string): Promise<string> {
+    return `storage:${await this.#namespace}:${subjectDigest}`;
+  }
+
   /** Counts a request against the subject's bucket; refuses with 429 past the limit. */
   async rateLimit(bucket: RateBucket, subjectDigest: string): Promise<Record<string, string>> {
     const { limit, windowSeconds } = this.settings.limits[bucket];
@@ -186,7 +191,13 @@ export class Budget {
     if (count > limit) {
       const retry = Math.max(1, Math.ceil(resetMs / 1000));
       const what =
-        bucket === 'create' ? 'new requests' : bucket === 'poll' ? 'status checks and downloads' : 'session requests';
+        bucket === 'create'
+          ? 'new requests'
+          : bucket === 'poll'
+            ? 'status checks and downloads'
+            : bucket === 'keep'
+              ? 'requests to keep results'
+              : 'session requests';
       refuseWith(
         headers,
         'rate_limited',

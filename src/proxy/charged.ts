@@ -326,7 +326,7 @@ async function answer(
     const capability = policy.capability;
     // The handle refunds what its own reservation settled: a replay settled 0 in this window (the
     // charge sits in the window of the first call, whose handle refunds it), so it refunds nothing.
-    const handle = await ctx.sealer.sealHandle(call.session.subject, capability, {
+    const handle = await ctx.sealer.sealHandle(call.session, call.subject, capability, {
       jobId: String(job['job_id']),
       charged: replayed ? 0 : chargedCredits,
       window: reservation.window,

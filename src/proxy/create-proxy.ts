@@ -7,10 +7,12 @@
  * - The spec's endpoints at the same paths (`/api/v1/...`), with `Authorization: Bearer <token>`
  *   and job *handles* in place of job ids.
  * - `GET /files/<ticket>/<name>`: signed, short-lived download URLs that job outputs point at.
+ * - With `results`: `POST /results` keeps a result, `GET|HEAD /results/<id>/<name>` serves it,
+ *   `DELETE /results/<id>` removes it (keep.ts).
  *
  * Nothing else is forwarded. This file checks options and dispatches by the route policy table
  * (policy.ts); the work is in charged.ts, files.ts, session.ts, budget.ts, upstream.ts,
- * handles.ts and body-guard.ts. See README "Security model" for what each value can do.
+ * handles.ts, keep.ts and body-guard.ts. See README "Security model" for what each value can do.
  */
 import { ApiError, matchRoute, routePath } from '../api/index.js';
 import { BufferPool } from './body-guard.js';
@@ -20,6 +22,7 @@ import type { Call, Ctx } from './context.js';
 import { readJson } from './context.js';
 import { downloadByHandle, poll, serveFile } from './files.js';
 import { Sealer } from './handles.js';
+import { Keeper } from './keep.js';
 import { resolveOptions, type Proxy, type ProxyOptions } from './options.js';
 import { normalizeBasePath, pathProblem } from './paths.js';
 import { POLICIES } from './policy.js';
@@ -27,15 +30,26 @@ import { cors, errorResponse, json, makeLog, messageOf, refuse } from './respond
 import { makeRedactor } from './rewrite.js';
 import { Keyring } from './secrets.js';
 import { Sessions } from './session.js';
-import { MemoryStore } from './store.js';
+import { MemoryStore, type ByteLedgers } from './store.js';
 import { signToken, type VerifiedSession } from './tokens.js';
 import { Upstream } from './upstream.js';
 
-export type { AuthorizeResult, RateLimit, ProxyLogEvent, ProxyOptions, Proxy, RemoteImagesPolicy } from './options.js';
+export type {
+  AuthorizeResult,
+  RateLimit,
+  ProxyLogEvent,
+  ProxyOptions,
+  Proxy,
+  RemoteImagesPolicy,
+  ResultAccess,
+  ResultOwner,
+  ResultsOptions,
+} from './options.js';
 
 /** The job handle pattern in paths: a sealed value, base64url. */
 const HANDLE_PATTERN = /^[A-Za-z0-9_-]{40,400}$/;
 const FILE_PATH = /^\/files\/([A-Za-z0-9_-]{40,2000})(?:\/[A-Za-z0-9._-]{1,64})?$/;
+const RESULTS_PATH = /^\/results(\/|$)/;
 
 export function createProxy(options: ProxyOptions): Proxy {
   if (!options || typeof options !== 'object')
@@ -53,18 +67,24 @@ export function createProxy(options: ProxyOptions): Proxy {
     issuer: options.issuer ?? 'mediakit-proxy',
     audience: options.audience ?? `mediakit:${basePath || '/'}`,
     ttlSeconds: options.tokenTtlSeconds ?? 900,
+    keep: settings.results !== undefined,
   };
+  const store = options.store ?? new MemoryStore();
   const ctx: Ctx = {
     settings,
     basePath,
-    budget: new Budget(options.store ?? new MemoryStore(), settings, log, tokenSettings.audience),
+    budget: new Budget(store, settings, log, tokenSettings.audience),
     upstream: new Upstream(options.upstream, log),
     sealer: new Sealer(keyring, basePath, settings.downloadTtlMs),
     pool: new BufferPool(settings.maxBufferedPerSubject, settings.maxBuffered),
     redact,
     log,
   };
-  const sessions = new Sessions(ctx, keyring, tokenSettings, options.authorize);
+  let keeper: Keeper | undefined;
+  const sessions = new Sessions(ctx, keyring, tokenSettings, options.authorize, async (claims, subject) =>
+    keeper?.usage(claims, subject),
+  );
+  if (settings.results) keeper = new Keeper(ctx, settings.results, store as ByteLedgers, sessions, options.authorize);
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -88,8 +108,8 @@ export function createProxy(options: ProxyOptions): Proxy {
         status: 204,
         headers: {
           ...corsHeaders,
-          'access-control-allow-methods': 'GET, POST',
-          'access-control-allow-headers': 'authorization, content-type, idempotency-key, accept',
+          'access-control-allow-methods': keeper ? 'GET, POST, DELETE' : 'GET, POST',
+          'access-control-allow-headers': `authorization, content-type, idempotency-key, accept${keeper ? ', x-mediakit-filename' : ''}`,
           'access-control-max-age': '600',
         },
       });
@@ -101,6 +121,10 @@ export function createProxy(options: ProxyOptions): Proxy {
         if (request.method === 'POST') return await sessions.create(request, corsHeaders);
         if (request.method === 'GET') return await sessions.show(request, corsHeaders);
         refuse('method_not_allowed', `${basePath}/session takes POST (new session) or GET (budget).`);
+      }
+      if (RESULTS_PATH.test(rest)) {
+        if (!keeper) refuse('not_found', 'This site does not keep results: the proxy has no `results` store.');
+        return await keeper.handle(request, rest, corsHeaders);
       }
       const file = FILE_PATH.exec(rest);
       if (file) {
@@ -144,14 +168,14 @@ export function createProxy(options: ProxyOptions): Proxy {
             call,
             policy,
             match.jobId!,
-            await ctx.sealer.openHandle(session.subject, policy.capability, match.jobId!),
+            await ctx.sealer.openHandle(session, policy.capability, match.jobId!),
           );
         case 'download':
           return await downloadByHandle(
             ctx,
             call,
             policy,
-            await ctx.sealer.openHandle(session.subject, policy.capability, match.jobId!),
+            await ctx.sealer.openHandle(session, policy.capability, match.jobId!),
           );
       }
     } catch (err) {
@@ -195,7 +219,13 @@ export function createProxy(options: ProxyOptions): Proxy {
     fetch: handle,
     async mintToken(claims) {
       const checked = sessions.claimsFrom(
-        { subject: claims.subject, capabilities: claims.capabilities, budget: claims.budget },
+        {
+          subject: claims.subject,
+          capabilities: claims.capabilities,
+          budget: claims.budget,
+          ...(claims.scope !== undefined ? { scope: claims.scope } : {}),
+          ...(claims.storageQuota !== undefined ? { storageQuota: claims.storageQuota } : {}),
+        },
         'mintToken()',
       );
       const ttl = claims.ttlSeconds ?? tokenSettings.ttlSeconds;

@@ -12,7 +12,7 @@ import { FILE_KINDS, modelJobView, videoJobView, type FileKind } from './rewrite
 
 const MAX_JOB_BYTES = 1024 * 1024;
 
-async function fetchJob(
+export async function fetchJob(
   ctx: Ctx,
   capability: Capability,
   job: 'video' | 'model',
@@ -44,9 +44,10 @@ async function fetchJob(
 
 export async function poll(ctx: Ctx, call: Call, policy: PollPolicy, id: string, handle: JobHandle): Promise<Response> {
   const data = await fetchJob(ctx, policy.capability, policy.job, handle);
-  // Upstream refunds a failed job; the session's budget gets the credits back, once.
+  // Upstream refunds a failed job; the budget that paid gets the credits back, once (in a scope,
+  // another subject may be the one polling).
   if (data['status'] === 'failed' && handle.charged > 0)
-    await ctx.budget.refund(call.subject, handle.window, handle.jobId, handle.charged);
+    await ctx.budget.refund(handle.chargedTo ?? call.subject, handle.window, handle.jobId, handle.charged);
   const rw = ctx.sealer.rewriter(call.subject, ctx.redact);
   const view = policy.job === 'video' ? await videoJobView(data, id, rw) : await modelJobView(data, id, rw);
   return json({ data: view }, 200, call.headers);

@@ -3,6 +3,11 @@
  * URLs). Both are AES-GCM sealed under the site secret (secrets.ts); a handle is bound to its
  * subject and capability, a ticket carries its subject's digest so downloads count against that
  * subject's poll rate limit. Typed payloads here; compact JSON on the wire.
+ *
+ * A session with a scope (a team) seals its handles to the scope instead, under a purpose of its
+ * own (`scoped-handle`), so every subject of the scope opens them and no subject, whatever its
+ * name, opens a scope's handle. Such a handle carries the digest of the subject that was charged,
+ * so a failed job's refund goes back to that subject's budget whoever polls it.
  */
 import { refuse } from './respond.js';
 import { FILE_KINDS, type FileKind, type Rewriter } from './rewrite.js';
@@ -17,6 +22,16 @@ export interface JobHandle {
   charged: number;
   /** Budget window the charge went to. */
   window: number;
+  /** Digest of the subject that was charged; only in scoped handles (otherwise the subject itself polls). */
+  chargedTo?: string;
+  /** The scope the handle is bound to (opened as a scoped handle); absent for a subject's own handle. */
+  scope?: string;
+}
+
+/** Who a handle is bound to: the session's subject, or its scope when it has one. */
+export interface Binding {
+  subject: string;
+  scope?: string | undefined;
 }
 
 /** What a download ticket carries. */
@@ -34,6 +49,7 @@ interface HandleWire {
   j: string;
   c: number;
   w: number;
+  s?: string;
 }
 
 interface TicketWire {
@@ -55,31 +71,76 @@ export class Sealer {
     private readonly downloadTtlMs: number,
   ) {}
 
-  sealHandle(subject: string, capability: Capability, h: JobHandle): Promise<string> {
+  /** Seals a handle to the session's scope when it has one, else to its subject. */
+  sealHandle(session: Binding, subjectDigest: string, capability: Capability, h: JobHandle): Promise<string> {
     const wire: HandleWire = { j: h.jobId, c: h.charged, w: h.window };
-    return this.keyring.seal('handle', JSON.stringify(wire), `${capability}\n${subject}`);
+    if (session.scope === undefined)
+      return this.keyring.seal('handle', JSON.stringify(wire), `${capability}\n${session.subject}`);
+    wire.s = subjectDigest;
+    return this.keyring.seal('scoped-handle', JSON.stringify(wire), `${capability}\n${session.scope}`);
   }
 
-  async openHandle(subject: string, capability: Capability, handle: string): Promise<JobHandle> {
-    const cacheKey = `${capability}\n${subject}\n${handle}`;
+  /** Opens a handle of this session's scope, or of its subject (handles made before it had a scope too). */
+  async openHandle(session: Binding, capability: Capability, handle: string): Promise<JobHandle> {
+    const cacheKey = JSON.stringify([capability, session.subject, session.scope ?? null, handle]);
     const cached = this.#opened.get(cacheKey);
     if (cached) return cached;
-    const opened = await this.#open(subject, capability, handle);
+    const opened = await this.#open(session, capability, handle);
     if (this.#opened.size >= OPENED_MAX) this.#opened.delete(this.#opened.keys().next().value!);
     this.#opened.set(cacheKey, opened);
     return opened;
   }
 
-  async #open(subject: string, capability: Capability, handle: string): Promise<JobHandle> {
-    const plain = await this.keyring.open('handle', handle, `${capability}\n${subject}`);
+  async #open(session: Binding, capability: Capability, handle: string): Promise<JobHandle> {
+    let plain =
+      session.scope === undefined
+        ? null
+        : await this.keyring.open('scoped-handle', handle, `${capability}\n${session.scope}`);
+    const scope = plain === null ? undefined : session.scope;
+    plain ??= await this.keyring.open('handle', handle, `${capability}\n${session.subject}`);
     const wire = plain ? (JSON.parse(plain) as Partial<HandleWire>) : undefined;
-    if (!wire || typeof wire.j !== 'string' || typeof wire.c !== 'number' || typeof wire.w !== 'number') {
+    if (
+      !wire ||
+      typeof wire.j !== 'string' ||
+      typeof wire.c !== 'number' ||
+      typeof wire.w !== 'number' ||
+      (wire.s !== undefined && typeof wire.s !== 'string')
+    ) {
       refuse(
         'not_found',
         'No job with this id exists for this session. Use the job_id this session was given when it created the job.',
       );
     }
-    return { jobId: wire.j, charged: wire.c, window: wire.w };
+    return {
+      jobId: wire.j,
+      charged: wire.c,
+      window: wire.w,
+      ...(wire.s !== undefined ? { chargedTo: wire.s } : {}),
+      ...(scope !== undefined ? { scope } : {}),
+    };
+  }
+
+  /** The sealed owner of a kept result (its metadata), bound to the result's key. */
+  sealOwner(key: string, owner: Binding): Promise<string> {
+    return this.keyring.seal(
+      'result',
+      JSON.stringify(owner.scope === undefined ? [owner.subject] : [owner.subject, owner.scope]),
+      key,
+    );
+  }
+
+  /** The owner of a kept result, or undefined when its metadata was not sealed by this site (or under a secret it no longer has). */
+  async openOwner(key: string, sealed: string): Promise<Binding | undefined> {
+    const plain = await this.keyring.open('result', sealed, key);
+    if (!plain) return undefined;
+    const value = JSON.parse(plain) as unknown;
+    if (!Array.isArray(value) || typeof value[0] !== 'string') return undefined;
+    return typeof value[1] === 'string' ? { subject: value[0], scope: value[1] } : { subject: value[0] };
+  }
+
+  /** A kept result's id under each secret (current first): an HMAC, so it names nothing and no one can make one. */
+  async resultIds(message: string): Promise<string[]> {
+    return (await this.keyring.resultMacs(message)).map((mac) => mac.slice(0, 32));
   }
 
   async sealTicket(ticket: FileTicket): Promise<string> {

@@ -3,6 +3,7 @@
  * `createProxy`, with defaults filled in. An error names the option and the value that was passed.
  */
 import type { Capability } from '../api/index.js';
+import type { ResultStore } from './results.js';
 import type { SecretOption } from './secrets.js';
 import type { ProxyStore } from './store.js';
 import type { SessionClaims } from './tokens.js';
@@ -15,6 +16,38 @@ export interface AuthorizeResult {
   capabilities?: Capability[];
   /** Credits this subject may spend per budget window (default window: one day). */
   budget: number;
+  /**
+   * A team or site the subject works in (1-200 characters). Its jobs are bound to the scope: every
+   * subject of the scope can poll, download and keep them. Budgets and rate limits stay per subject.
+   */
+  scope?: string;
+  /** Bytes of kept results this subject may hold; overrides `results.quotaBytes`. */
+  storageQuota?: number;
+}
+
+/** Who a kept result belongs to, for an `access` function: the keeping subject and its scope, if any. */
+export interface ResultOwner {
+  subject: string;
+  scope?: string;
+}
+
+/**
+ * Who may read a kept result at its URL: `'public'` (anyone holding the unguessable URL),
+ * `'owner'` (the site's `authorize(request)`, or a session token, must name the subject that kept
+ * it, or its scope when it was kept under one), or your own check. A refused read is a 404.
+ */
+export type ResultAccess = 'public' | 'owner' | ((request: Request, owner: ResultOwner) => boolean | Promise<boolean>);
+
+/** Kept results: the proxy streams results into the site's store, so they outlive the provider's links. */
+export interface ResultsOptions {
+  /** Where kept results go: `fileResultStore({ dir })`, `s3ResultStore(...)` or your own `ResultStore`. */
+  store: ResultStore;
+  /** Who may read a kept result. Default `'public'`. */
+  access?: ResultAccess;
+  /** Bytes each subject may keep (a session's `storageQuota` overrides it). Default 1 GiB. */
+  quotaBytes?: number;
+  /** The largest image a page may keep (headshots, background removal). Default 25 MiB. */
+  maxImageBytes?: number;
 }
 
 export interface RateLimit {
@@ -56,8 +89,8 @@ export interface ProxyOptions {
   budgetWindowSeconds?: number;
   /** Credits all subjects together may spend per budget window (a site-wide cap on top of each session's budget). Default: no cap. */
   totalBudget?: number;
-  /** Per-subject limits: job creation and other charged calls, polls and downloads, session requests. */
-  rateLimits?: { create?: RateLimit; poll?: RateLimit; session?: RateLimit };
+  /** Per-subject limits: job creation and other charged calls, polls and downloads, session requests, keeping results (default 120 a minute). */
+  rateLimits?: { create?: RateLimit; poll?: RateLimit; session?: RateLimit; keep?: RateLimit };
   /** Let `GET /api/v1/account` and X-Credits-Remaining show the site's whole balance. Default false: they show the session's. */
   exposeAccountBalance?: boolean;
   /** A request body that sends nothing for this long is cut (408). Default 30 000 ms. */
@@ -77,6 +110,12 @@ export interface ProxyOptions {
   /** Token `iss` and `aud`. Defaults: `mediakit-proxy` and `mediakit:<basePath>`. Store keys carry the audience: give each site its own when sites share a store. */
   issuer?: string;
   audience?: string;
+  /**
+   * Keep results: `POST {basePath}/results` streams a job's file (or a page's image) into this store
+   * and answers a permanent URL. Needs a store (`store`) with byte ledgers (MemoryStore and
+   * RedisStore have them). Default: off.
+   */
+  results?: ResultsOptions;
   /** Where warnings go (already redacted, control characters escaped). Default: console. */
   log?: (event: ProxyLogEvent) => void;
 }
@@ -92,6 +131,9 @@ const DEFAULT_LIMITS = {
   create: { limit: 30, windowSeconds: 60 },
   poll: { limit: 600, windowSeconds: 60 },
   session: { limit: 60, windowSeconds: 60 },
+  // Keeping charges nothing and a headshot batch keeps up to four images: its own bucket, so a
+  // user who keeps what they make is never slowed on making it.
+  keep: { limit: 120, windowSeconds: 60 },
 };
 
 export type RateBucket = keyof typeof DEFAULT_LIMITS;
@@ -113,6 +155,14 @@ export interface Settings {
   upstreamTimeoutMs: number;
   storeTimeoutMs: number;
   exposeAccountBalance: boolean;
+  results: ResolvedResults | undefined;
+}
+
+export interface ResolvedResults {
+  store: ResultStore;
+  access: ResultAccess;
+  quotaBytes: number;
+  maxImageBytes: number;
 }
 
 const show = (value: unknown): string => {
@@ -202,5 +252,47 @@ export function resolveOptions(options: ProxyOptions): Settings {
     upstreamTimeoutMs: positive(options, 'upstreamTimeoutMs', 120_000),
     storeTimeoutMs: positive(options, 'storeTimeoutMs', 2_000),
     exposeAccountBalance: options.exposeAccountBalance === true,
+    results: resolveResults(options),
+  };
+}
+
+function resolveResults(options: ProxyOptions): ResolvedResults | undefined {
+  const r = options.results;
+  if (r === undefined) return undefined;
+  if (!r || typeof r !== 'object')
+    throw new TypeError(
+      `createProxy: results must be { store, access?, quotaBytes?, maxImageBytes? }; it was ${show(r)}.`,
+    );
+  const store = r.store as Partial<ResultStore> | undefined;
+  const methods = ['put', 'get', 'head', 'delete'] as const;
+  if (!store || typeof store !== 'object' || methods.some((m) => typeof store[m] !== 'function')) {
+    throw new TypeError(
+      `createProxy: results.store must be a ResultStore with put, get, head and delete (fileResultStore({ dir }), s3ResultStore(...) or your own); it was ${store && typeof store === 'object' ? `an object without ${methods.filter((m) => typeof store[m] !== 'function').join(', ')}` : show(store)}.`,
+    );
+  }
+  const access = r.access ?? 'public';
+  if (access !== 'public' && access !== 'owner' && typeof access !== 'function')
+    throw new TypeError(
+      `createProxy: results.access must be 'public', 'owner' or a function (request, owner) => boolean; it was ${show(access)}.`,
+    );
+  const bytes = (name: 'quotaBytes' | 'maxImageBytes', fallback: number, min: number) => {
+    const value = r[name];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+      throw new TypeError(
+        `createProxy: results.${name} must be a whole number of bytes, ${min} or more; it was ${show(value)}.`,
+      );
+    return value;
+  };
+  const store2 = options.store as Record<string, unknown> | undefined;
+  if (store2 && ['holdBytes', 'dropBytes', 'bytesUsed'].some((m) => typeof store2[m] !== 'function'))
+    throw new TypeError(
+      'createProxy: results needs a `store` that counts kept bytes (holdBytes, dropBytes, bytesUsed): MemoryStore and RedisStore do; add them to your own store.',
+    );
+  return {
+    store: store as ResultStore,
+    access,
+    quotaBytes: bytes('quotaBytes', 1024 * 1024 * 1024, 0),
+    maxImageBytes: bytes('maxImageBytes', 25 * 1024 * 1024, 1),
   };
 }

@@ -53,6 +53,29 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+// Byte ledgers: a hash of `_used` and `b:<id>` (bytes per kept result), no expiry. Numbers are
+// written with %.0f: Lua's default number format would turn 15 digits into an exponent.
+const HOLD_BYTES = `
+local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
+local old = tonumber(redis.call('HGET', KEYS[1], 'b:' .. ARGV[1]) or '0')
+local moved = 0
+if ARGV[4] ~= '' and ARGV[4] ~= ARGV[1] then moved = tonumber(redis.call('HGET', KEYS[1], 'b:' .. ARGV[4]) or '0') end
+local after = used - old - moved + tonumber(ARGV[2])
+if after > tonumber(ARGV[3]) then return {0, string.format('%.0f', used)} end
+redis.call('HSET', KEYS[1], '_used', string.format('%.0f', after), 'b:' .. ARGV[1], ARGV[2])
+if ARGV[4] ~= '' and ARGV[4] ~= ARGV[1] then redis.call('HDEL', KEYS[1], 'b:' .. ARGV[4]) end
+return {1, string.format('%.0f', after)}`;
+
+const DROP_BYTES = `
+local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
+local old = redis.call('HGET', KEYS[1], 'b:' .. ARGV[1])
+if old then
+  used = used - tonumber(old)
+  redis.call('HDEL', KEYS[1], 'b:' .. ARGV[1])
+  redis.call('HSET', KEYS[1], '_used', string.format('%.0f', used))
+end
+return string.format('%.0f', used)`;
+
 export class RedisStore implements ProxyStore {
   readonly #client: RedisEvalClient;
   readonly #prefix: string;
@@ -90,6 +113,24 @@ export class RedisStore implements ProxyStore {
 
   async used(ledger: string) {
     return Number(await this.#run(`return tonumber(redis.call('HGET', KEYS[1], '_used') or '0')`, ledger, []));
+  }
+
+  async holdBytes(ledger: string, id: string, bytes: number, limit: number, from?: string) {
+    const [ok, used] = (await this.#run(HOLD_BYTES, ledger, [
+      id,
+      bytes,
+      Math.min(limit, Number.MAX_SAFE_INTEGER),
+      from ?? '',
+    ])) as [number, string];
+    return { ok: Number(ok) === 1, used: Number(used) };
+  }
+
+  async dropBytes(ledger: string, id: string) {
+    return Number(await this.#run(DROP_BYTES, ledger, [id]));
+  }
+
+  async bytesUsed(ledger: string) {
+    return Number(await this.#run(`return redis.call('HGET', KEYS[1], '_used') or '0'`, ledger, []));
   }
 
   async hit(counter: string, windowSeconds: number) {

@@ -112,10 +112,17 @@ interface DerivedSecret {
   id: string;
   token: Uint8Array;
   seal: CryptoKey;
+  /** The key of kept results' ids. */
+  results: Uint8Array;
 }
 
-/** What a sealed value is for; part of the authenticated data, so a handle is never a ticket. */
-export type SealPurpose = 'handle' | 'file';
+/**
+ * What a sealed value is for; part of the authenticated data, so a handle is never a ticket.
+ * `scoped-handle`: a job handle bound to a scope (a team) rather than a subject, a purpose of its
+ * own so that no subject, whatever its spelling, opens a scope's handle. `result`: the owner of a
+ * kept result, in its metadata.
+ */
+export type SealPurpose = 'handle' | 'scoped-handle' | 'file' | 'result';
 
 const IV_BYTES = 12;
 
@@ -133,12 +140,16 @@ export class Keyring {
   #all(): Promise<DerivedSecret[]> {
     this.#derived ??= Promise.all(
       this.#entries.map(async ({ id, bytes }) => {
-        const [token, seal] = await Promise.all([derive(bytes, 'token'), derive(bytes, 'seal')]);
+        const [token, seal, results] = await Promise.all([
+          derive(bytes, 'token'),
+          derive(bytes, 'seal'),
+          derive(bytes, 'results'),
+        ]);
         const sealKey = await crypto.subtle.importKey('raw', seal as Uint8Array<ArrayBuffer>, 'AES-GCM', false, [
           'encrypt',
           'decrypt',
         ]);
-        return { id, token, seal: sealKey };
+        return { id, token, seal: sealKey, results };
       }),
     );
     return this.#derived;
@@ -153,6 +164,14 @@ export class Keyring {
   /** The token-verification key for a `kid`, if it is one of ours. */
   async verificationKey(kid: unknown): Promise<Uint8Array | undefined> {
     return (await this.#all()).find((d) => d.id === kid)?.token;
+  }
+
+  /**
+   * HMAC-SHA-256 of `message` under each secret's results key, the current secret's first: the
+   * current one names a new kept result, the previous ones find a result kept before a rotation.
+   */
+  async resultMacs(message: string): Promise<string[]> {
+    return Promise.all((await this.#all()).map((d) => hmac(d.results, message)));
   }
 
   /** AES-256-GCM under the current secret: base64url(iv | ciphertext | tag). `context` is authenticated, not stored. */

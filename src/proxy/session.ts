@@ -19,6 +19,12 @@ import {
 
 const CACHE_MAX = 10_000;
 
+/** A session's storage of kept results, in its answers (when the proxy keeps results). */
+export type StorageUsage = (
+  claims: SessionClaims,
+  subjectDigest: string,
+) => Promise<{ quota_bytes: number; used_bytes: number } | undefined>;
+
 export class Sessions {
   readonly #verified = new Map<string, VerifiedSession>();
 
@@ -27,6 +33,7 @@ export class Sessions {
     private readonly keyring: Keyring,
     readonly tokenSettings: TokenSettings,
     private readonly authorize: ProxyOptions['authorize'],
+    private readonly storage: StorageUsage = async () => undefined,
   ) {}
 
   async authenticate(request: Request): Promise<VerifiedSession> {
@@ -79,6 +86,7 @@ export class Sessions {
     const rl = await this.ctx.budget.rateLimit('session', subject);
     const { token, exp } = await signToken(this.keyring, this.tokenSettings, claims);
     const budget = await this.ctx.budget.view(claims, subject);
+    const results = await this.storage(claims, subject);
     return json(
       {
         data: {
@@ -87,6 +95,7 @@ export class Sessions {
           expires_at: new Date(exp * 1000).toISOString(),
           capabilities: claims.capabilities,
           budget,
+          ...(results ? { results } : {}),
         },
       },
       200,
@@ -96,9 +105,18 @@ export class Sessions {
 
   async show(request: Request, headers: Record<string, string>): Promise<Response> {
     const session = await this.authenticate(request);
-    const budget = await this.ctx.budget.view(session, await this.ctx.budget.subjectDigest(session.subject));
+    const subject = await this.ctx.budget.subjectDigest(session.subject);
+    const budget = await this.ctx.budget.view(session, subject);
+    const results = await this.storage(session, subject);
     return json(
-      { data: { expires_at: new Date(session.exp * 1000).toISOString(), capabilities: session.capabilities, budget } },
+      {
+        data: {
+          expires_at: new Date(session.exp * 1000).toISOString(),
+          capabilities: session.capabilities,
+          budget,
+          ...(results ? { results } : {}),
+        },
+      },
       200,
       headers,
     );

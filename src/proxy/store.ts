@@ -9,6 +9,10 @@
  * (a replayed response), releasing touches only an unsettled reservation. Settling an id that was
  * never reserved records it once (used for refunds of failed jobs, with a negative amount).
  * "Set if absent" is the reservation itself: one entry per id, created only when absent.
+ *
+ * Kept results (the `results` option) add byte ledgers: the bytes each subject keeps, one entry per
+ * kept result, with no expiry (a kept result lasts until it is deleted). Setting an entry replaces
+ * what it held, so keeping the same result twice counts it once.
  */
 export interface ProxyStore {
   /**
@@ -30,7 +34,27 @@ export interface ProxyStore {
   used(ledger: string): Promise<number>;
   /** Counts a hit in a fixed window that starts at the first hit; returns the count and the ms until the window ends. */
   hit(counter: string, windowSeconds: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Sets entry `id` of byte ledger `ledger` to `bytes` (replacing what it held) if the ledger's
+   * total then stays within `limit`, else changes nothing; `ok` says which, `used` is the total
+   * after. With `from`, that entry is dropped in the same step (a pending hold becoming the kept
+   * result). No expiry. Needed only with the proxy's `results` option.
+   */
+  holdBytes?(
+    ledger: string,
+    id: string,
+    bytes: number,
+    limit: number,
+    from?: string,
+  ): Promise<{ ok: boolean; used: number }>;
+  /** Drops entry `id` of a byte ledger; returns the ledger's total. */
+  dropBytes?(ledger: string, id: string): Promise<number>;
+  /** A byte ledger's total (0 when unknown). */
+  bytesUsed?(ledger: string): Promise<number>;
 }
+
+/** The byte-ledger methods of a store (present on MemoryStore and RedisStore). */
+export type ByteLedgers = Required<Pick<ProxyStore, 'holdBytes' | 'dropBytes' | 'bytesUsed'>>;
 
 interface Ledger {
   used: number;
@@ -43,6 +67,7 @@ interface Ledger {
 export class MemoryStore implements ProxyStore {
   readonly #ledgers = new Map<string, Ledger>();
   readonly #counters = new Map<string, { count: number; expiresAt: number }>();
+  readonly #bytes = new Map<string, { used: number; entries: Map<string, number> }>();
   readonly #now: () => number;
   #ops = 0;
 
@@ -90,6 +115,31 @@ export class MemoryStore implements ProxyStore {
     if (!counter) this.#counters.set(key, (counter = { count: 0, expiresAt: now + windowSeconds * 1000 }));
     counter.count++;
     return { count: counter.count, resetMs: counter.expiresAt - now };
+  }
+
+  async holdBytes(key: string, id: string, bytes: number, limit: number, from?: string) {
+    let ledger = this.#bytes.get(key);
+    if (!ledger) this.#bytes.set(key, (ledger = { used: 0, entries: new Map() }));
+    const moved = from !== undefined && from !== id ? (ledger.entries.get(from) ?? 0) : 0;
+    const after = ledger.used - (ledger.entries.get(id) ?? 0) - moved + bytes;
+    if (after > limit) return { ok: false, used: ledger.used };
+    ledger.entries.set(id, bytes);
+    if (from !== undefined && from !== id) ledger.entries.delete(from);
+    ledger.used = after;
+    return { ok: true, used: after };
+  }
+
+  async dropBytes(key: string, id: string) {
+    const ledger = this.#bytes.get(key);
+    if (!ledger) return 0;
+    ledger.used -= ledger.entries.get(id) ?? 0;
+    ledger.entries.delete(id);
+    if (ledger.entries.size === 0) this.#bytes.delete(key);
+    return ledger.used;
+  }
+
+  async bytesUsed(key: string) {
+    return this.#bytes.get(key)?.used ?? 0;
   }
 
   #ledger(key: string, ttlSeconds: number): Ledger {

@@ -22,6 +22,14 @@ export interface SessionClaims {
   capabilities: Capability[];
   /** Credits the subject may spend per budget window. */
   budget: number;
+  /**
+   * A team or site the subject works in (1-200 characters). Jobs are then bound to the scope, so
+   * every subject of the same scope can poll, download and keep them; budgets, rate limits and
+   * idempotency stay the subject's own.
+   */
+  scope?: string;
+  /** Bytes of kept results this subject may hold; overrides the proxy's `results.quotaBytes`. */
+  storageQuota?: number;
 }
 
 export interface VerifiedSession extends SessionClaims {
@@ -35,6 +43,8 @@ export interface TokenSettings {
   issuer: string;
   audience: string;
   ttlSeconds: number;
+  /** The proxy keeps results: every token says so in a `keep: true` claim (pages read it unverified). */
+  keep?: boolean;
 }
 
 /** Checks claims from the site (authorize or mintToken) and says what is wrong in words. */
@@ -50,7 +60,20 @@ export function checkClaims(claims: unknown, where: string): SessionClaims {
   if (typeof c.budget !== 'number' || !Number.isInteger(c.budget) || c.budget < 0 || c.budget > 1e9) {
     throw new TypeError(`${where}: budget must be a whole number of credits (0 or more).`);
   }
-  return { subject: c.subject, capabilities: [...new Set(c.capabilities)], budget: c.budget };
+  const out: SessionClaims = { subject: c.subject, capabilities: [...new Set(c.capabilities)], budget: c.budget };
+  if (c.scope !== undefined && c.scope !== null) {
+    if (typeof c.scope !== 'string' || !/^[^\x00-\x1f\x7f]{1,200}$/.test(c.scope))
+      throw new TypeError(
+        `${where}: scope must be a string of 1-200 characters (no control characters) naming a team or site.`,
+      );
+    out.scope = c.scope;
+  }
+  if (c.storageQuota !== undefined && c.storageQuota !== null) {
+    if (typeof c.storageQuota !== 'number' || !Number.isSafeInteger(c.storageQuota) || c.storageQuota < 0)
+      throw new TypeError(`${where}: storageQuota must be a whole number of bytes (0 or more).`);
+    out.storageQuota = c.storageQuota;
+  }
+  return out;
 }
 
 export async function signToken(
@@ -62,7 +85,11 @@ export async function signToken(
   const { kid, key } = await keyring.signingKey();
   const iat = Math.floor(now / 1000);
   const exp = iat + settings.ttlSeconds;
-  const token = await new SignJWT({ capabilities: claims.capabilities, budget: claims.budget })
+  const payload: Record<string, unknown> = { capabilities: claims.capabilities, budget: claims.budget };
+  if (claims.scope !== undefined) payload['scope'] = claims.scope;
+  if (claims.storageQuota !== undefined) payload['storageQuota'] = claims.storageQuota;
+  if (settings.keep) payload['keep'] = true;
+  const token = await new SignJWT(payload)
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE, kid })
     .setIssuer(settings.issuer)
     .setAudience(settings.audience)
@@ -103,7 +130,13 @@ export async function verifyToken(
       currentDate: new Date(now),
     });
     const claims = checkClaims(
-      { subject: payload.sub, capabilities: payload['capabilities'], budget: payload['budget'] },
+      {
+        subject: payload.sub,
+        capabilities: payload['capabilities'],
+        budget: payload['budget'],
+        scope: payload['scope'],
+        storageQuota: payload['storageQuota'],
+      },
       'token',
     );
     return { ...claims, jti: String(payload.jti), exp: payload.exp! };

@@ -19,7 +19,9 @@
  *      Dashboard (elements.ts).
  *   7. <video-to-3d-uploader>'s upload of a 500 MB video: first byte after start and IndexedDB disk
  *      use, against a plain client upload (upload.ts).
- * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`, `elements`, `upload`) runs one part; BENCH_UPLOAD_MB sets the upload size.
+ *   8. Kept results: a 500 MB scene kept through the proxy into the filesystem store and the S3
+ *      store (s3rver), memory growth and throughput against a direct write (keep.ts).
+ * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`, `elements`, `upload`, `keep`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -39,6 +41,7 @@ import { jobsBench } from './jobs.js';
 import { viewersBench } from './viewers.js';
 import { elementsBench } from './elements.js';
 import { uploadBench } from './upload.js';
+import { keepBench } from './keep.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -189,3 +192,4 @@ if (!only || only === 'jobs') await jobsBench();
 if (!only || only === 'viewers') await viewersBench();
 if (!only || only === 'elements') await elementsBench();
 if (!only || only === 'upload') await uploadBench();
+if (!only || only === 'keep') await keepBench();

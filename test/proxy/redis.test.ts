@@ -41,6 +41,35 @@ async function contract(store: ProxyStore, ns: string): Promise<void> {
   assert.ok(second.resetMs > 0 && second.resetMs <= 60_000);
 }
 
+/** The byte ledgers of kept results, on both implementations: set (not add), move, drop, limits. */
+async function bytesContract(store: ProxyStore, ns: string): Promise<void> {
+  const ledger = `${ns}:storage`;
+  const big = 4_000_000_000_000; // 4 TB: more digits than Lua's default number format keeps
+  assert.deepEqual(await store.holdBytes!(ledger, 'pending:a', 8, 100), { ok: true, used: 8 });
+  assert.deepEqual(
+    await store.holdBytes!(ledger, 'pending:a', 16, 100),
+    { ok: true, used: 16 },
+    'a hold is set, not added',
+  );
+  assert.deepEqual(await store.holdBytes!(ledger, 'pending:b', 90, 100), { ok: false, used: 16 }, 'over the limit');
+  assert.deepEqual(
+    await store.holdBytes!(ledger, 'a', 12, Number.MAX_SAFE_INTEGER, 'pending:a'),
+    { ok: true, used: 12 },
+    'the pending hold becomes the entry in one step',
+  );
+  assert.deepEqual(
+    await store.holdBytes!(ledger, 'a', 12, 100, 'pending:a'),
+    { ok: true, used: 12 },
+    'kept twice: counted once',
+  );
+  assert.equal(await store.dropBytes!(ledger, 'pending:a'), 12);
+  assert.equal(await store.dropBytes!(ledger, 'a'), 0);
+  assert.equal(await store.dropBytes!(ledger, 'a'), 0);
+  assert.deepEqual(await store.holdBytes!(ledger, 'huge', big + 1, big * 2), { ok: true, used: big + 1 });
+  assert.equal(await store.bytesUsed!(ledger), big + 1);
+  assert.equal(await store.bytesUsed!(`${ns}:nobody`), 0);
+}
+
 describe('proxy on Redis', () => {
   let redis: { url: string; child: ChildProcess | undefined };
   let clients: Client[];
@@ -56,6 +85,18 @@ describe('proxy on Redis', () => {
   it('keeps the store contract on Redis and in memory', async () => {
     await contract(new RedisStore(clients[0]!, { prefix: `test:${Date.now()}:` }), 'contract');
     await contract(new MemoryStore(), 'contract');
+  });
+
+  it('counts kept bytes the same on Redis and in memory, and never past the limit under concurrent holds', async () => {
+    await bytesContract(new RedisStore(clients[0]!, { prefix: `test:${Date.now()}:` }), 'bytes');
+    await bytesContract(new MemoryStore(), 'bytes');
+    const prefix = `test:${Date.now()}:race:`;
+    const stores = clients.map((c) => new RedisStore(c, { prefix }));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => stores[i % 2]!.holdBytes(`storage`, `k${i}`, 10, 100)),
+    );
+    assert.equal(results.filter((r) => r.ok).length, 10);
+    assert.equal(await stores[0]!.bytesUsed('storage'), 100);
   });
 
   it('shares one budget across two instances under concurrent requests', async () => {
