@@ -175,6 +175,17 @@ function grantDevCookie(ctx, next) {
   return next();
 }
 
+/**
+ * Module scripts for opaque-origin frames (test/jobs/no-storage: `<iframe sandbox="allow-scripts">`):
+ * their requests say `Origin: null` and are cross-origin, so the test server's own files (never the
+ * stacks, whose CORS is under test) are served to them with `Access-Control-Allow-Origin: *`.
+ */
+function corsForOpaqueFrames(ctx, next) {
+  if (ctx.get('origin') === 'null' && ctx.method === 'GET' && !/^\/(mk-|mediakit|sandbox)/.test(ctx.path))
+    ctx.set('access-control-allow-origin', '*');
+  return next();
+}
+
 /** Koa middleware around the connect one: the stack answers /mediakit/* and /sandbox/*, the test server the rest. */
 function mount(middleware, prefixes) {
   return (ctx, next) =>
@@ -204,6 +215,7 @@ export default {
     }),
   ],
   middleware: [
+    corsForOpaqueFrames,
     grantDevCookie,
     testRoutes,
     mount(stacks.mediakit.middleware, ['/mediakit', '/sandbox']),

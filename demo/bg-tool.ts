@@ -1,6 +1,7 @@
 import '../src/components/bg-tool/define.js';
 import '../src/components/credit-badge/define.js';
 import { sampleProduct } from './samples.js';
+import { showSubmitted } from './saved-value.js';
 
 const el = document.querySelector('bg-tool')!;
 const form = document.querySelector<HTMLFormElement>('#form')!;
@@ -37,8 +38,6 @@ document
   );
 form.addEventListener('submit', (e) => {
   e.preventDefault();
-  const value = new FormData(form).get('cutout');
-  document.querySelector('#submitted')!.textContent =
-    value instanceof File ? `cutout = ${value.name} (${value.type}, ${value.size} bytes)` : '';
+  showSubmitted(e.target as HTMLFormElement, 'cutout', document.querySelector('#submitted')!);
 });
 form.addEventListener('reset', () => (document.querySelector('#submitted')!.textContent = ''));

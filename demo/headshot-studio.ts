@@ -1,6 +1,7 @@
 import '../src/components/headshot-studio/define.js';
 import '../src/components/credit-badge/define.js';
 import { sampleSelfie } from './samples.js';
+import { showSubmitted } from './saved-value.js';
 
 const el = document.querySelector('headshot-studio')!;
 const log = document.querySelector('#log')!;
@@ -42,7 +43,5 @@ document
   );
 document.querySelector('#form')!.addEventListener('submit', (e) => {
   e.preventDefault();
-  const value = new FormData(e.target as HTMLFormElement).get('portrait');
-  document.querySelector('#submitted')!.textContent =
-    value instanceof File ? `portrait = ${value.name} (${value.type}, ${value.size} bytes)` : 'no headshot chosen';
+  showSubmitted(e.target as HTMLFormElement, 'portrait', document.querySelector('#submitted')!);
 });

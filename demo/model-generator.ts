@@ -1,5 +1,6 @@
 import '../src/components/model-generator/define.js';
 import { sampleViews } from './model-generator.samples.js';
+import { showSubmitted } from './saved-value.js';
 
 const el = document.querySelector('model-generator')!;
 const log = document.querySelector('#log')!;
@@ -32,8 +33,5 @@ document
   );
 document.querySelector('#form')!.addEventListener('submit', (e) => {
   e.preventDefault();
-  const value = new FormData(e.target as HTMLFormElement).get('model');
-  document.querySelector('#submitted')!.textContent = value
-    ? `model = ${String(value).slice(0, 60)}…`
-    : 'no model yet (the form value is the model URL once it is made)';
+  showSubmitted(e.target as HTMLFormElement, 'model', document.querySelector('#submitted')!);
 });

@@ -1,4 +1,5 @@
 import '../src/components/video-to-3d-uploader/define.js';
+import { showSubmitted } from './saved-value.js';
 
 const el = document.querySelector('video-to-3d-uploader')!;
 const log = document.querySelector('#log')!;
@@ -29,8 +30,5 @@ document
   );
 document.querySelector('#form')!.addEventListener('submit', (e) => {
   e.preventDefault();
-  const value = new FormData(e.target as HTMLFormElement).get('scene_job');
-  document.querySelector('#submitted')!.textContent = value
-    ? `scene_job = ${String(value).slice(0, 24)}…`
-    : 'no job yet (the form value is the job handle once the job exists)';
+  showSubmitted(e.target as HTMLFormElement, 'scene_job', document.querySelector('#submitted')!);
 });

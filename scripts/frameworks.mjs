@@ -1,5 +1,5 @@
 // React wrappers generated from custom-elements.json with @lit/react: src/react/<tag>.ts (one
-// component per element, its `mk-*` events as typed `onMk…` props, 'use client' first so Next.js
+// component per element, its `mk-*` events as typed `onMk…` props, `onChange`/`onInput` beside `value`, 'use client' first so Next.js
 // treats them as client components) and src/react/index.ts (all of them), compiled by the build to
 // `@mediakit/elements/react` and `@mediakit/elements/react/<tag>.js`.
 // `node scripts/frameworks.mjs` writes them; `--check` fails when they are stale (CI).
@@ -53,7 +53,7 @@ export const ${el.className} = createComponent({
   elementClass: ${el.className}Element,
   react: React,
   events: {
-${el.events.map((e) => `    ${prop(e)}: '${e}' as EventName<GlobalEventHandlersEventMap['${e}']>,`).join('\n')}
+${el.fields.includes('value') ? "    // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).\n    onChange: 'change' as EventName<Event & { target: " + el.className + "Element }>,\n    onInput: 'input' as EventName<Event & { target: " + el.className + 'Element }>,\n' : ''}${el.events.map((e) => `    ${prop(e)}: '${e}' as EventName<GlobalEventHandlersEventMap['${e}']>,`).join('\n')}
   },
 });
 `,

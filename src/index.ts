@@ -21,12 +21,24 @@ export type { Translation } from './translations/translation.js';
 // Element classes: types only (runtime classes: `@mediakit/elements/<tag>.js`).
 export type { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';
 export type { SplatViewer } from './viewers/splat-viewer/splat-viewer.js';
-export type { VideoTo3dUploader, UploaderStatus } from './components/video-to-3d-uploader/video-to-3d-uploader.js';
-export type { HeadshotStudio, HeadshotStatus } from './components/headshot-studio/headshot-studio.js';
-export type { BgTool, BgToolStatus, BgToolResult } from './components/bg-tool/bg-tool.js';
+export type {
+  VideoTo3dUploader,
+  UploaderStatus,
+  SceneValue,
+} from './components/video-to-3d-uploader/video-to-3d-uploader.js';
+export type {
+  HeadshotStudio,
+  HeadshotStatus,
+  HeadshotValue,
+  HeadshotVariantValue,
+} from './components/headshot-studio/headshot-studio.js';
+export type { BgTool, BgToolStatus, BgToolResult, BgToolValue } from './components/bg-tool/bg-tool.js';
 export type { CreditBadge, CreditBadgeStatus } from './components/credit-badge/credit-badge.js';
 export type {
   ModelGenerator,
   ModelGeneratorStatus,
   ModelGeneratorMode,
+  ModelValue,
 } from './components/model-generator/model-generator.js';
+// The result value every product element shares (README "Saving results").
+export type { ResultValueBase, ResultAsset, AssetHandler, AssetInfo } from './components/shared/result-value.js';

@@ -25,14 +25,17 @@ export class CreditLedger extends EventTarget {
   constructor(endpoint: string) {
     super();
     this.endpoint = endpoint;
-    if (typeof BroadcastChannel !== 'undefined') {
+    try {
       this.#channel = new BroadcastChannel(CHANNEL);
-      this.#channel.onmessage = (e: MessageEvent<LedgerMessage>) => {
-        const m = e.data;
-        if (m?.endpoint === this.endpoint && typeof m.remaining === 'number')
-          this.#apply(m.remaining, m.charged, m.at, false);
-      };
+    } catch {
+      // Missing or refused (some sandboxed frames): this tab's count is then its own.
+      return;
     }
+    this.#channel.onmessage = (e: MessageEvent<LedgerMessage>) => {
+      const m = e.data;
+      if (m?.endpoint === this.endpoint && typeof m.remaining === 'number')
+        this.#apply(m.remaining, m.charged, m.at, false);
+    };
   }
 
   /** Credits left, or undefined until a response or a budget refresh has said. */

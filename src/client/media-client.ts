@@ -102,6 +102,18 @@ interface SendInit extends CallOptions {
   onProgress?: ((p: UploadProgress) => void) | undefined;
 }
 
+/** What `keep()` keeps: a finished job's file (by its handle), or an image this page holds. */
+export type KeepSource = { job: string; file: 'ply' | 'zip' | 'glb' | 'mp4' | 'image' } | { blob: Blob; name: string };
+
+/** A kept file: a URL that does not expire, its type and size, and the store's id. */
+export interface KeptFile {
+  id: string;
+  url: string;
+  type: string;
+  bytes: number;
+  name: string;
+}
+
 const clients = new Map<string, MediaClient>();
 
 export class MediaClient {
@@ -233,6 +245,38 @@ export class MediaClient {
     }
     const r = await this.#fetchWithRetry(target.href, { method: 'GET', signal: options.signal }, false);
     return r.blob();
+  }
+
+  /**
+   * Keeps a result in the proxy's result store (`POST {endpoint}/results`): a finished job's file,
+   * streamed by the proxy from upstream, or an image only this page holds (a headshot, a cut-out).
+   * The answer's `url` does not expire. Never charges credits; keeping the same job file, or the
+   * same image under the same key, twice stores it once. Needs a session whose `keep` is true.
+   */
+  async keep(source: KeepSource, options: CallOptions & { idempotencyKey?: string } = {}): Promise<KeptFile> {
+    const init: SendInit =
+      'job' in source
+        ? {
+            method: 'POST',
+            body: JSON.stringify({ job: checkHandle(source.job), file: source.file }),
+            headers: { 'content-type': 'application/json' },
+            key: idempotencyKey(options),
+            signal: options.signal,
+          }
+        : {
+            method: 'POST',
+            body: source.blob,
+            headers: {
+              'content-type': source.blob.type,
+              'x-mediakit-filename': source.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64),
+            },
+            key: idempotencyKey(options),
+            signal: options.signal,
+          };
+    const r = await this.#send('/results', init);
+    const kept = ((await r.json()) as { data: KeptFile }).data;
+    // The proxy answers a path on its own origin: on a page of another origin it must stay the proxy's.
+    return this.#crossOrigin ? { ...kept, url: new URL(kept.url, this.endpoint).href } : kept;
   }
 
   // ---------------------------------------------------------------- transport

@@ -12,6 +12,8 @@ export interface SessionInfo {
   expiresAt: number;
   /** The token's subject, hashed: the scope under which this user's jobs are stored. */
   subjectHash: string;
+  /** The proxy keeps results (it has a `results` store): the token's `keep` claim. */
+  keep: boolean;
 }
 
 /** Refresh when less than this share of the token's life is left (and at least 30 s). */
@@ -22,6 +24,7 @@ interface Claims {
   sub?: unknown;
   exp?: unknown;
   iat?: unknown;
+  keep?: unknown;
 }
 
 /** The token's claims, read without verification: only the proxy verifies; we need exp and sub. */
@@ -105,7 +108,12 @@ export class SessionManager {
     this.#margin = Math.max(MIN_MARGIN_MS, lifetime * REFRESH_SHARE);
     // A token shorter-lived than the margin would be refreshed on every call; keep it for half its life then.
     if (lifetime <= this.#margin) this.#margin = lifetime / 2;
-    const info = { token, expiresAt: received + lifetime, subjectHash: await sha256Hex(String(claims.sub ?? '')) };
+    const info = {
+      token,
+      expiresAt: received + lifetime,
+      subjectHash: await sha256Hex(String(claims.sub ?? '')),
+      keep: claims.keep === true,
+    };
     if (info.subjectHash !== this.#subject && this.#onSubject) {
       // Before anyone gets the session: the new user never sees, even briefly, what the last one left.
       await this.#onSubject(info.subjectHash).catch((err: unknown) =>

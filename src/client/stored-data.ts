@@ -11,7 +11,11 @@
  * stays longer than needed: when a session for another subject arrives, MediaClient deletes the
  * endpoint's other subjects' records and results before it hands the session out; unfinished
  * records expire (`JobStore.prune`, ORPHAN_TTL_MS); `clearStoredData()` removes it all on logout.
+ *
+ * Where the browser refuses storage (src/client/device-storage.ts), records live in the page's
+ * memory and results are not kept; the same rules apply to what memory holds.
  */
+import { local } from './device-storage.js';
 import { RESULT_PATH } from './stored-names.js';
 
 // The names themselves sit in stored-names.ts, which stored-purge.ts and job-database.ts import
@@ -25,15 +29,6 @@ export const scopeOf = (endpoint: string, subjectHash: string) => `${endpoint}#$
 export const recordKey = (scope: string, id: string) => `${scope}\n${id}`;
 export const resultUrl = (scope: string, id: string) =>
   new URL(`${RESULT_PATH}${encodeURIComponent(scope)}/${encodeURIComponent(id)}`, location.origin).href;
-
-/** localStorage, or undefined where the browser refuses it (opaque origins, blocked storage). */
-export function local(): Storage | undefined {
-  try {
-    return globalThis.localStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A session for `subjectHash` arrived at `endpoint`: when it is not the subject this browser last

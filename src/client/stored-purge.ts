@@ -1,11 +1,22 @@
 /**
  * The rarely needed half of stored-data.ts, loaded only when a user changes or logs out: finds
- * and deletes job records and cached results by scope.
+ * and deletes job records and cached results by scope. Where the browser refuses storage, it
+ * finds the records in memory and no cache, and says nothing: there is nothing else to delete.
  */
-import { clear, delMany, keys, type UseStore } from 'idb-keyval';
-import { jobDatabase, openedDatabases } from './job-database.js';
+import { cacheStorage, idbFactory } from './device-storage.js';
+import { jobDatabase, openedDatabases, type JobDatabase } from './job-database.js';
 import { SessionManager } from './session.js';
 import { JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-names.js';
+
+/** `work`'s answer, or `otherwise` where the browser refuses the storage: it then holds nothing of ours. */
+async function unlessRefused<T>(work: Promise<T>, otherwise: T): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'SecurityError') return otherwise;
+    throw err;
+  }
+}
 
 const endpointOf = (scope: string) => scope.slice(0, scope.lastIndexOf('#'));
 const scopeOfKey = (key: IDBValidKey) =>
@@ -25,11 +36,20 @@ function scopeOfResult(url: string): string | undefined {
  * The job databases to touch: those opened in this page, and the default one where it exists
  * (opening it would create it, and a page that only logs out should leave no empty database).
  */
-async function knownDatabases(): Promise<UseStore[]> {
-  if (typeof indexedDB === 'undefined') return [];
+async function knownDatabases(): Promise<JobDatabase[]> {
+  // Those opened in this page, in IndexedDB or in memory.
   const stores = [...openedDatabases.values()];
-  if (!openedDatabases.has(JOB_DATABASE)) {
-    const existing = indexedDB.databases ? await indexedDB.databases().catch(() => undefined) : undefined;
+  const factory = idbFactory();
+  if (factory && !openedDatabases.has(JOB_DATABASE)) {
+    let existing: IDBDatabaseInfo[] | undefined;
+    try {
+      existing = await factory.databases?.();
+    } catch {
+      // Refused (it throws where IndexedDB is: an opaque origin, blocked storage): nothing can
+      // have been stored there, and opening it would only warn that nothing is stored.
+      return stores;
+    }
+    // Without databases() (older browsers) it may exist: open it.
     if (!existing || existing.some((d) => d.name === JOB_DATABASE)) stores.push(jobDatabase());
   }
   return stores;
@@ -37,14 +57,15 @@ async function knownDatabases(): Promise<UseStore[]> {
 
 async function dropWhere(match: (scope: string) => boolean): Promise<void> {
   const records = (await knownDatabases()).map(async (db) => {
-    const doomed = (await keys(db)).filter((k) => {
+    const doomed = (await db.keys()).filter((k) => {
       const scope = scopeOfKey(k);
       return scope !== undefined && match(scope);
     });
-    if (doomed.length) await delMany(doomed, db);
+    if (doomed.length) await db.delMany(doomed);
   });
   const results = (async () => {
-    if (typeof caches === 'undefined' || !(await caches.has(RESULT_CACHE))) return;
+    const caches = cacheStorage();
+    if (!caches || !(await unlessRefused(caches.has(RESULT_CACHE), false))) return;
     const cache = await caches.open(RESULT_CACHE);
     for (const request of await cache.keys()) {
       const scope = scopeOfResult(request.url);
@@ -69,7 +90,8 @@ export async function clearAll(store: Storage | undefined, markerPrefix: string)
   } catch {
     // Refused storage holds no markers.
   }
-  const work: Promise<unknown>[] = (await knownDatabases()).map((db) => clear(db));
-  if (typeof caches !== 'undefined') work.push(caches.delete(RESULT_CACHE));
+  const work: Promise<unknown>[] = (await knownDatabases()).map((db) => db.clear());
+  const caches = cacheStorage();
+  if (caches) work.push(unlessRefused(caches.delete(RESULT_CACHE), false));
   await Promise.all(work);
 }

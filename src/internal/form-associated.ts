@@ -1,7 +1,7 @@
 /**
  * Form association for product elements, after Material Web's `labs/behaviors/form-associated.ts`
  * and Web Awesome's form controls: with a `name`, the element's result is its value in a
- * surrounding `<form>` (a File, a URL or a job handle: each element documents which), `required`
+ * surrounding `<form>` (its JSON `value`; the image elements add the file as a second entry), `required`
  * takes part in validity through `setValidity`, and a form reset clears it.
  */
 import type { PropertyDeclaration } from 'lit';
@@ -37,7 +37,8 @@ export declare abstract class FormAssociatedInterface implements FormAssociatedM
   checkValidity(): boolean;
   reportValidity(): boolean;
   protected get isDisabled(): boolean;
-  protected abstract formValue(): File | string | null | undefined;
+  protected abstract formValue(): File | string | FormData | null | undefined;
+  protected formState(): string | null;
   protected abstract requiredMessage(): string;
   protected abstract resetValue(): void;
   formDisabledCallback(disabled: boolean): void;
@@ -84,8 +85,13 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
       return this.disabled || this.#formDisabled;
     }
 
-    /** The value the form submits now (undefined: none). */
-    protected abstract formValue(): File | string | null | undefined;
+    /** The value the form submits now (undefined: none); a FormData submits its entries under their own names. */
+    protected abstract formValue(): File | string | FormData | null | undefined;
+
+    /** What the browser keeps to restore the form (back/forward); null: the value itself. */
+    protected formState(): string | null {
+      return null;
+    }
 
     /** The message shown by `reportValidity()` when `required` and there is no value. */
     protected abstract requiredMessage(): string;
@@ -106,16 +112,19 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
     }
 
     #syncForm(): void {
-      let value: File | string | null;
+      let value: File | string | FormData | null;
+      let state: string | null;
       try {
         // Before the subclass's fields exist (property defaults set in the constructor) there is no value yet.
         value = this.formValue() ?? null;
+        state = this.formState();
       } catch {
         return;
       }
       try {
         // Submitted under the `name` attribute (reflected), as a file part when it is a File.
-        this.internals.setFormValue(value);
+        if (state === null) this.internals.setFormValue(value);
+        else this.internals.setFormValue(value, state);
         const anchor = this.renderRoot?.querySelector?.('[data-validity-anchor]') as HTMLElement | null;
         if (this.required && value === null)
           this.internals.setValidity({ valueMissing: true }, this.requiredMessage(), anchor ?? undefined);

@@ -7,13 +7,17 @@
  * request itself), gets its handle after the 202, and every poll's status, progress and output.
  * Other subjects' records go when a new subject's session arrives (src/client/stored-data.ts);
  * old ones, finished or not, go in `prune()`.
+ *
+ * Where the browser refuses IndexedDB (an opaque-origin sandboxed frame, blocked storage, some
+ * private modes), the same API keeps the records in this page's memory (src/client/job-database.ts):
+ * everything works until a reload, which loses them. `storageAvailable()` says which.
  */
-import { del, entries, get, set, update, type UseStore } from 'idb-keyval';
 import type { ModelJobInput } from '../client/media-client.js';
-import { jobDatabase } from '../client/job-database.js';
+import { jobDatabase, type JobDatabase } from '../client/job-database.js';
 import { recordKey } from '../client/stored-data.js';
 import type { JobSnapshot, JobStatus } from '../events/job-events.js';
 
+export { storageAvailable } from '../client/job-database.js';
 export type { EngineErrorCode, JobKind, JobRecordError, JobSnapshot, JobStatus } from '../events/job-events.js';
 
 /** A job as this browser keeps it: what its events say, and the request until the 202 arrives. */
@@ -34,7 +38,7 @@ export const isTerminal = (status: JobStatus) => TERMINAL.includes(status);
 export const ORPHAN_TTL_MS = 24 * 3600 * 1000;
 
 export interface JobStoreOptions {
-  /** IndexedDB database name. Default `mediakit-jobs`. */
+  /** IndexedDB database name (in memory where IndexedDB is refused). Default `mediakit-jobs`. */
   database?: string;
   /** How long finished jobs, and jobs nobody polled, are kept. Default 7 days. */
   keepFinishedMs?: number;
@@ -44,19 +48,24 @@ const keyOf = recordKey;
 
 export class JobStore {
   readonly keepFinishedMs: number;
-  readonly #db: UseStore;
+  readonly #db: JobDatabase;
 
   constructor(options: JobStoreOptions = {}) {
     this.#db = jobDatabase(options.database);
     this.keepFinishedMs = options.keepFinishedMs ?? 7 * 24 * 3600 * 1000;
   }
 
+  /** Whether the records outlive this page: false where the browser refuses IndexedDB and they live in memory. */
+  persistent(): Promise<boolean> {
+    return this.#db.persistent();
+  }
+
   get(scope: string, id: string): Promise<JobRecord | undefined> {
-    return get<JobRecord>(keyOf(scope, id), this.#db);
+    return this.#db.get<JobRecord>(keyOf(scope, id));
   }
 
   put(record: JobRecord): Promise<void> {
-    return set(keyOf(record.scope, record.id), record, this.#db);
+    return this.#db.set(keyOf(record.scope, record.id), record);
   }
 
   /** Read-modify-write in one transaction; `change` returns the new record or undefined to keep it. */
@@ -66,24 +75,20 @@ export class JobStore {
     change: (record: JobRecord) => JobRecord | undefined,
   ): Promise<JobRecord | undefined> {
     let result: JobRecord | undefined;
-    await update<JobRecord | undefined>(
-      keyOf(scope, id),
-      (old) => {
-        result = old ? (change(old) ?? old) : undefined;
-        return result;
-      },
-      this.#db,
-    );
+    await this.#db.update<JobRecord | undefined>(keyOf(scope, id), (old) => {
+      result = old ? (change(old) ?? old) : undefined;
+      return result;
+    });
     return result;
   }
 
   delete(scope: string, id: string): Promise<void> {
-    return del(keyOf(scope, id), this.#db);
+    return this.#db.del(keyOf(scope, id));
   }
 
   /** This scope's jobs, newest first. */
   async list(scope: string): Promise<JobRecord[]> {
-    const all = await entries<string, JobRecord>(this.#db);
+    const all = await this.#db.entries<JobRecord>();
     return all
       .filter(([k, v]) => v && typeof k === 'string' && k.startsWith(scope + '\n'))
       .map(([, v]) => v)
@@ -97,14 +102,14 @@ export class JobStore {
    */
   async prune(now = Date.now()): Promise<number> {
     let n = 0;
-    for (const [k, v] of await entries<string, JobRecord>(this.#db)) {
+    for (const [k, v] of await this.#db.entries<JobRecord>()) {
       const stale =
         !v ||
         (v.finishedAt !== undefined && now - v.finishedAt > this.keepFinishedMs) ||
         (v.status === 'creating' && now - v.updatedAt > ORPHAN_TTL_MS) ||
         (!isTerminal(v.status) && now - v.updatedAt > this.keepFinishedMs);
       if (stale) {
-        await del(k, this.#db);
+        await this.#db.del(k);
         n++;
       }
     }

@@ -3,52 +3,92 @@
  * job so that one tab polls it (the others wait, and one of them takes over when that tab closes),
  * a Web Lock per job being created so that a resend after a reload never races the tab still
  * sending it, and a BroadcastChannel on which the polling tab posts each new record.
+ *
+ * Where the browser has no Web Locks or refuses them (an opaque-origin sandboxed frame rejects
+ * every request with a SecurityError), the locks are this page's own: the same waits inside the
+ * page, and no coordination with other tabs. Such a page keeps its jobs in memory anyway (its
+ * storage is refused too), so no other tab knows them; where only the locks are missing (older
+ * browsers), two tabs may both poll a job, and a resend that races the first send is answered
+ * with the same job (the Idempotency-Key), never charged twice. Without a BroadcastChannel (no
+ * browser with Web Locks lacks one) a waiting tab hears a job's news only once it polls itself.
  */
 import type { JobRecord } from './job-store.js';
+import type { Locks } from './page-locks.js';
 
 interface Message {
   scope: string;
   record: JobRecord;
 }
 
+let locksOnce: Promise<Locks> | undefined;
+
+/** The browser's Web Locks where it grants them, else this page's own (asked once per page). */
+function locks(): Promise<Locks> {
+  return (locksOnce ??= (async () => {
+    try {
+      const manager = navigator.locks;
+      // query() is refused exactly where request() is, and holds nothing.
+      await manager.query();
+      return manager as unknown as Locks;
+    } catch {
+      // Loaded only here: most pages never need it.
+      return new (await import('./page-locks.js')).PageLocks();
+    }
+  })());
+}
+
 export class JobTabs {
   readonly #prefix: string;
-  readonly #channel: BroadcastChannel;
+  readonly #channel: BroadcastChannel | undefined;
 
   /** `prefix`: the channel's name and the locks' prefix. `onRecord`: a record another tab posted. */
   constructor(prefix: string, onRecord: (scope: string, record: JobRecord) => void) {
     this.#prefix = prefix;
-    this.#channel = new BroadcastChannel(prefix);
-    this.#channel.onmessage = (e: MessageEvent<Partial<Message> | null>) => {
+    let channel: BroadcastChannel;
+    try {
+      channel = new BroadcastChannel(prefix);
+    } catch {
+      // Missing or refused: this tab polls for itself.
+      return;
+    }
+    channel.onmessage = (e: MessageEvent<Partial<Message> | null>) => {
       const { scope, record } = e.data ?? {};
       if (record && typeof scope === 'string') onRecord(scope, record);
     };
+    this.#channel = channel;
   }
 
   /** Tells the other tabs a record's new state. */
   post(scope: string, record: JobRecord): void {
-    this.#channel.postMessage({ scope, record } satisfies Message);
+    try {
+      this.#channel?.postMessage({ scope, record } satisfies Message);
+    } catch {
+      // A closed channel (the poller was disposed) or a record it cannot copy: the other tabs
+      // learn it from their own polls, and this tab's record is already written.
+    }
   }
 
   /** Runs `send` holding the job's creation lock (waiting while another tab holds it). */
   async creating<T>(scope: string, id: string, send: () => Promise<T>): Promise<T> {
-    return navigator.locks.request(this.#name('create', scope, id), send);
+    return (await locks()).request(this.#name('create', scope, id), {}, send);
   }
 
   /** Runs `work` holding the job's creation lock when no tab is creating that job now; else does nothing. */
   async ifNotCreating(scope: string, id: string, work: () => Promise<void>): Promise<void> {
-    await navigator.locks.request(this.#name('create', scope, id), { ifAvailable: true }, async (lock) => {
+    await (
+      await locks()
+    ).request(this.#name('create', scope, id), { ifAvailable: true }, async (lock) => {
       if (lock) await work();
     });
   }
 
   /** Runs `poll` as the job's one polling tab; waits while another tab is (until `signal` aborts). */
   async polling(scope: string, id: string, signal: AbortSignal, poll: () => Promise<void>): Promise<void> {
-    await navigator.locks.request(this.#name('poll', scope, id), { signal }, poll);
+    await (await locks()).request(this.#name('poll', scope, id), { signal }, poll);
   }
 
   close(): void {
-    this.#channel.close();
+    this.#channel?.close();
   }
 
   #name(lock: 'create' | 'poll', scope: string, id: string): string {

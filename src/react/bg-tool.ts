@@ -10,6 +10,9 @@ export const BgTool = createComponent({
   elementClass: BgToolElement,
   react: React,
   events: {
+    // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).
+    onChange: 'change' as EventName<Event & { target: BgToolElement }>,
+    onInput: 'input' as EventName<Event & { target: BgToolElement }>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkImageReady: 'mk-image-ready' as EventName<GlobalEventHandlersEventMap['mk-image-ready']>,
   },

@@ -4,12 +4,15 @@ import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { HeadshotStudio as HeadshotStudioElement } from '../elements/headshot-studio.js';
 
-/** <headshot-studio> for React: Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the chosen headshot as the form value. */
+/** <headshot-studio> for React: Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the batch with the chosen headshot as a value a site can save and re-open. */
 export const HeadshotStudio = createComponent({
   tagName: 'headshot-studio',
   elementClass: HeadshotStudioElement,
   react: React,
   events: {
+    // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).
+    onChange: 'change' as EventName<Event & { target: HeadshotStudioElement }>,
+    onInput: 'input' as EventName<Event & { target: HeadshotStudioElement }>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkHeadshotChoose: 'mk-headshot-choose' as EventName<GlobalEventHandlersEventMap['mk-headshot-choose']>,
     onMkHeadshotsReady: 'mk-headshots-ready' as EventName<GlobalEventHandlersEventMap['mk-headshots-ready']>,

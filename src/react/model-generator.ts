@@ -10,6 +10,9 @@ export const ModelGenerator = createComponent({
   elementClass: ModelGeneratorElement,
   react: React,
   events: {
+    // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).
+    onChange: 'change' as EventName<Event & { target: ModelGeneratorElement }>,
+    onInput: 'input' as EventName<Event & { target: ModelGeneratorElement }>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkJobCreated: 'mk-job-created' as EventName<GlobalEventHandlersEventMap['mk-job-created']>,
     onMkJobFailed: 'mk-job-failed' as EventName<GlobalEventHandlersEventMap['mk-job-failed']>,

@@ -25,6 +25,11 @@ const de: Translation = {
   dismiss: 'Schließen',
   download: 'Herunterladen',
   startOver: 'Neu beginnen',
+  keepSaving: 'Das Ergebnis wird gespeichert…',
+  keepSaved: 'Gespeichert.',
+  keepFailed: 'Das Ergebnis konnte nicht gespeichert werden. Es wird weiter angezeigt: versuchen Sie es erneut.',
+  keepRetry: 'Erneut speichern',
+  noStorageUpload: 'Dieser Browser speichert für diese Seite keine Daten: Beim Neuladen geht der Upload verloren.',
   waitingRetry: (p, f) => `Der Dienst ist ausgelastet. Neuer Versuch automatisch in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Es wurde nichts berechnet.',
   jobInterrupted:

@@ -26,6 +26,11 @@ const es: Translation = {
   dismiss: 'Cerrar',
   download: 'Descargar',
   startOver: 'Empezar de nuevo',
+  keepSaving: 'Guardando el resultado…',
+  keepSaved: 'Guardado.',
+  keepFailed: 'No se pudo guardar el resultado. Sigue visible aquí: inténtalo de nuevo.',
+  keepRetry: 'Guardar de nuevo',
+  noStorageUpload: 'Este navegador no guarda datos de esta página: si la recargas, se perderá la subida.',
   waitingRetry: (p, f) =>
     `El servicio está saturado. Se volverá a intentar automáticamente en ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'No se ha cobrado nada.',

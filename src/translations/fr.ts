@@ -26,6 +26,11 @@ const fr: Translation = {
   dismiss: 'Fermer',
   download: 'Télécharger',
   startOver: 'Recommencer',
+  keepSaving: 'Enregistrement du résultat…',
+  keepSaved: 'Enregistré.',
+  keepFailed: 'Le résultat n’a pas pu être enregistré. Il reste affiché ici : réessayez.',
+  keepRetry: 'Enregistrer à nouveau',
+  noStorageUpload: 'Ce navigateur ne conserve aucune donnée pour cette page : recharger la page fera perdre l’envoi.',
   waitingRetry: (p, f) => `Le service est saturé. Nouvelle tentative automatique dans ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Aucun crédit n’a été débité.',
   jobInterrupted:

@@ -26,6 +26,11 @@ const it: Translation = {
   dismiss: 'Chiudi',
   download: 'Scarica',
   startOver: 'Ricomincia',
+  keepSaving: 'Salvataggio del risultato…',
+  keepSaved: 'Salvato.',
+  keepFailed: 'Non è stato possibile salvare il risultato. È ancora visibile qui: riprova.',
+  keepRetry: 'Salva di nuovo',
+  noStorageUpload: 'Questo browser non conserva dati per questa pagina: ricaricandola il caricamento andrà perso.',
   waitingRetry: (p, f) => `Il servizio è occupato. Nuovo tentativo automatico tra ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Non è stato addebitato nulla.',
   jobInterrupted:

@@ -25,6 +25,12 @@ const nl: Translation = {
   dismiss: 'Sluiten',
   download: 'Downloaden',
   startOver: 'Opnieuw beginnen',
+  keepSaving: 'Resultaat wordt opgeslagen…',
+  keepSaved: 'Opgeslagen.',
+  keepFailed: 'Het resultaat kon niet worden opgeslagen. Het staat hier nog: probeer het opnieuw.',
+  keepRetry: 'Opnieuw opslaan',
+  noStorageUpload:
+    'Deze browser bewaart geen gegevens voor deze pagina: herladen betekent dat de upload verloren gaat.',
   waitingRetry: (p, f) =>
     `De dienst is op dit moment erg druk. Over ${f.unit(p.seconds, 'second')} wordt het automatisch opnieuw geprobeerd.`,
   noCharge: 'Er is niets in rekening gebracht.',

@@ -32,6 +32,11 @@ const pl: Translation = {
   dismiss: 'Zamknij',
   download: 'Pobierz',
   startOver: 'Zacznij od nowa',
+  keepSaving: 'Zapisywanie wyniku…',
+  keepSaved: 'Zapisano.',
+  keepFailed: 'Nie udało się zapisać wyniku. Nadal jest widoczny tutaj: spróbuj ponownie.',
+  keepRetry: 'Zapisz ponownie',
+  noStorageUpload: 'Ta przeglądarka nie przechowuje danych tej strony: przeładowanie spowoduje utratę przesyłania.',
   waitingRetry: (p, f) =>
     `Usługa jest przeciążona. Czas do automatycznej ponownej próby: ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nie naliczono żadnych opłat.',

@@ -26,6 +26,11 @@ const ptBR: Translation = {
   dismiss: 'Fechar',
   download: 'Baixar',
   startOver: 'Recomeçar',
+  keepSaving: 'Salvando o resultado…',
+  keepSaved: 'Salvo.',
+  keepFailed: 'Não foi possível salvar o resultado. Ele continua aqui: tente novamente.',
+  keepRetry: 'Salvar novamente',
+  noStorageUpload: 'Este navegador não guarda dados desta página: recarregá-la fará perder o envio.',
   waitingRetry: (p, f) =>
     `O serviço está ocupado. Uma nova tentativa será feita automaticamente em ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nada foi cobrado.',

@@ -1,7 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../src/components/bg-tool/define.js';
-import type { BgTool } from '../../src/components/bg-tool/bg-tool.js';
+import type { BgTool, BgToolValue } from '../../src/components/bg-tool/bg-tool.js';
+import type { AssetHandler, AssetInfo } from '../../src/components/shared/result-value.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import type { ImageReadyEvent } from '../../src/events/image-ready.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
@@ -18,9 +19,13 @@ async function image(w = 320, h = 400): Promise<File> {
   return new File([await photo(w, h, 'image/png')], 'product.png', { type: 'image/png' });
 }
 
-async function mount(attrs: Partial<Record<'size' | 'format' | 'bg-color', string>> = {}): Promise<BgTool> {
+/**
+ * A fresh element. It keeps nothing unless a test asks (`keep: 'auto'`): a kept result is one more
+ * request that counts against the proxy's 30 creates a minute, which this file's runs come near.
+ */
+async function mount(attrs: Partial<Record<'size' | 'format' | 'bg-color' | 'keep', string>> = {}): Promise<BgTool> {
   const el = await fixture<BgTool>(html`<bg-tool endpoint=${endpoint}></bg-tool>`);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v!);
+  for (const [k, v] of Object.entries({ keep: 'none', ...attrs })) el.setAttribute(k, v!);
   await el.updateComplete;
   return el;
 }
@@ -160,7 +165,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     expect(q<HTMLInputElement>(el, 'input[name="none"]')!.checked).to.equal(false);
     void el.start();
     await done(el);
-    const green = el.result!.blob;
+    const green = el.file!;
     expect(await pixel(green, 2, 2)).to.satisfy((p: number[]) => near(p, [0, 255, 0, 255]));
 
     q<HTMLInputElement>(el, 'input[name="none"]')!.click();
@@ -169,7 +174,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     expect(cut(el).textContent).to.contain('JPG has no transparency');
     q(el, '[part~="run-button"]')!.click();
     await until(() => el.result?.format === 'jpg', 30_000, 'the JPG');
-    const jpg = el.result!.blob;
+    const jpg = el.file!;
     expect(jpg.type).to.equal('image/jpeg');
     expect([...new Uint8Array(await jpg.slice(0, 3).arrayBuffer())]).to.deep.equal([0xff, 0xd8, 0xff]);
     expect(await pixel(jpg, 2, 2)).to.satisfy((p: number[]) => near(p, [255, 255, 255, 255]));
@@ -198,9 +203,9 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     void el.start();
     await until(() => el.result && el.result.width < 1000, 30_000, 'the cropped result');
     expect(el.result!.width).to.be.within(400, 600); // the subject is half the width
-    expect(
-      (await pixel(el.result!.blob, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3],
-    ).to.equal(255);
+    expect((await pixel(el.file!, Math.floor(el.result!.width / 2), Math.floor(el.result!.height / 2)))[3]).to.equal(
+      255,
+    );
   });
 
   it('offers the result to the clipboard as PNG, also from a JPG, and says truly whether the browser took it', async () => {
@@ -309,7 +314,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
 describe('<bg-tool>: in a form', function () {
   this.timeout(60_000);
 
-  it('is required until there is a result, submits the file as multipart, and a reset clears it', async () => {
+  it('is required until there is a result, submits the value and the file (`NAME-file`) as multipart, and a reset clears both', async () => {
     const wrap = await fixture(html`<div>
       <form method="post" enctype="multipart/form-data" action="/__test/echo-form" target="sink">
         <input name="title" value="Red shoe" />
@@ -323,9 +328,11 @@ describe('<bg-tool>: in a form', function () {
     expect(form.checkValidity()).to.equal(false);
     expect(el.validity.valueMissing).to.equal(true);
     expect(el.validationMessage).to.equal('Remove the background of an image first.');
+    const changed = new Promise((r) => el.addEventListener('change', r, { once: true }));
     await ready(el);
     void el.start();
     await done(el);
+    await changed; // keeping settled: the value will not change under the submit
     expect(form.checkValidity()).to.equal(true);
     const frame = wrap.querySelector('iframe')!;
     const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
@@ -335,16 +342,24 @@ describe('<bg-tool>: in a form', function () {
       parts: { name: string; filename?: string; type?: string; size?: number; value?: string }[];
     };
     expect(echoed.parts).to.deep.include({ name: 'title', value: 'Red shoe' });
+    expect(echoed.parts).to.deep.include({ name: 'cutout', value: el.value });
+    expect(JSON.parse(el.value)).to.include({ kind: 'background-removal', width: 320, height: 400 });
     expect(echoed.parts).to.deep.include({
-      name: 'cutout',
+      name: 'cutout-file',
       filename: 'product-no-background.png',
       type: 'image/png',
-      size: el.result!.blob.size,
+      size: el.file!.size,
     });
+    expect(echoed.parts.map((p) => p.name)).to.deep.equal(['title', 'cutout', 'cutout-file']);
+    const seen: string[] = [];
+    for (const type of ['input', 'change']) el.addEventListener(type, () => seen.push(type));
     form.reset();
     await el.updateComplete;
     expect(el.status).to.equal('idle');
-    expect(el.value).to.equal(null);
+    expect(el.value).to.equal('');
+    expect(el.result).to.equal(null);
+    expect(el.file).to.equal(null);
+    expect(seen, 'a form reset is no user change').to.deep.equal([]);
     expect(form.checkValidity()).to.equal(false);
   });
 });
@@ -488,6 +503,288 @@ describe('<bg-tool>: phases', function () {
       (c) => !c.matches(':disabled'),
     );
     expect(enabled.map((c) => c.outerHTML.slice(0, 80))).to.deep.equal([]);
+  });
+});
+
+/**
+ * The site's own media library, as a CMS gives it to `assetHandler`: it keeps each blob under a
+ * path of this page and answers that path itself (a stand-in for the CMS's file server, so the
+ * kept URL is an ordinary same-origin URL the element fetches).
+ */
+function library() {
+  const kept = new Map<string, Blob>();
+  const calls: { blob: Blob; info: AssetInfo }[] = [];
+  const fetch = window.fetch;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
+    const blob = kept.get(path);
+    return blob ? Promise.resolve(new Response(blob, { headers: { 'content-type': blob.type } })) : fetch(input, init);
+  };
+  const handler: AssetHandler = async (blob, info) => {
+    calls.push({ blob, info });
+    const id = String(kept.size + 1);
+    const url = `/__library/${id}/${info.filename}`;
+    kept.set(url, blob);
+    return { id, url };
+  };
+  return { kept, calls, handler, close: () => void (window.fetch = fetch) };
+}
+
+/** Requests to the API of the element's proxy so far (restoring must make none). */
+const apiCalls = () =>
+  performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith(`${endpoint}/api/`))
+    .length;
+
+/** The events `el` fires from now on, by type. */
+function record(el: Element, types = ['input', 'change', 'mk-image-ready']): string[] {
+  const seen: string[] = [];
+  for (const type of types) el.addEventListener(type, () => seen.push(type));
+  return seen;
+}
+
+const bytesOf = async (blob: Blob) => [...new Uint8Array(await blob.arrayBuffer())];
+
+describe('<bg-tool>: its value', function () {
+  this.timeout(90_000);
+  let lib: ReturnType<typeof library>;
+  /** One result, made and kept in `lib` once (the tests below show it again, which costs nothing). */
+  let first: { el: BgTool; seen: string[]; calls: typeof lib.calls };
+  let saved: string;
+  let savedFile: File;
+  before(async () => {
+    lib = library();
+    const el = await mount({ 'bg-color': '#0f0', keep: 'auto' });
+    el.assetHandler = lib.handler;
+    const seen = record(el);
+    await ready(el);
+    expect(seen, 'an image alone is no value').to.deep.equal([]);
+    void el.start();
+    await done(el);
+    await until(() => seen.includes('change'), 10_000, '`change`');
+    await new Promise((r) => setTimeout(r, 300));
+    first = { el, seen, calls: [...lib.calls] };
+    [saved, savedFile] = [el.value, el.file!];
+  });
+  beforeEach(() => (lib.calls.length = 0));
+  after(() => lib.close());
+
+  it('is a versioned JSON value: `input` with the result, one `change` once the assetHandler kept it, which it names', async () => {
+    const { el, seen, calls } = first;
+    expect(seen).to.deep.equal(['input', 'mk-image-ready', 'change']);
+    expect(calls.length, 'the handler is called once').to.equal(1);
+    const [{ blob, info }] = calls as [(typeof calls)[0]];
+    expect(info).to.deep.equal({
+      filename: 'product-no-background.png',
+      type: 'image/png',
+      kind: 'background-removal',
+    });
+    expect(await bytesOf(blob)).to.deep.equal(await bytesOf(el.file!));
+    const value = JSON.parse(el.value) as BgToolValue;
+    const id = '1';
+    expect(value).to.deep.equal({
+      v: 1,
+      kind: 'background-removal',
+      status: 'succeeded',
+      asset: { url: `/__library/${id}/product-no-background.png`, type: 'image/png', bytes: blob.size, id },
+      created: value.created,
+      width: 320,
+      height: 400,
+      format: 'png',
+      options: { size: 'auto', format: 'png', bgColor: '#00ff00', crop: false },
+      charged: 1,
+    });
+    expect(Date.now() - Date.parse(value.created)).to.be.within(0, 60_000);
+    expect(el.result).to.deep.equal(value);
+    expect(el.value).to.not.match(/blob:|data:|\/files\//);
+    expect(q(el, '[part~="keep"]')!.textContent!.trim()).to.equal('Saved.');
+    expect(q(el, '[part~="announcer"]')!.textContent).to.contain('Background removed: 320×400 PNG');
+  });
+
+  it('shows a saved value on a new element: the same bytes, its facts, no comparison and no run without the original, no API call, no event', async () => {
+    const value = saved;
+    const before = apiCalls();
+    const el = await mount();
+    const seen = record(el);
+    el.value = value;
+    await until(() => el.matches(':state(succeeded)'), 10_000, 'the restored result');
+    await el.updateComplete;
+    const img = q<HTMLImageElement>(el, '.result img')!;
+    expect(await bytesOf(await (await fetch(img.src)).blob())).to.deep.equal(await bytesOf(savedFile));
+    expect(await bytesOf(el.file!)).to.deep.equal(await bytesOf(savedFile));
+    expect(img.alt).to.equal('Image without background');
+    expect(q(el, '[part~="facts"]')!.textContent).to.contain('320×400').and.contain('PNG').and.contain('1 credit');
+    const download = q<HTMLAnchorElement>(el, '[part~="download-button"]')!;
+    expect(download.href).to.equal(img.src);
+    expect(download.download).to.equal('image-no-background.png');
+    expect(q(el, '[part~="compare"]'), 'no before/after without the original').to.equal(undefined);
+    expect(q(el, '[part~="run-button"]'), 'no run without an image').to.equal(undefined);
+    expect(q(el, '[part~="drop-zone"]'), 'the result, not the intake').to.equal(undefined);
+    expect(q(el, '[part~="keep"]'), 'nothing is being kept').to.equal(undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(q(el, '[part~="announcer"]')!.textContent!.trim(), 'an opened value is no milestone to announce').to.equal(
+      '',
+    );
+    expect(apiCalls(), 'requests to the API').to.equal(before);
+    expect(seen, 'setting a value fires nothing, and it is no fresh image').to.deep.equal([]);
+    expect(el.value).to.equal(value);
+    expect(el.result).to.deep.equal(JSON.parse(value));
+    await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+    el.value = value; // the same again: nothing happens
+    await el.updateComplete;
+    expect(q<HTMLImageElement>(el, '.result img')!.src).to.equal(img.src);
+  });
+
+  it('takes its value from the `value` attribute too, as a server-rendered form gives it', async () => {
+    const el = await fixture<BgTool>(html`<bg-tool endpoint=${endpoint} value=${saved}></bg-tool>`);
+    await until(() => el.matches(':state(succeeded)'), 10_000, 'the restored result');
+    expect(el.value).to.equal(saved);
+    expect(q(el, '.result img')).to.not.equal(undefined);
+  });
+
+  it('the user removes a result with "Use another image" or a new image: `change` once, no value; a scripted reset fires nothing', async () => {
+    const value = saved;
+    const el = await mount();
+    el.value = value;
+    await until(() => el.status === 'succeeded', 10_000, 'the restored result');
+    const seen = record(el);
+    [...cut(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Use another image')!.click();
+    await el.updateComplete;
+    expect(seen).to.deep.equal(['change']);
+    expect([el.value, el.result, el.file, el.status]).to.deep.equal(['', null, null, 'idle']);
+    expect(q(el, '[part~="drop-zone"]')).to.not.equal(undefined);
+
+    el.value = value; // restored, then a new image chosen over it
+    await until(() => el.status === 'succeeded', 10_000, 'the restored result');
+    await ready(el);
+    expect(seen).to.deep.equal(['change', 'change']);
+    expect(el.value).to.equal('');
+    expect(el.status).to.equal('ready');
+
+    el.value = value;
+    await until(() => el.status === 'succeeded', 10_000, 'the restored result');
+    el.reset();
+    el.value = value;
+    el.value = '';
+    await el.updateComplete;
+    expect(seen, 'no event for a script').to.deep.equal(['change', 'change']);
+    expect(el.status).to.equal('idle');
+  });
+
+  it('a value set while the background is being removed cancels that, and shows the value', async () => {
+    const value = saved;
+    const el = await mount();
+    const seen = record(el);
+    await ready(el);
+    void el.start();
+    await el.updateComplete;
+    expect(el.status).to.equal('working');
+    el.value = value;
+    await until(() => el.status === 'succeeded', 10_000, 'the value shown');
+    await new Promise((r) => setTimeout(r, 1_000)); // long past the request's answer
+    expect(seen, 'the cancelled request shows nothing').to.deep.equal([]);
+    expect(el.value).to.equal(value);
+    expect(q(el, '[part~="error"]')).to.equal(undefined);
+    expect(q(el, '[part~="compare"]')).to.equal(undefined);
+  });
+
+  it('refuses a value it cannot show, with a warning naming why, and stays as it was', async () => {
+    const value = JSON.parse(saved) as BgToolValue;
+    const el = await mount();
+    el.value = saved;
+    await until(() => el.status === 'succeeded', 10_000, 'the value shown');
+    const shown = el.value;
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    const handle = 'h'.repeat(24);
+    const cases: [object, RegExp][] = [
+      [{ ...value, asset: { ...value.asset, type: 'text/html' } }, /"asset\.type"/],
+      [{ ...value, width: 0 }, /"width"/],
+      [{ ...value, format: 'gif' }, /"format"/],
+      [{ ...value, options: { ...value.options, size: 'huge' } }, /"options\.size"/],
+      [{ ...value, options: { ...value.options, bgColor: 'red' } }, /"options\.bgColor"/],
+      [{ ...value, charged: -1 }, /"charged"/],
+      [{ ...value, job: handle }, /"job"/],
+      [{ ...value, status: 'running', job: handle }, /"status"/],
+      [{ ...value, asset: null }, /"asset"/],
+      [{ ...value, kind: 'headshot' }, /"kind"/],
+    ];
+    try {
+      for (const [bad, problem] of cases) {
+        warnings.length = 0;
+        el.value = JSON.stringify(bad);
+        await el.updateComplete;
+        expect(warnings.join('\n'), JSON.stringify(bad).slice(0, 80)).to.match(problem);
+        expect(el.value).to.equal(shown);
+        expect(el.status).to.equal('succeeded');
+      }
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('a kept image that is gone: failed, the value kept, and starting over removes it', async () => {
+    const value = JSON.parse(saved) as BgToolValue;
+    const gone = JSON.stringify({ ...value, asset: { ...value.asset, url: '/__library/gone/image.png' } });
+    const el = await mount();
+    const seen = record(el);
+    el.value = gone;
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 10_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('not_found');
+    expect(el.status).to.equal('failed');
+    expect(el.matches(':state(failed)')).to.equal(true);
+    expect(el.value).to.equal(gone);
+    await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+    [...panel.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Start over')!.click();
+    await el.updateComplete;
+    expect(seen).to.deep.equal(['change']);
+    expect([el.value, el.status]).to.deep.equal(['', 'idle']);
+  });
+
+  it('says when keeping failed, with a retry that keeps it; `change` fires once, after', async () => {
+    let fail = true;
+    const el = await mount({ keep: 'auto' });
+    el.assetHandler = (blob, info) =>
+      fail ? Promise.reject(new Error('the media library is down')) : lib.handler(blob, info);
+    const seen = record(el);
+    const warn = console.warn;
+    console.warn = () => undefined;
+    try {
+      await ready(el);
+      void el.start();
+      await done(el);
+      const retry = await until(() => q<HTMLElement>(el, '[part~="keep-retry"]'), 10_000, 'the keep retry');
+      expect(q(el, '[part~="keep"]')!.textContent).to.contain('could not be saved');
+      expect(JSON.parse(el.value).asset).to.equal(null);
+      expect(seen).to.deep.equal(['input', 'mk-image-ready']);
+      fail = false;
+      retry.click();
+      await until(() => seen.includes('change'), 10_000, '`change`');
+    } finally {
+      console.warn = warn;
+    }
+    expect(seen).to.deep.equal(['input', 'mk-image-ready', 'change']);
+    expect(JSON.parse(el.value).asset.url).to.equal(`/__library/${lib.kept.size}/product-no-background.png`);
+    expect(lib.calls.length).to.equal(1);
+  });
+
+  it('keep="none": nothing keeps it (not even the handler), the value says so, and nothing goes to the result store', async () => {
+    const stored = requestsTo(`${endpoint}/results`);
+    const el = await mount({ keep: 'auto' });
+    el.keep = 'none'; // as a site sets it
+    el.assetHandler = lib.handler;
+    const seen = record(el);
+    await ready(el);
+    void el.start();
+    await done(el);
+    await until(() => seen.includes('mk-image-ready'), 10_000, '`mk-image-ready`');
+    await new Promise((r) => setTimeout(r, 300));
+    // Nothing to wait for: `change` comes at once with the value.
+    expect(seen).to.have.members(['input', 'mk-image-ready', 'change']).and.to.have.length(3);
+    expect(JSON.parse(el.value)).to.include({ asset: null, kind: 'background-removal' });
+    expect(lib.calls).to.deep.equal([]);
+    expect(requestsTo(`${endpoint}/results`)).to.equal(stored);
+    expect(q(el, '[part~="keep"]')).to.equal(undefined);
   });
 });
 

@@ -314,7 +314,7 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     }
   });
 
-  it('submits the chosen headshot as a File in a form; required until one is chosen; reset clears it', async () => {
+  it('submits the value and the chosen headshot as a File (`name-file`) in a form; required until one is chosen; reset clears it', async () => {
     const form = await fixture<HTMLFormElement>(
       html`<form><headshot-studio endpoint=${endpoint} name="portrait" required></headshot-studio></form>`,
     );
@@ -325,6 +325,9 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     await ready(el);
     void el.start();
     await done(el);
+    // The batch is in the form before a choice, but `required` asks for a chosen headshot.
+    expect(new FormData(form).get('portrait')).to.equal(el.value);
+    expect(new FormData(form).get('portrait-file')).to.equal(null);
     expect(form.checkValidity(), 'made but not chosen').to.equal(false);
     const chosen = new Promise<HeadshotChooseEvent>((r) =>
       el.addEventListener('mk-headshot-choose', r, { once: true }),
@@ -333,16 +336,30 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     const e = await chosen;
     expect(e.detail.slot).to.equal(1);
     expect(form.checkValidity()).to.equal(true);
-    const value = new FormData(form).get('portrait') as File;
-    expect(value).to.be.instanceOf(File);
-    expect(value.type).to.equal('image/png');
-    expect(value.name).to.equal('headshot-corporate-2.png');
-    expect(value.size).to.equal(e.detail.file.size);
+    const data = new FormData(form);
+    expect(data.get('portrait')).to.equal(el.value);
+    expect(JSON.parse(data.get('portrait') as string)).to.include({ kind: 'headshot', chosen: 1 });
+    const file = data.get('portrait-file') as File;
+    expect(file).to.be.instanceOf(File);
+    expect(file.type).to.equal('image/png');
+    expect(file.name).to.equal('headshot-corporate-2.png');
+    expect(file.size).to.equal(e.detail.file.size);
+    expect(el.file!.size).to.equal(file.size);
+    // A server without JavaScript gets both parts of a plain multipart submit.
+    const echoed = (await (await fetch('/__test/echo-form', { method: 'POST', body: data })).json()) as {
+      parts: { name: string; type?: string; size?: number }[];
+    };
+    expect(echoed.parts.map((p) => p.name)).to.deep.equal(['portrait', 'portrait-file']);
+    expect(echoed.parts[1]).to.include({ type: 'image/png', size: file.size });
     await el.updateComplete;
     expect(qa(el, '[part~="choose-result"]')[1]!.getAttribute('aria-pressed')).to.equal('true');
     form.reset();
-    await el.updateComplete;
+    // Cleared with the reset itself.
     expect(new FormData(form).get('portrait')).to.equal(null);
+    expect(new FormData(form).get('portrait-file')).to.equal(null);
+    await el.updateComplete;
+    expect(el.value).to.equal('');
+    expect(el.file).to.equal(null);
     expect(el.status).to.equal('idle');
     expect(form.checkValidity()).to.equal(false);
   });
@@ -378,7 +395,8 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     expect(cut(el).activeElement?.getAttribute('part')).to.equal('choose-result');
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
-    expect(el.value).to.be.instanceOf(File);
+    expect(el.file).to.be.instanceOf(File);
+    expect(el.result?.chosen).to.equal(0);
   });
 
   it('has no serious or critical axe violations in any state', async () => {
@@ -461,15 +479,337 @@ describe('<headshot-studio>: disabled, and focus that stays with the user', func
   });
 });
 
+/** An assetHandler that keeps each PNG in memory under a made-up URL (the value only names it), optionally held until `release()`. */
+function memoryHandler(hold = false) {
+  const calls: { blob: Blob; filename: string; type: string; kind: string }[] = [];
+  let release!: () => void;
+  const gate = hold ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+  const handler = async (blob: Blob, info: { filename: string; type: string; kind: string }) => {
+    calls.push({ blob, ...info });
+    const n = calls.length;
+    await gate;
+    return { url: `/kept/headshot-${n}.png`, id: `k${n}` };
+  };
+  return { calls, handler, release: () => release() };
+}
+
+/** Counts the `input` and `change` events that reach the page (they bubble out, composed). */
+function events(el: Element) {
+  const seen = { input: 0, change: 0 };
+  el.addEventListener('input', () => seen.input++);
+  el.addEventListener('change', () => seen.change++);
+  return seen;
+}
+
+/** A value as the element writes it, with its variants kept under `/kept/` (the images are not fetched by these tests' checks). */
+function savedValue(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const asset = (n: number) => ({ url: `/kept/headshot-${n}.png`, type: 'image/png', bytes: 1000 + n, id: `k${n}` });
+  return {
+    v: 1,
+    kind: 'headshot',
+    status: 'succeeded',
+    asset: asset(1),
+    created: '2025-01-02T03:04:05.000Z',
+    style: 'creative',
+    variants: [
+      { slot: 0, style: 'creative', status: 'succeeded', asset: asset(0), width: 512, height: 640 },
+      { slot: 1, style: 'creative', status: 'succeeded', asset: asset(1), width: 512, height: 640 },
+      { slot: 2, style: 'creative', status: 'failed', asset: null },
+    ],
+    chosen: 1,
+    charged: 5,
+    ...over,
+  };
+}
+
+const apiCalls = () =>
+  performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith(`${endpoint}/api/`))
+    .length;
+
+describe('<headshot-studio>: the value', function () {
+  this.timeout(90_000);
+
+  it('commits the batch as a versioned value, keeping each headshot once through the assetHandler; choosing commits again without keeping', async () => {
+    const el = await mount();
+    const keep = memoryHandler();
+    el.assetHandler = keep.handler;
+    const seen = events(el);
+    await ready(el);
+    void el.start();
+    await done(el);
+    await until(() => seen.change === 1, 10_000, 'the batch committed');
+    expect(seen.input).to.be.greaterThan(0);
+    const value = JSON.parse(el.value) as Record<string, any>;
+    expect(el.result).to.deep.equal(value);
+    expect(value).to.include({
+      v: 1,
+      kind: 'headshot',
+      status: 'succeeded',
+      style: 'corporate',
+      chosen: null,
+      asset: null,
+    });
+    expect(value['charged']).to.equal(10);
+    expect(Number.isNaN(Date.parse(value['created']))).to.equal(false);
+    expect(value).to.not.have.property('job');
+    expect(el.value).to.not.match(/blob:|data:|\/files\//);
+    expect(keep.calls.map((c) => [c.filename, c.type, c.kind])).to.deep.equal(
+      [1, 2, 3, 4].map((n) => [`headshot-corporate-${n}.png`, 'image/png', 'headshot']),
+    );
+    expect(value['variants']).to.have.length(4);
+    value['variants'].forEach((v: Record<string, any>, i: number) => {
+      expect(v).to.include({ slot: i, style: 'corporate', status: 'succeeded' });
+      expect(v['asset']).to.deep.equal({
+        url: `/kept/headshot-${i + 1}.png`,
+        type: 'image/png',
+        bytes: el.headshots[i]!.blob!.size,
+        id: `k${i + 1}`,
+      });
+      expect(v['width']).to.equal(el.headshots[i]!.width);
+    });
+    expect(keep.calls.map((c) => c.blob)).to.deep.equal(el.headshots.map((h) => h.blob));
+    expect(q(el, '[part~="keep"]')!.textContent).to.contain('Saved');
+
+    el.choose(2);
+    expect(seen.change, '`change` for the choice').to.equal(2);
+    expect(keep.calls, 'nothing kept again').to.have.length(4);
+    expect(el.result).to.include({ chosen: 2 });
+    expect(el.result!.asset).to.deep.equal(el.result!.variants[2]!.asset);
+    expect(el.file!.name).to.equal('headshot-corporate-3.png');
+    el.choose(2);
+    expect(seen.change, 'the same choice again commits nothing new').to.equal(3);
+  });
+
+  it('a choice made while the headshots are being kept lands with them: each is handed over once, then `change` for the batch and for the choice', async () => {
+    const el = await mount();
+    const keep = memoryHandler(true);
+    el.assetHandler = keep.handler;
+    const seen = events(el);
+    await ready(el);
+    void el.start();
+    await done(el);
+    await until(() => q(el, '[part~="keep"]'), 5_000, 'keeping under way');
+    el.choose(1);
+    expect(el.result).to.include({ chosen: 1, asset: null });
+    expect(seen.change).to.equal(0);
+    keep.release();
+    await until(() => seen.change === 2, 10_000, 'both commits');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen.change).to.equal(2);
+    expect(keep.calls).to.have.length(4);
+    expect(el.result!.chosen).to.equal(1);
+    expect(el.result!.asset).to.deep.equal({
+      url: '/kept/headshot-2.png',
+      type: 'image/png',
+      bytes: el.file!.size,
+      id: 'k2',
+    });
+  });
+
+  it('keep="none": the value names the headshots with null assets, nothing is sent to /results, and such a value cannot be re-opened', async () => {
+    const el = await fixture<HeadshotStudio>(
+      html`<headshot-studio endpoint=${endpoint} keep="none"></headshot-studio>`,
+    );
+    const before = requestsTo(`${endpoint}/results`);
+    const seen = events(el);
+    await ready(el);
+    void el.start();
+    await done(el);
+    await until(() => seen.change === 1, 5_000, 'the batch committed');
+    el.choose(0);
+    expect(seen.change).to.equal(2);
+    const value = el.result!;
+    expect(value.asset).to.equal(null);
+    expect(value.chosen).to.equal(0);
+    expect(value.variants.map((v) => v.asset)).to.deep.equal([null, null, null, null]);
+    expect(requestsTo(`${endpoint}/results`)).to.equal(before);
+    expect(q(el, '[part~="keep"]')).to.equal(undefined);
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    try {
+      const again = await mount();
+      again.value = el.value;
+      expect(warnings.join('\n')).to.match(/no variant of it was kept/);
+      expect(again.value).to.equal('');
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('re-opens a kept value on a new element with no API call: the same headshots (bytes), the chosen one selected, and its file', async () => {
+    const el = await mount();
+    const seen = events(el);
+    await fault('mk-headshot', 'variant_fail', { variants: [3] });
+    await ready(el);
+    void el.start();
+    await done(el);
+    await until(() => seen.change === 1, 30_000, 'the batch kept');
+    el.choose(1);
+    await until(() => seen.change === 2, 10_000, 'the choice committed');
+    const value = el.result!;
+    expect(value.asset, 'kept by the stack').to.not.equal(null);
+    expect(value.asset!.url).to.match(new RegExp(`^${endpoint}/results/`));
+    expect(el.value).to.not.match(/blob:|data:|\/files\//);
+    const made = el.headshots.map((h) => h.blob);
+    const chosenBytes = new Uint8Array(await el.file!.arrayBuffer());
+
+    const before = apiCalls();
+    const form = await fixture<HTMLFormElement>(
+      html`<form><headshot-studio endpoint=${endpoint} name="portrait"></headshot-studio></form>`,
+    );
+    const again = form.querySelector('headshot-studio')!;
+    const seenAgain = events(again);
+    again.value = el.value;
+    await until(() => again.matches(':state(partial)'), 10_000, 'the restored grid');
+    expect(again.status).to.equal('partial');
+    expect(again.value).to.equal(el.value);
+    await again.updateComplete;
+    const imgs = qa<HTMLImageElement>(again, '[part~="result"] img');
+    expect(imgs.map((i) => i.getAttribute('src'))).to.deep.equal(value.variants.slice(0, 3).map((v) => v.asset!.url));
+    for (const [i, img] of imgs.entries()) {
+      const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+      expect(bytes, `slot ${i}`).to.deep.equal(new Uint8Array(await made[i]!.arrayBuffer()));
+    }
+    await until(() => imgs.every((i) => i.complete && i.naturalWidth > 0), 5_000, 'the images shown');
+    expect(qa(again, '[part~="choose-result"]').map((b) => b.getAttribute('aria-pressed'))).to.deep.equal([
+      'false',
+      'true',
+      'false',
+    ]);
+    // The failed one is shown as failed; retrying it needs the selfie, which a saved value has not.
+    expect(q(again, '[part~="result"][part~="failed"]')!.dataset['slot']).to.equal('3');
+    expect(q(again, '[part~="retry-button"]')).to.equal(undefined);
+    expect(q(again, '[part~="download-button"]')!.getAttribute('href')).to.equal(value.variants[0]!.asset!.url);
+    expect(q(again, '[part~="charged"]')!.textContent).to.contain('7 credits');
+    const file = await until(() => again.file ?? undefined, 5_000, 'the chosen file fetched');
+    expect(new Uint8Array(await file.arrayBuffer())).to.deep.equal(chosenBytes);
+    expect(new FormData(form).get('portrait')).to.equal(el.value);
+    expect((new FormData(form).get('portrait-file') as File).size).to.equal(chosenBytes.length);
+    await expect(again).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+
+    // Choosing another one of a saved value: a commit, with nothing kept again and still no API call.
+    const results = requestsTo(`${endpoint}/results`);
+    again.choose(0);
+    expect(seenAgain.change).to.equal(1);
+    expect(again.result!.asset).to.deep.equal(value.variants[0]!.asset);
+    expect(requestsTo(`${endpoint}/results`)).to.equal(results);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(apiCalls(), 'requests to the API').to.equal(before);
+    expect(seenAgain.input, 'setting `value` fires nothing').to.equal(1);
+  });
+
+  it('refuses a value that is not a headshot batch, with a warning that names the problem, and stays as it was', async () => {
+    const el = await mount();
+    const good = JSON.stringify(savedValue());
+    el.value = good;
+    await until(() => el.status === 'partial', 5_000, 'the saved value shown');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    try {
+      const base = savedValue();
+      const variants = base['variants'] as Record<string, unknown>[];
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ style: 'punk' }, /"style"/],
+        [{ variants: [] }, /"variants"/],
+        [{ variants: [variants[0], variants[0]] }, /variants\[1\]\.slot/],
+        [
+          { variants: [{ ...variants[0], asset: { url: 'javascript:alert(1)', type: 'image/png', bytes: 1 } }] },
+          /variants\[0\]\.asset\.url/,
+        ],
+        [
+          { variants: [{ ...variants[0], asset: { url: `blob:${location.origin}/x`, type: 'image/png', bytes: 1 } }] },
+          /variants\[0\]\.asset\.url/,
+        ],
+        [{ chosen: 2, asset: null }, /"chosen"/],
+        [{ chosen: null }, /"asset" must be the chosen/],
+        [{ asset: (variants[0] as { asset: unknown }).asset }, /"asset" must be the chosen/],
+        [{ variants: [variants[2]], chosen: null, asset: null }, /no variant of it was kept/],
+        [{ charged: -1 }, /"charged"/],
+        [{ kind: 'background-removal' }, /"kind"/],
+      ];
+      for (const [over, problem] of cases) {
+        warnings.length = 0;
+        el.value = JSON.stringify({ ...base, ...over });
+        await el.updateComplete;
+        expect(warnings.join('\n'), JSON.stringify(over).slice(0, 80)).to.match(problem);
+        expect(el.value).to.equal(good);
+        expect(el.status).to.equal('partial');
+      }
+    } finally {
+      console.warn = warn;
+    }
+    // A batch before the choice is a value too (`asset` waits for the choice).
+    el.value = JSON.stringify(savedValue({ chosen: null, asset: null }));
+    await el.updateComplete;
+    expect(el.result!.chosen).to.equal(null);
+    expect(qa(el, '[part~="choose-result"][aria-pressed="true"]')).to.have.length(0);
+    expect(el.file).to.equal(null);
+    el.value = '';
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+  });
+
+  it('setting a value while a batch runs drops the batch, without events, and shows the value', async () => {
+    const el = await mount();
+    const seen = events(el);
+    const ready_: HeadshotsReadyEvent[] = [];
+    el.addEventListener('mk-headshots-ready', (e) => ready_.push(e));
+    await ready(el);
+    void el.start();
+    await until(() => el.status === 'working', 2_000, 'working');
+    el.value = JSON.stringify(savedValue());
+    await el.updateComplete;
+    expect(el.status).to.equal('partial');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(el.status).to.equal('partial');
+    expect(ready_).to.have.length(0);
+    expect(seen).to.deep.equal({ input: 0, change: 0 });
+    expect(el.result!.style).to.equal('creative');
+    expect(q<HTMLImageElement>(el, '[data-slot="1"] img')!.getAttribute('src')).to.equal('/kept/headshot-1.png');
+    // No photo with a saved value: the grid, not the intake.
+    expect(q(el, '[part~="drop-zone"]')).to.equal(undefined);
+  });
+
+  it('the user starting over removes the value with `change`; reset() clears it without one', async () => {
+    const el = await mount();
+    const seen = events(el);
+    el.value = JSON.stringify(savedValue());
+    await el.updateComplete;
+    q<HTMLButtonElement>(el, '.results-wrap > .actions button.link')!.click();
+    expect(seen.change).to.equal(1);
+    expect(el.value).to.equal('');
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+    el.value = JSON.stringify(savedValue());
+    await el.updateComplete;
+    // "Change style or versions": the results are gone too.
+    q<HTMLButtonElement>(el, '.results-wrap > .actions button.secondary:not([part])')!.click();
+    expect(seen.change).to.equal(2);
+    expect(el.value).to.equal('');
+    el.value = JSON.stringify(savedValue());
+    el.reset();
+    expect(el.value).to.equal('');
+    expect(seen.change).to.equal(2);
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+  });
+});
+
 runProductElementTests({
   tag: 'headshot-studio',
   endpoint,
   idleState: 'idle',
+  commits: 2,
+  // A batch, then a choice: two commits (two `change` events), the second with the chosen headshot as the value's `asset`.
   produce: async (el) => {
     const studio = el as HeadshotStudio;
+    const batch = new Promise((r) => studio.addEventListener('change', r, { once: true }));
     await ready(studio);
     void studio.start();
     await done(studio);
+    await batch;
     studio.choose(studio.headshots.find((h) => h.status === 'succeeded')!.slot);
   },
 });

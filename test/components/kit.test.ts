@@ -87,7 +87,7 @@ describe('the kit: intake, words, form value, announcements', function () {
     expect(q(el, '[part~="choose-button"]')!.textContent).to.contain('Scan your room');
   });
 
-  it('puts the job handle into its form once the job exists, and a form reset clears it', async () => {
+  it('puts its running value (with the job handle) into its form once the job exists, and a form reset clears it', async () => {
     const form = await fixture<HTMLFormElement>(
       html`<form><video-to-3d-uploader endpoint=${endpoint} name="scene" required></video-to-3d-uploader></form>`,
     );
@@ -98,7 +98,8 @@ describe('the kit: intake, words, form value, announcements', function () {
     await until(() => el.status === 'ready', 15_000, 'ready');
     await el.start();
     const value = new FormData(form).get('scene');
-    expect(value).to.be.a('string').and.equal(el.job!.handle);
+    expect(value).to.be.a('string').and.equal(el.value);
+    expect(JSON.parse(value as string)).to.include({ kind: 'scene', status: 'running', job: el.job!.handle });
     expect(form.checkValidity()).to.equal(true);
     form.reset();
     await el.updateComplete;

@@ -1,12 +1,14 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys, sendMouse } from '@web/test-runner-commands';
+import { removeFile, sendKeys, sendMouse, writeFile } from '@web/test-runner-commands';
 import '../../src/components/model-generator/define.js';
 import type { ModelGenerator } from '../../src/components/model-generator/model-generator.js';
 import type { ModelJob } from '../../src/api/index.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
-import { advance, fault, ledger, photo, until } from '../fixtures/browser.js';
+import type { ModelValue } from '../../src/components/model-generator/value.js';
+import type { AssetInfo } from '../../src/components/shared/result-value.js';
+import { advance, fault, ledger, photo, requestsTo, until } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
@@ -33,6 +35,93 @@ const file = async (w = 640, h = 640, name = 'mug.png', type: 'image/png' | 'ima
   new File([await photo(w, h, type)], name, { type });
 const sha = async (b: ArrayBuffer) =>
   [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
+
+/** The element's own `input` and `change` events (not a control's inside it), with the value at each. */
+function events(el: ModelGenerator): { type: string; value: string }[] {
+  const log: { type: string; value: string }[] = [];
+  for (const type of ['input', 'change'])
+    el.addEventListener(type, (e) => e.composedPath()[0] === el && log.push({ type, value: el.value }));
+  return log;
+}
+
+/** Files written by `siteStorage`, removed after the tests. */
+const written: string[] = [];
+after(async () => {
+  for (const path of written.splice(0)) await removeFile({ path }).catch(() => undefined);
+});
+
+/**
+ * A site's own storage, as a CMS media library is: an `assetHandler` that stores each file it is
+ * handed on the test server (under the repository's ignored tmp/, which the server serves) and
+ * answers its lasting URL.
+ */
+function siteStorage() {
+  const calls: { blob: Blob; info: AssetInfo }[] = [];
+  const handler = async (blob: Blob, info: AssetInfo) => {
+    calls.push({ blob, info });
+    const name = `mg-kept-${crypto.randomUUID()}-${info.filename}`;
+    const base64 = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).split(',')[1] ?? '');
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(blob);
+    });
+    // Relative to this test file: the repository's tmp/.
+    await writeFile({ path: `../../tmp/${name}`, content: base64, encoding: 'base64' });
+    written.push(`../../tmp/${name}`);
+    return { url: `/tmp/${name}`, id: `media-${calls.length}` };
+  };
+  return { calls, handler };
+}
+
+/** Requests to the API (`{endpoint}/api/...`) while `during` runs, seen by a PerformanceObserver. */
+async function apiCalls(during: () => Promise<unknown>, base = endpoint): Promise<string[]> {
+  const seen: string[] = [];
+  const observer = new PerformanceObserver((list) =>
+    seen.push(
+      ...list
+        .getEntries()
+        .map((e) => e.name)
+        .filter((n) => new URL(n).pathname.startsWith(`${base}/api/`)),
+    ),
+  );
+  observer.observe({ type: 'resource' });
+  try {
+    await during();
+    // Observer callbacks come a task later.
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    observer.disconnect();
+  }
+  return seen;
+}
+
+/** A kept model a site saved (a value made by hand): the shared Duck, a small video, no poster. */
+const duck = (extra: Partial<ModelValue> = {}): ModelValue => ({
+  v: 1,
+  kind: 'model',
+  status: 'succeeded',
+  asset: { url: '/__assets/Duck.glb', type: 'model/gltf-binary', bytes: 144032, id: 'duck' },
+  turntable: { url: '/__fixtures/video?seconds=1', type: 'video/mp4', bytes: 1000 },
+  poster: null,
+  created: '2026-01-02T03:04:05.000Z',
+  mode: 'prompt',
+  prompt: 'a yellow duck',
+  seed: 77,
+  quality: 'fast',
+  removeBackground: false,
+  stats: {
+    triangles: 4212,
+    vertices: 2399,
+    meshes: 1,
+    materials: 1,
+    textures: 1,
+    maxTextureSize: 512,
+    bytes: 144032,
+    animations: 0,
+  },
+  ...extra,
+});
 
 async function mount(
   template = html`<model-generator endpoint=${endpoint} quality="fast"></model-generator>`,
@@ -416,17 +505,29 @@ describe('<model-generator>: making a model', function () {
     expect(await charges()).to.equal(before + 1);
   });
 
-  it('submits the model URL with a form', async () => {
+  it('submits its JSON value with a form, never a download link; a form reset clears it without an event', async () => {
     const form = await fixture<HTMLFormElement>(
-      html`<form><model-generator name="model" endpoint=${endpoint} quality="fast" mode="prompt"></model-generator></form>`,
+      html`<form><model-generator name="model" endpoint=${endpoint} quality="fast" mode="prompt" keep="none"></model-generator></form>`,
     );
     const el = form.querySelector('model-generator')!;
     el.prompt = 'a tin robot';
+    const log = events(el);
     await el.start();
+    await until(() => new FormData(form).get('model'), 20_000, 'the running value in the form');
+    expect(JSON.parse(String(new FormData(form).get('model')))).to.include({ status: 'running', job: el.job!.handle });
     await reach(el, 'succeeded');
+    await until(() => log.some((e) => e.type === 'change'), 20_000, '`change`');
     const value = new FormData(form).get('model');
-    expect(value).to.equal(new URL((el.job!.job as ModelJob).output!.model_url, location.href).href);
-    expect((await fetch(String(value))).headers.get('content-type')).to.equal('model/gltf-binary');
+    expect(value).to.equal(el.value);
+    expect(JSON.parse(String(value))).to.include({ kind: 'model', status: 'succeeded', asset: null });
+    expect(String(value)).to.not.contain((el.job!.job as ModelJob).output!.model_url);
+    const before = log.length;
+    form.reset();
+    await el.updateComplete;
+    expect(el.value).to.equal('');
+    expect(new FormData(form).get('model')).to.equal(null);
+    expect(el.status).to.equal('idle');
+    expect(log.length, 'no event for a reset').to.equal(before);
   });
 });
 
@@ -746,6 +847,317 @@ describe('<model-generator>: a disabled element, and a failed job’s reason', f
     const panel = q(el, '.failed [part~="error"]')!;
     expect(panel.textContent).to.contain('The service could not finish this job.');
     expect(panel.textContent).to.not.contain(message);
+  });
+});
+
+describe('<model-generator>: a value that lasts (README "Saving results")', function () {
+  this.timeout(180_000);
+  const sha256 = async (blob: Blob) => sha(await blob.arrayBuffer());
+  const viewerOf = (el: ModelGenerator) =>
+    q<HTMLElement & { screenshot(): Promise<Blob>; stats?: Record<string, number> }>(el, 'glb-viewer');
+  const loaded = async (el: ModelGenerator) => {
+    const viewer = await until(() => viewerOf(el), 30_000, 'the viewer');
+    await until(() => viewer.matches(':state(loaded)'), 60_000, 'the model to show');
+    return viewer;
+  };
+  const table = (el: ModelGenerator) =>
+    Object.fromEntries(qa(el, '[part~="stats"] td').map((td) => [td.dataset['stat'], Number(td.dataset['value'])]));
+
+  it('is a running value once the job exists, then the succeeded one, its GLB, turntable and reference image handed to the assetHandler once each; `change` fires once', async () => {
+    const site = siteStorage();
+    const el = await mount(
+      html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt" .assetHandler=${site.handler}></model-generator>`,
+    );
+    const log = events(el);
+    el.prompt = 'a copper kettle';
+    await el.updateComplete;
+    void el.start();
+    const first = await until(() => log.find((e) => e.type === 'input'), 20_000, 'the first `input`');
+    const running = JSON.parse(first.value) as ModelValue;
+    expect(running).to.include({ v: 1, kind: 'model', status: 'running', asset: null, mode: 'prompt' });
+    expect(running).to.include({ prompt: 'a copper kettle', quality: 'fast', removeBackground: false });
+    expect(running.job).to.equal(el.job!.handle);
+    expect(running.seed).to.equal((el.job!.job as ModelJob).seed);
+    expect(Date.parse(running.created)).to.be.closeTo(el.job!.createdAt, 1000);
+    await reach(el, 'succeeded');
+    await until(() => log.some((e) => e.type === 'change'), 60_000, '`change` once the files are kept');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(log.filter((e) => e.type === 'change')).to.have.length(1);
+    expect(log.at(-1)!.value, '`change` carries the kept value').to.equal(el.value);
+
+    expect(site.calls.map((c) => [c.info.filename, c.info.type, c.info.kind])).to.deep.equal([
+      ['model.glb', 'model/gltf-binary', 'model'],
+      ['turntable.mp4', 'video/mp4', 'model'],
+      ['reference.png', 'image/png', 'model'],
+    ]);
+    // The GLB handed over is the one the proxy serves for this job.
+    expect(await sha256(site.calls[0]!.blob)).to.equal(await glbHash(el));
+    expect(site.calls[1]!.blob.size).to.be.greaterThan(0);
+    expect(site.calls[2]!.blob.size).to.be.greaterThan(0);
+
+    const value = JSON.parse(el.value) as ModelValue;
+    expect(el.result).to.deep.equal(value);
+    expect(value).to.include({ v: 1, kind: 'model', status: 'succeeded', mode: 'prompt', quality: 'fast' });
+    expect(value.asset).to.include({ type: 'model/gltf-binary', bytes: site.calls[0]!.blob.size, id: 'media-1' });
+    expect(value.asset!.url).to.match(/^\/tmp\/mg-kept-.*-model\.glb$/);
+    expect(value.turntable).to.include({ type: 'video/mp4', bytes: site.calls[1]!.blob.size, id: 'media-2' });
+    expect(value.poster).to.include({ type: 'image/png', bytes: site.calls[2]!.blob.size, id: 'media-3' });
+    expect(value.stats).to.deep.equal(table(el));
+    expect(value.seed).to.equal((el.job!.job as ModelJob).seed);
+    expect('job' in value, 'no handle once the files are kept').to.equal(false);
+    expect(el.value).to.not.match(/blob:|data:|\/files\/|\/api\//);
+    expect(q(el, '[part~="keep"]')!.textContent).to.contain('Saved.');
+    // What the site stored serves the same bytes.
+    expect(await sha256(await (await fetch(value.asset!.url)).blob())).to.equal(await glbHash(el));
+  });
+
+  it('says when the site could not keep the model and keeps it on retry; `change` fires once, then', async () => {
+    const site = siteStorage();
+    let offline = true;
+    const handler = async (blob: Blob, info: AssetInfo) => {
+      if (offline) {
+        offline = false;
+        throw new Error('the media library is offline');
+      }
+      return site.handler(blob, info);
+    };
+    const el = await mount(
+      html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt" .assetHandler=${handler}></model-generator>`,
+    );
+    const log = events(el);
+    el.prompt = 'a cork stool';
+    await el.updateComplete;
+    void el.start();
+    await reach(el, 'succeeded');
+    const line = await until(() => q(el, '[part~="keep"].failed'), 60_000, 'the failure line');
+    expect(line.getAttribute('role')).to.equal('alert');
+    expect(
+      log.filter((e) => e.type === 'change'),
+      'nothing committed yet',
+    ).to.deep.equal([]);
+    expect(JSON.parse(el.value)).to.include({ status: 'succeeded', asset: null, job: el.job!.handle });
+    await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+    q(el, '[part~="keep-retry"]')!.click();
+    await until(() => log.some((e) => e.type === 'change'), 60_000, '`change` once kept');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(log.filter((e) => e.type === 'change')).to.have.length(1);
+    expect(JSON.parse(el.value).asset.url).to.match(/^\/tmp\/mg-kept-.*-model\.glb$/);
+    expect(site.calls.map((c) => c.info.filename)).to.deep.equal(['model.glb', 'turntable.mp4', 'reference.png']);
+    expect(q(el, '[part~="keep"]')!.textContent).to.contain('Saved.');
+  });
+
+  it('shows a kept value on a new element with no request to the API: the same model drawn, its stats, seed, turntable and the kept download link', async () => {
+    const site = siteStorage();
+    const el = await mount(
+      html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt" .assetHandler=${site.handler}></model-generator>`,
+    );
+    const log = events(el);
+    el.prompt = 'a marble bust';
+    await el.updateComplete;
+    void el.start();
+    await reach(el, 'succeeded');
+    await until(() => log.some((e) => e.type === 'change'), 60_000, 'the kept value');
+    const made = await (await loaded(el)).screenshot();
+    const value = el.value;
+    const kept = JSON.parse(value) as ModelValue;
+
+    const before = await charges();
+    let again!: ModelGenerator;
+    let seen!: { type: string; value: string }[];
+    const calls = await apiCalls(async () => {
+      again = await mount(html`<model-generator endpoint=${endpoint}></model-generator>`);
+      seen = events(again);
+      again.value = value;
+      await until(() => again.matches(':state(succeeded)'), 10_000, ':state(succeeded)');
+      await loaded(again);
+      const video = q<HTMLVideoElement>(again, '[part~="turntable"]')!;
+      video.scrollIntoView();
+      await until(() => !video.paused && video.currentTime > 0, 20_000, 'the kept turntable to play');
+    });
+    expect(calls, 'requests to the API while restoring').to.deep.equal([]);
+    expect(again.status).to.equal('succeeded');
+    expect(again.value).to.equal(value);
+    expect(again.result).to.deep.equal(kept);
+    expect(seen, 'setting a value fires nothing').to.deep.equal([]);
+    // The same model: the kept bytes, drawn alike, with the statistics and seed of the value.
+    const viewer = viewerOf(again)!;
+    expect(viewer.getAttribute('src')).to.equal(kept.asset!.url);
+    expect(viewer.stats!['triangles']).to.equal(kept.stats!.triangles);
+    const [a, b] = [await coverage(made), await coverage(await viewer.screenshot())];
+    expect(b.filled, 'the model is drawn').to.be.greaterThan(0.05);
+    expect(b.filled).to.be.closeTo(a.filled, a.filled * 0.35);
+    expect(table(again)).to.deep.equal(kept.stats);
+    expect(q(again, '[part~="seed"]')!.textContent).to.contain(String(kept.seed));
+    const link = q<HTMLAnchorElement>(again, '[part~="download"]')!;
+    expect(link.href).to.equal(new URL(kept.asset!.url, location.href).href);
+    expect(await sha256(await (await fetch(link.href)).blob())).to.equal(await sha256(site.calls[0]!.blob));
+    const video = q<HTMLVideoElement>(again, '[part~="turntable"]')!;
+    expect(video.src).to.equal(new URL(kept.turntable!.url, location.href).href);
+    expect(video.poster).to.equal(new URL(kept.poster!.url, location.href).href);
+    expect(q<HTMLImageElement>(again, '[part~="reference"]')).to.equal(undefined);
+    // Prompt mode: it can be made again from the value (nothing is spent until asked).
+    expect(q(again, '[part~="again-button"]')).to.not.equal(undefined);
+    expect(await charges()).to.equal(before);
+    await expect(again).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+  });
+
+  it('makes the same model again from a restored value, with its seed', async () => {
+    const el = await mount(html`<model-generator endpoint=${endpoint} keep="none"></model-generator>`);
+    el.value = JSON.stringify(duck({ seed: 31337 }));
+    await until(() => el.matches(':state(succeeded)'), 10_000, 'the restored model');
+    const log = events(el);
+    q(el, '[part~="again-button"]')!.click();
+    await until(() => el.job?.handle, 20_000, 'the new job');
+    await until(() => log.some((e) => e.type === 'input'), 5_000, 'the running value');
+    expect(JSON.parse(el.value)).to.include({ status: 'running', prompt: 'a yellow duck', quality: 'fast' });
+    await reach(el, 'succeeded');
+    expect((el.job!.job as ModelJob).seed).to.equal(31337);
+  });
+
+  it('keep="none": the value names the job (asset null), nothing is kept, and a new element follows the job to show it, spending nothing', async () => {
+    const el = await mount(html`<model-generator endpoint=${endpoint} quality="fast" keep="none"></model-generator>`);
+    const log = events(el);
+    const kept = requestsTo(`${endpoint}/results`);
+    await prompted(el, 'a straw hat');
+    void el.start();
+    await reach(el, 'succeeded');
+    await until(() => log.some((e) => e.type === 'change'), 20_000, '`change`');
+    const value = JSON.parse(el.value) as ModelValue;
+    expect(value).to.include({ status: 'succeeded', asset: null, turntable: null, poster: null, job: el.job!.handle });
+    expect(value.stats).to.deep.equal(table(el));
+    expect(requestsTo(`${endpoint}/results`)).to.equal(kept);
+    expect(q(el, '[part~="keep"]')).to.equal(undefined);
+
+    const charged = await charges();
+    const created = creates();
+    // Another device: this one forgets the job, so only the handle in the value leads to it.
+    await JobPoller.for(MediaClient.for(endpoint)).forget(el.job!.id);
+    const again = await mount(html`<model-generator endpoint=${endpoint} keep="none"></model-generator>`);
+    const seen = events(again);
+    again.value = el.value;
+    await reach(again, 'succeeded');
+    await loaded(again);
+    expect(again.job!.handle).to.equal(value.job);
+    expect(table(again)).to.deep.equal(value.stats);
+    expect(creates(), 'no new job').to.equal(created);
+    expect(await charges(), 'no credit').to.equal(charged);
+    expect(seen, 'a value set from outside is not committed again').to.deep.equal([]);
+    expect(again.value).to.equal(el.value);
+  });
+
+  it('follows a running value on a new element to its end, which commits the model there (charged once)', async () => {
+    const el = await mount(html`<model-generator endpoint=${endpoint} quality="fast" mode="prompt"></model-generator>`);
+    const log = events(el);
+    const charged = await charges();
+    el.prompt = 'a felt mouse';
+    await el.updateComplete;
+    void el.start();
+    const running = (await until(() => log.find((e) => e.type === 'input'), 20_000, 'the running value')).value;
+    const id = el.job!.id;
+    el.remove(); // the editor closes the page mid-job
+    await JobPoller.for(MediaClient.for(endpoint)).forget(id);
+    const site = siteStorage();
+    const again = await mount(
+      html`<model-generator endpoint=${endpoint} .assetHandler=${site.handler}></model-generator>`,
+    );
+    const seen = events(again);
+    const created = creates();
+    again.value = running;
+    expect(again.value).to.equal(running);
+    await until(() => again.status === 'queued' || again.status === 'processing', 10_000, 'the job followed');
+    await reach(again, 'succeeded');
+    await until(() => seen.some((e) => e.type === 'change'), 60_000, '`change` for the model made');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(seen.filter((e) => e.type === 'change')).to.have.length(1);
+    const value = JSON.parse(again.value) as ModelValue;
+    expect(value).to.include({ status: 'succeeded', prompt: 'a felt mouse', created: JSON.parse(running).created });
+    expect(value.asset!.url).to.match(/^\/tmp\/mg-kept-/);
+    expect(site.calls).to.have.length(3);
+    expect(creates()).to.equal(created);
+    expect(await charges()).to.equal(charged + 1);
+  });
+
+  it('refuses a value that is not a model value, naming what is wrong, and keeps showing what it showed', async () => {
+    const el = await mount();
+    const good = JSON.stringify(duck());
+    el.value = good;
+    await until(() => el.matches(':state(succeeded)'), 10_000, 'the kept model');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    try {
+      const cases: [Partial<Record<keyof ModelValue, unknown>>, RegExp][] = [
+        [{ mode: 'video' }, /"mode"/],
+        [{ quality: 'ultra' }, /"quality"/],
+        [{ seed: -1 }, /"seed"/],
+        [{ images: 9 }, /"images"/],
+        [{ removeBackground: 'yes' }, /"removeBackground"/],
+        [{ turntable: { url: 'javascript:alert(1)', type: 'video/mp4', bytes: 1 } }, /"turntable\.url"/],
+        [{ poster: { url: 'data:image/png;base64,AAAA', type: 'image/png', bytes: 3 } }, /"poster\.url"/],
+        [{ asset: { url: '/x.glb', type: 'model/gltf-binary', bytes: -1 } }, /"asset\.bytes"/],
+        [{ stats: { triangles: 'many' } }, /"stats"/],
+        [{ kind: 'scene' }, /"kind"/],
+      ];
+      for (const [patch, problem] of cases) {
+        warnings.length = 0;
+        el.value = JSON.stringify({ ...duck(), ...patch });
+        await el.updateComplete;
+        expect(warnings.join('\n'), JSON.stringify(patch))
+          .to.match(problem)
+          .and.match(/<model-generator> value refused/);
+        expect(el.value).to.equal(good);
+        expect(el.status).to.equal('succeeded');
+      }
+    } finally {
+      console.warn = warn;
+    }
+    expect(viewerOf(el)!.getAttribute('src')).to.equal('/__assets/Duck.glb');
+    el.value = '';
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+    expect(el.result).to.equal(null);
+  });
+
+  it('stops the job it was following when a value is set, and shows the value; "Change the input" then fires `change` with an empty value', async () => {
+    const el = await mount(html`<model-generator endpoint=${endpoint} quality="fast" keep="none"></model-generator>`);
+    const log = events(el);
+    await prompted(el, 'a tin drum');
+    void el.start();
+    await until(() => el.status === 'queued' || el.status === 'processing', 20_000, 'the job');
+    const value = JSON.stringify(duck());
+    el.value = value;
+    await el.updateComplete;
+    expect(el.status).to.equal('succeeded');
+    expect(el.job).to.equal(undefined);
+    expect(el.prompt).to.equal('');
+    await advance('mk-model', 120_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(el.value, 'the job left behind changes nothing').to.equal(value);
+    expect(log.filter((e) => e.type === 'change')).to.deep.equal([]);
+    await loaded(el);
+    q<HTMLButtonElement>(el, '.result .link')!.click();
+    await el.updateComplete;
+    expect(el.value).to.equal('');
+    expect(log.filter((e) => e.type === 'change')).to.deep.equal([{ type: 'change', value: '' }]);
+    expect(el.status).to.be.oneOf(['idle', 'ready']);
+  });
+
+  it('restores its value from the form state (back/forward), and `job-id` still shows a job by its id', async () => {
+    const el = await mount();
+    el.formStateRestoreCallback(JSON.stringify(duck()));
+    await until(() => el.matches(':state(succeeded)'), 10_000, 'the restored model');
+    await loaded(el);
+    const other = await mount(
+      html`<model-generator endpoint=${endpoint} quality="fast" keep="none"></model-generator>`,
+    );
+    await prompted(other, 'a bone china cup');
+    await other.start();
+    await reach(other, 'succeeded');
+    const viewer = await mount(
+      html`<model-generator endpoint=${endpoint} keep="none" job-id=${other.job!.id}></model-generator>`,
+    );
+    await until(() => viewer.job?.id === other.job!.id && viewer.status === 'succeeded', 20_000, 'the job by its id');
+    expect(JSON.parse(viewer.value)).to.include({ status: 'succeeded', job: other.job!.handle });
   });
 });
 

@@ -1,7 +1,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/video-to-3d-uploader/define.js';
-import type { VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
+import type { SceneValue, VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
+import type { AssetHandler, AssetInfo } from '../../src/components/shared/result-value.js';
+import type { VideoJob } from '../../src/api/index.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
@@ -121,7 +123,10 @@ describe('<video-to-3d-uploader>: the journey', function () {
     await until(() => viewer.matches(':state(loaded)'), 60_000, 'the scene to show');
     const c = await coverage(await viewer.screenshot());
     expect(c.filled, 'the scene is drawn').to.be.greaterThan(0.1);
-    expect(q<HTMLAnchorElement>(el, '[part~="download-ply"]')!.href).to.contain(`${endpoint}/files/`);
+    // The job's link, or the kept PLY once the proxy's store has it (its own test: "its value").
+    expect(q<HTMLAnchorElement>(el, '[part~="download-ply"]')!.href).to.match(
+      new RegExp(`${endpoint}/(files|results)/`),
+    );
     expect(q<HTMLAnchorElement>(el, '[part~="download-zip"]')!.hasAttribute('download')).to.equal(true);
     expect(await charges()).to.equal(before + 1);
     // Phase timings for the site's own monitoring (User Timing), nothing sent anywhere.
@@ -483,6 +488,345 @@ describe('<video-to-3d-uploader>: results kept on this device, and the end of a 
       delete (document as { visibilityState?: unknown }).visibilityState;
       document.title = before;
     }
+  });
+});
+
+/**
+ * The site's own media library, as a CMS gives it to `assetHandler`: it keeps each blob under a
+ * path of this page and answers that path itself (a stand-in for the CMS's file server, so the
+ * kept URL is an ordinary same-origin URL that the viewer fetches).
+ */
+function library() {
+  const kept = new Map<string, Blob>();
+  const calls: { blob: Blob; info: AssetInfo }[] = [];
+  const fetch = window.fetch;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
+    const blob = kept.get(path);
+    return blob ? Promise.resolve(new Response(blob, { headers: { 'content-type': blob.type } })) : fetch(input, init);
+  };
+  const handler: AssetHandler = async (blob, info) => {
+    calls.push({ blob, info });
+    const id = String(kept.size + 1);
+    const url = `/__library/${id}/${info.filename}`;
+    kept.set(url, blob);
+    return { id, url };
+  };
+  return { kept, calls, handler, close: () => void (window.fetch = fetch) };
+}
+
+/** Requests to the API of the element's proxy so far (showing a kept scene must make none). */
+const apiCalls = () =>
+  performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith(`${endpoint}/api/`))
+    .length;
+
+/** The value events `el` fires from now on (heard on `on`, an ancestor or itself), in order, with its value then. */
+function record(el: VideoTo3dUploader, on: Element = el): { type: string; value: string; composed: boolean }[] {
+  const seen: { type: string; value: string; composed: boolean }[] = [];
+  for (const type of ['input', 'change'])
+    on.addEventListener(type, (e) => seen.push({ type, value: el.value, composed: e.composed }));
+  return seen;
+}
+
+const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+
+/** The PLY of the job `el` shows, downloaded from the job's own link. */
+const jobPly = (el: VideoTo3dUploader) => MediaClient.for(endpoint).download((el.job!.job as VideoJob).output!.ply_url);
+
+/** A scene made through the stack by a new element; resolves once its result was committed (`change`). */
+async function made(setup: (el: VideoTo3dUploader) => void = () => undefined): Promise<VideoTo3dUploader> {
+  const el = await mount();
+  setup(el);
+  const changed = new Promise((r) => el.addEventListener('change', r, { once: true }));
+  await choose(el, await video({ seconds: 3, width: 160, height: 120 }, 'living-room.mp4'));
+  void el.start();
+  await reach(el, 'succeeded');
+  await changed;
+  return el;
+}
+
+/** Until `el` draws its scene: the viewer's loaded state, and pixels. */
+async function drawn(el: VideoTo3dUploader): Promise<HTMLElement & { src: string }> {
+  const viewer = await until(
+    () => q<HTMLElement & { src: string; screenshot(): Promise<Blob> }>(el, 'splat-viewer'),
+    30_000,
+    'the viewer',
+  );
+  await until(() => viewer.matches(':state(loaded)'), 60_000, 'the scene to show');
+  expect((await coverage(await viewer.screenshot())).filled, 'the scene is drawn').to.be.greaterThan(0.1);
+  return viewer;
+}
+
+describe('<video-to-3d-uploader>: its value', function () {
+  this.timeout(150_000);
+  let lib: ReturnType<typeof library>;
+  beforeEach(() => (lib = library()));
+  afterEach(() => lib.close());
+
+  it('is a running value from the job (`input`), then the scene with its PLY kept by the assetHandler (`change` once); a form submits it', async () => {
+    const wrap = await fixture<HTMLFormElement>(
+      html`<form><video-to-3d-uploader endpoint=${endpoint} name="scene"></video-to-3d-uploader></form>`,
+    );
+    const el = wrap.querySelector('video-to-3d-uploader')!;
+    el.assetHandler = lib.handler;
+    const seen = record(el, wrap);
+    await choose(el, await video({ seconds: 3, width: 160, height: 120 }, 'living-room.mp4'));
+    expect(el.value, 'a video alone is no value').to.equal('');
+    void el.start();
+    await until(() => seen.length, 30_000, 'the running value');
+    const running = JSON.parse(seen[0]!.value) as SceneValue;
+    expect(running).to.deep.equal({
+      v: 1,
+      kind: 'scene',
+      status: 'running',
+      asset: null,
+      job: el.job!.handle,
+      created: new Date(el.job!.createdAt).toISOString(),
+      name: 'living-room.mp4',
+    });
+    await reach(el, 'succeeded');
+    await until(() => seen.some((e) => e.type === 'change'), 30_000, '`change`');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(seen.map((e) => e.type)).to.deep.equal(['input', 'input', 'change']);
+    expect(seen.every((e) => e.composed)).to.equal(true);
+    expect(lib.calls.length, 'the handler is called once').to.equal(1);
+    const [{ blob, info }] = lib.calls as [(typeof lib.calls)[0]];
+    expect(info).to.deep.equal({ filename: 'living-room.ply', type: 'application/octet-stream', kind: 'scene' });
+    expect(await bytesOf(blob), "the job's PLY").to.deep.equal(await bytesOf(await jobPly(el)));
+    const value = JSON.parse(el.value) as SceneValue;
+    expect(value, 'kept: no job handle any more').to.deep.equal({
+      v: 1,
+      kind: 'scene',
+      status: 'succeeded',
+      asset: { url: '/__library/1/living-room.ply', type: 'application/octet-stream', bytes: blob.size, id: '1' },
+      created: running.created,
+      name: 'living-room.mp4',
+    });
+    expect(el.result).to.deep.equal(value);
+    expect(el.value).to.not.match(/blob:|data:|\/files\//);
+    expect(new FormData(wrap).get('scene')).to.equal(el.value);
+    await el.updateComplete;
+    expect(q(el, '[part~="keep"]')!.textContent!.trim()).to.equal('Saved.');
+    expect(q<HTMLAnchorElement>(el, '[part~="download-ply"]')!.getAttribute('href')).to.equal(value.asset!.url);
+    expect(q(el, '[part~="download-zip"]'), "the job's zip while its links last").to.not.equal(undefined);
+
+    // On a new element: the same scene, from the kept file, with no API call and no event.
+    const before = apiCalls();
+    const again = await mount();
+    const heard = record(again);
+    again.value = el.value;
+    await until(() => again.matches(':state(succeeded)'), 10_000, 'the restored scene');
+    const viewer = await drawn(again);
+    expect(viewer.src).to.equal(value.asset!.url);
+    expect(await bytesOf(await (await fetch(viewer.src)).blob())).to.deep.equal(await bytesOf(blob));
+    expect(q<HTMLAnchorElement>(again, '[part~="download-ply"]')!.getAttribute('href')).to.equal(value.asset!.url);
+    expect(q(again, '[part~="download-zip"]'), 'only the PLY is kept').to.equal(undefined);
+    expect(q(again, '[part~="keep"]'), 'nothing is being kept').to.equal(undefined);
+    expect(q(again, 'splat-viewer')!.getAttribute('alt')).to.contain('living-room.mp4');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(apiCalls(), 'requests to the API').to.equal(before);
+    expect(heard, 'setting a value fires nothing').to.deep.equal([]);
+    expect(again.value).to.equal(el.value);
+    expect(again.job, 'no job').to.equal(undefined);
+    await expect(again).to.be.accessible();
+  });
+
+  it('after the sandbox expired the scene upstream, the kept PLY (the proxy store) still serves the same bytes and shows', async () => {
+    const el = await made();
+    const value = JSON.parse(el.value) as SceneValue;
+    expect(value.asset, 'kept by the proxy').to.not.equal(null);
+    expect(value.asset!.url).to.match(new RegExp(`^${endpoint}/results/`));
+    expect(value).to.not.have.property('job');
+    const bytes = await bytesOf(await (await fetch(value.asset!.url)).blob());
+    expect(bytes).to.deep.equal(await bytesOf(await jobPly(el)));
+    expect(value.asset!.bytes).to.equal(bytes.length);
+    const id = el.job!.id;
+    await fault('mk-video', 'expire');
+    el.reset();
+    el.jobId = id;
+    await reach(el, 'expired'); // the job's scene is gone upstream
+
+    const before = apiCalls();
+    const again = await mount();
+    again.value = JSON.stringify(value);
+    await until(() => again.matches(':state(succeeded)'), 10_000, 'the kept scene');
+    await drawn(again);
+    expect(apiCalls(), 'requests to the API').to.equal(before);
+    expect(await bytesOf(await (await fetch(value.asset!.url)).blob())).to.deep.equal(bytes);
+  });
+
+  it('keep="none": the value names the job (asset null, nothing kept), and a new element shows the scene from it with no event', async () => {
+    const stored = requestsTo(`${endpoint}/results`);
+    const el = await made((el) => {
+      el.keep = 'none';
+      el.assetHandler = lib.handler;
+    });
+    const value = JSON.parse(el.value) as SceneValue;
+    expect(value).to.include({ status: 'succeeded', asset: null, job: el.job!.handle, name: 'living-room.mp4' });
+    expect(lib.calls).to.deep.equal([]);
+    expect(requestsTo(`${endpoint}/results`)).to.equal(stored);
+    expect(q(el, '[part~="keep"]')).to.equal(undefined);
+
+    const again = await mount();
+    const heard = record(again);
+    again.value = el.value;
+    await reach(again, 'succeeded');
+    await drawn(again);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(again.job!.handle).to.equal(value.job);
+    expect(heard, 'its end is the value it was given, not a new result').to.deep.equal([]);
+    expect(again.value).to.equal(el.value);
+  });
+
+  it('a running value follows its job on a new element, also one this browser never saw, and commits it when it ends', async () => {
+    const el = await mount();
+    el.keep = 'none';
+    await choose(el, await video({}, 'hall.mp4'));
+    void el.start();
+    await until(() => el.value, 30_000, 'the running value');
+    const value = el.value;
+    const { id, handle } = el.job!;
+    el.remove();
+    // Another device's or another editor's job: not in this browser's list.
+    await JobPoller.for(MediaClient.for(endpoint)).forget(id);
+
+    const again = await mount();
+    again.keep = 'none';
+    const heard = record(again);
+    again.value = value;
+    await until(() => again.job?.handle === handle, 10_000, 'the job followed');
+    expect(['queued', 'processing', 'succeeded']).to.include(again.status);
+    expect(heard, 'the value it was given').to.deep.equal([]);
+    await reach(again, 'succeeded');
+    await until(() => heard.length, 10_000, '`change`');
+    await drawn(again);
+    expect(heard.map((e) => e.type)).to.deep.equal(['input', 'change']);
+    expect(JSON.parse(again.value)).to.deep.equal({ ...JSON.parse(value), status: 'succeeded' });
+  });
+
+  it('a value set while a video waits stops that with no event; the user removes it (`change`); reset() and a form reset fire nothing', async () => {
+    const value = (await made((el) => (el.assetHandler = lib.handler))).value;
+    const wrap = await fixture<HTMLFormElement>(
+      html`<form><video-to-3d-uploader endpoint=${endpoint} name="scene"></video-to-3d-uploader></form>`,
+    );
+    const el = wrap.querySelector('video-to-3d-uploader')!;
+    const seen = record(el);
+    await choose(el, await video());
+    expect(el.status).to.equal('ready');
+    el.value = value;
+    await until(() => el.status === 'succeeded', 10_000, 'the value shown');
+    await el.updateComplete;
+    expect(q(el, '[part~="confirm-button"]'), 'the video is gone').to.equal(undefined);
+    expect(seen).to.deep.equal([]);
+
+    [...cut(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Start another')!.click();
+    await el.updateComplete;
+    expect(seen.map((e) => [e.type, e.value])).to.deep.equal([['change', '']]);
+    expect([el.value, el.result, el.status]).to.deep.equal(['', null, 'idle']);
+
+    el.value = value; // shown again, then a new video chosen over it: removed
+    await until(() => el.status === 'succeeded', 10_000, 'the value shown');
+    el.selectFile(await video());
+    await until(() => el.status === 'ready', 15_000, 'the new video checked');
+    expect(seen.map((e) => e.type)).to.deep.equal(['change', 'change']);
+    expect([el.value, el.status]).to.deep.equal(['', 'ready']);
+
+    el.value = value;
+    await until(() => el.status === 'succeeded', 10_000, 'the value shown');
+    el.reset();
+    await el.updateComplete;
+    expect([el.value, el.status]).to.deep.equal(['', 'idle']);
+    el.value = value;
+    await until(() => el.status === 'succeeded', 10_000, 'the value shown');
+    wrap.reset();
+    await el.updateComplete;
+    expect([el.value, el.status]).to.deep.equal(['', 'idle']);
+    expect(new FormData(wrap).get('scene')).to.equal(null);
+    el.value = value;
+    el.value = '';
+    await el.updateComplete;
+    expect(el.status).to.equal('idle');
+    expect(seen.length, 'no event for a script or a form reset').to.equal(2);
+  });
+
+  it('comes back with the form on a back/forward navigation, showing its scene', async () => {
+    type FormPage = { el: VideoTo3dUploader; note: HTMLInputElement; form: HTMLFormElement };
+    const frame = document.createElement('iframe');
+    frame.style.cssText = 'width:800px;height:600px';
+    frame.src = '/test/components/uploader-page.form.html';
+    document.body.append(frame);
+    const pageOf = (search: string, not?: FormPage) =>
+      until(
+        () => {
+          const w = frame.contentWindow as unknown as { page?: FormPage; location: Location };
+          return w.location.search === search && w.page !== not && w.page;
+        },
+        15_000,
+        `the page ${search || 'back'}`,
+      );
+    try {
+      const first = await pageOf('');
+      // A real PLY that lasts (the test server's shared assets), as a kept scene's URL would.
+      const value = JSON.stringify({
+        v: 1,
+        kind: 'scene',
+        status: 'succeeded',
+        asset: { url: '/__assets/pc-test.ply', type: 'application/octet-stream', bytes: 5752 },
+        created: new Date().toISOString(),
+        name: 'pc-test.mp4',
+      });
+      first.el.value = value;
+      first.note.value = 'a note';
+      await until(() => first.el.matches(':state(succeeded)'), 10_000, 'the scene');
+      frame.contentWindow!.location.href = '/test/components/uploader-page.form.html?next';
+      const next = await pageOf('?next');
+      expect(next.el.value, 'another page').to.equal('');
+      frame.contentWindow!.history.back();
+      const back = await pageOf('', first);
+      await until(() => back.note.value, 10_000, 'the form restored');
+      expect(back.note.value).to.equal('a note');
+      await until(() => back.el.matches(':state(succeeded)'), 10_000, 'the scene again');
+      expect(back.el.value).to.equal(value);
+      expect(new FormData(back.form).get('scene')).to.equal(value);
+      await drawn(back.el);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it("refuses a value without its video's name, with a warning naming it", async () => {
+    const el = await mount();
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    try {
+      el.value = JSON.stringify({
+        v: 1,
+        kind: 'scene',
+        status: 'succeeded',
+        asset: { url: '/kept/scene.ply', type: 'application/octet-stream', bytes: 3 },
+        created: new Date().toISOString(),
+      });
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.join('\n')).to.match(/"name"/);
+    expect([el.value, el.status]).to.deep.equal(['', 'idle']);
+  });
+
+  it('a job that fails takes its running value with it (`input`), and no `change`', async () => {
+    const el = await mount();
+    const seen = record(el);
+    await fault('mk-video', 'job_fail', { count: 1 });
+    await choose(el, await video());
+    void el.start();
+    await reach(el, 'failed');
+    await el.updateComplete;
+    expect(seen.map((e) => [e.type, e.value === ''])).to.deep.equal([
+      ['input', false],
+      ['input', true],
+    ]);
+    expect(el.value).to.equal('');
   });
 });
 

@@ -187,6 +187,18 @@ export const bgToolStyles = css`
     padding: 2px;
     cursor: pointer;
   }
+  /* Whether the result is kept: a quiet line under the actions; a failure (with its retry) stands out. */
+  .keep {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_space);
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .keep.failed {
+    color: var(--_danger);
+  }
   .actions .meter {
     flex: 1 1 120px;
   }

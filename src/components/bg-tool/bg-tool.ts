@@ -11,31 +11,37 @@ import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { RequestController, type SendContext } from '../shared/request-controller.js';
+import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { bgToolStyles } from './bg-tool.styles.js';
 import { CompareController } from './compare.js';
 import { BgImage } from './image.js';
 import { hex6 } from './options-view.js';
-import { BgOutcome, phaseSay, withoutUrl } from './outcome.js';
-import { copyAsPng, removeBackground, resultFile, type BgRequest } from './run.js';
+import { BgOutcome, phaseOf, phaseSay, withoutUrl } from './outcome.js';
+import { removeBackground, resultFile, type BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
-import { focusFor, PHASES, type BgToolResult, type BgToolStatus, type BgView, type Strings } from './types.js';
+import { focusFor, PHASES, type BgToolStatus, type BgView, type Strings } from './types.js';
 import { UrlField } from './url-field.js';
+import { files, formValue, place, toValue, VALUE, type BgToolValue } from './value.js';
 import { renderBody } from './views.js';
 
-export type { BgToolResult, BgToolStatus } from './types.js';
+export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
 
 /**
  * @summary Background removal for one image: picker, drop, paste or URL; size, format, background colour and crop; a before/after slider; download, copy, run again; the result as a form value.
  * @tag bg-tool
  *
- * Form value (with `name`): the processed image as a `File` (PNG or JPG). `required` makes the form invalid until there is one.
+ * Form value (with `name`): the `value` JSON under `name`, and the processed image as a `File` (PNG or JPG) under `${name}-file`, for servers that take plain multipart forms. `required` makes the form invalid until there is a result.
+ *
+ * Value (`value`, a JSON string; `result`, the same parsed): `{ v: 1, kind: 'background-removal', status: 'succeeded', asset: { url, type, bytes, id? } | null, created, width, height, format: 'png' | 'jpg', options: { size, format, bgColor, crop }, charged }`. `asset` is null until the image is kept (the `assetHandler`, else the proxy's result store; `keep="none"`: never). Setting a value with a kept `asset` fetches that image (not the API: no credit) and shows it as a result, without the before/after comparison, which needs the original.
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
  * @event mk-file-select - An image was chosen, dropped or pasted; cancel it to veto the image.
- * @event mk-image-ready - The background was removed: `detail.blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response).
+ * @event mk-image-ready - The background was removed: `detail.blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response). Not for a value set from outside.
+ * @event input - The value changed: a new result, not kept yet.
+ * @event change - A result was committed (once it is kept, or keeping was not possible), or the user removed it ("Use another image", a new image).
  *
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped image.
@@ -48,6 +54,8 @@ export type { BgToolResult, BgToolStatus } from './types.js';
  * @csspart slider - The comparison handle (role=slider).
  * @csspart facts - Size, dimensions, format and charge of the result.
  * @csspart download-button - Downloads the result.
+ * @csspart keep - The line saying the result is being saved, was saved, or could not be.
+ * @csspart keep-retry - Tries saving the result again after it failed.
  * @csspart copy-button - Copies the result to the clipboard (where the browser allows).
  * @csspart progress - The progress bar while the background is being removed.
  * @csspart wait - The countdown while the service asks to wait (429).
@@ -65,10 +73,10 @@ export type { BgToolResult, BgToolStatus } from './types.js';
  * @cssstate idle - No image yet.
  * @cssstate ready - An image, waiting for the options.
  * @cssstate working - The background is being removed.
- * @cssstate succeeded - The result is shown (and is the form value).
- * @cssstate failed - The call failed or was refused (nothing charged).
+ * @cssstate succeeded - The result is shown (and is the form value), fresh or from a value.
+ * @cssstate failed - The call failed or was refused (nothing charged), or a value's kept image could not be fetched.
  */
-export class BgTool extends ProductElement {
+export class BgTool extends ProductElement<BgToolValue> {
   static override styles = [elementStyles, bgToolStyles];
 
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, bgStrings);
@@ -77,10 +85,10 @@ export class BgTool extends ProductElement {
   readonly #request = new RequestController(this);
   readonly #phase = new PhaseController<BgToolStatus>(this, {
     phases: PHASES,
-    derive: () => this.#derive(),
+    derive: () => phaseOf(this.#request.busy, this.#image, this.#outcome, !!this.results.value),
     states: (names, now) => this.setPhase(names, now),
     announcer: this.#announce,
-    say: (now) => phaseSay(this.#t, now, this.#outcome.result),
+    say: (now) => phaseSay(this.#t, now, this.#outcome),
     focus: focusFor,
   });
   // User Timing `process` (README "Performance timings"); the image's check measures `validate`.
@@ -97,10 +105,20 @@ export class BgTool extends ProductElement {
   readonly #outcome = new BgOutcome(this);
   /** The address field: what it holds, and whether the last address was refused. */
   readonly #url = new UrlField(this);
+  protected readonly results = new ResultValueController<BgToolValue>(this, {
+    ...VALUE,
+    client: () => this.mediaClient(),
+    // A value from outside replaces whatever runs or shows (no event), then its kept image is fetched.
+    show: (value) => {
+      this.#clear();
+      if (value) void this.#outcome.restore(value);
+    },
+  });
   readonly #intake = new FileIntakeController(this, {
     accept: 'image/jpeg,image/png,image/webp',
     onFiles: ([file]) => {
       this.#clear();
+      this.results.remove();
       void this.#image.check(file!);
     },
     enabled: () => !this.isDisabled && !this.#request.busy,
@@ -130,14 +148,9 @@ export class BgTool extends ProductElement {
     return this.#phase.phase;
   }
 
-  /** The last result (blob, dimensions, format, what it charged), or undefined. */
-  get result(): Omit<BgToolResult, 'url'> | undefined {
-    return this.#outcome.result && withoutUrl(this.#outcome.result);
-  }
-
-  /** The result as a File (also the form value), or null. */
-  get value(): File | null {
-    return this.formValue();
+  /** The result as a File (PNG or JPG; also the form's `${name}-file`), or null. */
+  get file(): File | null {
+    return this.#outcome.result ? resultFile(this.#outcome.result, this.#image.source) : null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -160,6 +173,7 @@ export class BgTool extends ProductElement {
     const address = this.#url.check(url);
     if (address === undefined) return;
     this.#clear();
+    this.results.remove();
     this.#image.useUrl(address);
   }
 
@@ -175,26 +189,20 @@ export class BgTool extends ProductElement {
   }
 
   /** Copies the result to the clipboard as PNG (where the browser allows it). */
-  async copy(): Promise<boolean> {
-    if (!this.#outcome.result) return false;
-    const copied = await copyAsPng(this.#outcome.result);
-    this.#outcome.say(this.#t.term(copied ? 'bgCopied' : 'bgCopyFailed'));
-    this.#announce.say(this.#outcome.notice);
-    return copied;
+  copy(): Promise<boolean> {
+    return this.#outcome.copy(this.#t, this.#announce);
   }
 
-  /** Back to the start: forgets the image and the result. */
+  /** Back to the start: forgets the image, the result and the value (no event: the user did not remove it). */
   reset(): void {
-    this.#request.cancel();
-    this.#image.cancel();
     this.#clear();
-    this.#url.clear();
+    this.results.clear();
   }
 
   // ---------------------------------------------------------------- form association
 
-  protected formValue(): File | null {
-    return this.#outcome.result ? resultFile(this.#outcome.result, this.#image.source) : null;
+  protected override formValue(): FormData | string | null {
+    return formValue(this.name, this.results.json, this.file);
   }
 
   protected requiredMessage(): string {
@@ -207,20 +215,12 @@ export class BgTool extends ProductElement {
 
   // ---------------------------------------------------------------- internals
 
-  #derive(): BgToolStatus {
-    if (this.#request.busy) return 'working';
-    const { source, checking, error } = this.#image;
-    if ((error || this.#outcome.error) && source) return 'failed';
-    if (this.#outcome.result) return 'succeeded';
-    if (source && !checking) return 'ready';
-    return 'idle';
-  }
-
   /** The request; its outcome is in before the send ends, so `busy` never drops with neither (no `ready` between). */
   async #send(request: BgRequest, context: SendContext): Promise<void> {
     try {
       const result = await removeBackground(this.mediaClient(), request, context);
       this.#outcome.show(result);
+      this.results.commit(toValue(result, request), files(resultFile(result, request.image)), place);
       this.dispatchEvent(new ImageReadyEvent(withoutUrl(result)));
     } catch (err) {
       // A cancel (a reset, the element leaving the page) is neither a failure nor a timing.
@@ -230,18 +230,21 @@ export class BgTool extends ProductElement {
     }
   }
 
-  /** Forgets the image, the result and the failure (a request that is out still lands). Another image is another request: a new key. */
+  /** Stops what runs and forgets the image, the result, the failure and the address; the value is the caller's. Another image is another request: a new key. */
   #clear(): void {
+    this.#request.cancel();
     this.#image.clear();
     this.#outcome.clear();
     this.#request.forget();
+    this.#url.clear();
   }
 
   // ---------------------------------------------------------------- rendering
 
   readonly #actions = {
     start: () => void this.start(),
-    reset: () => this.reset(),
+    // The user starts over: a result they had is removed (`change`).
+    reset: () => (this.#clear(), this.results.remove()),
     copy: () => void this.copy(),
     choose: () => this.#intake.open(),
     useUrl: () => this.selectUrl(this.#url.text),
@@ -262,6 +265,9 @@ export class BgTool extends ProductElement {
       crop: this.crop,
       colour: this._colour,
       result: this.#outcome.result,
+      restoring: this.#outcome.restoring,
+      restore: this.#outcome.retry,
+      keepLine: this.results.render(this.#t),
       error: this.#image.error ?? this.#outcome.error,
       waitSeconds: this.#request.waitSeconds,
       busy: this.#request.busy,
@@ -269,7 +275,7 @@ export class BgTool extends ProductElement {
       short: (this.#credits.remaining ?? Infinity) < COSTS.imageTool,
       url: this.#url,
       notice: this.#outcome.notice,
-      fileName: this.formValue()?.name ?? 'image.png',
+      fileName: this.file?.name ?? 'image.png',
       topUpHref: this.topUpHref || undefined,
     };
   }

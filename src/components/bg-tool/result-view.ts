@@ -1,8 +1,9 @@
 /**
  * <bg-tool>'s picture: the original alone while there is no result, then the before/after
- * comparison with the result's facts (size, dimensions, format, what the answer charged) and its
- * actions (download, copy where the browser allows, a new image). Rendering only; the element
- * owns the state.
+ * comparison with the result's facts (size, dimensions, format, what the answer charged), its
+ * actions (download, copy where the browser allows, a new image) and whether it is kept. A result
+ * from a value has no original here: the result alone, in its own shape. Rendering only; the
+ * element owns the state.
  */
 import { html, nothing } from 'lit';
 import { safeUrl } from '../../internal/safe-url.js';
@@ -36,20 +37,24 @@ export function renderResult(v: BgView, r: BgToolResult) {
   const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
-    ${v.compare.render(
-      v.image.beforeUrl ?? '',
-      r.url,
-      {
-        slider: t.term('bgSlider'),
-        value: (percent) => t.term('bgSliderValue', { percent }),
-        hint: t.term('bgSliderHint'),
-        before: t.term('bgBefore'),
-        after: t.term('bgAfter'),
-        beforeAlt: t.term('bgBeforeAlt'),
-        afterAlt: t.term('bgAfterAlt'),
-      },
-      v.image.ratio ?? r.width / r.height,
-    )}
+    ${
+      v.image.beforeUrl === undefined
+        ? renderAlone(v, r)
+        : v.compare.render(
+            v.image.beforeUrl,
+            r.url,
+            {
+              slider: t.term('bgSlider'),
+              value: (percent) => t.term('bgSliderValue', { percent }),
+              hint: t.term('bgSliderHint'),
+              before: t.term('bgBefore'),
+              after: t.term('bgAfter'),
+              beforeAlt: t.term('bgBeforeAlt'),
+              afterAlt: t.term('bgAfterAlt'),
+            },
+            v.image.ratio ?? r.width / r.height,
+          )
+    }
     <dl class="facts" part="facts">
       <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
       <div><dt>${t.term('bgFactDims')}</dt><dd>${t.f.dims(r.width, r.height)}</dd></div>
@@ -65,6 +70,14 @@ export function renderResult(v: BgView, r: BgToolResult) {
       }
       <button type="button" class="link" ?disabled=${v.busy || v.disabled} @click=${v.reset}>${t.term('bgNewImage')}</button>
     </div>
+    ${v.keepLine}
     ${v.notice ? html`<p class="notice">${v.notice}</p>` : nothing}
+  </div>`;
+}
+
+/** The result without its original (restored from a value): over the checkerboard, in its own shape. */
+function renderAlone(v: BgView, r: BgToolResult) {
+  return html`<div class="picture" style=${styleProps(shape(r.width / r.height))}>
+    <img class="checkerboard" src=${r.url} alt=${v.t.term('bgAfterAlt')} draggable="false" />
   </div>`;
 }

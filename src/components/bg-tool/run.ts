@@ -6,7 +6,7 @@
  */
 import type { MediaClient } from '../../client/media-client.js';
 import type { SendContext } from '../shared/request-controller.js';
-import type { BgOptions, BgToolResult } from './types.js';
+import type { BgOptions, BgToolResult, FreshResult } from './types.js';
 
 export interface BgRequest extends BgOptions {
   image: File | string;
@@ -17,7 +17,7 @@ export async function removeBackground(
   client: MediaClient,
   request: BgRequest,
   { key, signal, onWait }: SendContext,
-): Promise<BgToolResult> {
+): Promise<FreshResult> {
   const { image, size, format, crop, bgColor } = request;
   const input = { image, size, format, crop, ...(bgColor === 'none' ? {} : { bg_color: bgColor }) };
   const out = await client.imageTool(input, { idempotencyKey: key, signal, onWait });

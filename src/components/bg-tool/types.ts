@@ -13,17 +13,24 @@ import type { BgImage } from './image.js';
 import type { BgStrings } from './strings.js';
 import type { UrlField } from './url-field.js';
 
+export type { BgToolValue } from './value.js';
 export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
 export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
 export type Strings = BgStrings & SharedStrings;
 
+/** A result shown: fresh from the service, or restored from a value's kept image. */
 export interface BgToolResult {
   blob: Blob;
+  /** An object URL of `blob`, revoked when another result replaces it. */
   url: string;
   width: number;
   height: number;
   format: ImageToolFormat;
   charged: number;
+}
+
+/** A fresh result also knows what the session has left (X-Credits-Remaining). */
+export interface FreshResult extends BgToolResult {
   remaining: number;
 }
 
@@ -56,7 +63,11 @@ export interface BgView extends BgOptions {
   compare: CompareController;
   panel: ErrorPanelController;
   result: BgToolResult | undefined;
-  /** Why the image was refused or the request failed. */
+  /** A value's kept image is being fetched. */
+  restoring: boolean;
+  /** The keeping status line (`part="keep"`). */
+  keepLine: unknown;
+  /** Why the image was refused, the request failed or the kept image could not be fetched. */
   error: unknown;
   /** Seconds left of a 429 wait (0: none). */
   waitSeconds: number;
@@ -76,6 +87,9 @@ export interface BgView extends BgOptions {
   fileName: string;
   topUpHref: string | undefined;
   start(): void;
+  /** Fetches a value's kept image again (after that failed); only while a value has no image shown. */
+  restore: (() => void) | undefined;
+  /** The user starts over ("use another image"): the result, if any, is removed. */
   reset(): void;
   copy(): void;
   /** Opens the file picker. */

@@ -13,7 +13,8 @@ export function renderBody(v: BgView) {
   const { t, image } = v;
   const { source, checking } = image;
   const shown = source && !checking;
-  return html`${source ? nothing : renderIntake(v)}
+  // A result shown without its original (a value set from outside) is left by "Use another image".
+  return html`${source || v.result || v.restoring ? nothing : renderIntake(v)}
     ${checking ? html`<p>${t.term('bgChecking')}</p>` : nothing}
     ${v.result ? renderResult(v, v.result) : shown ? renderBefore(v) : nothing}
     ${shown ? renderOptions(v) : nothing}
@@ -22,7 +23,7 @@ export function renderBody(v: BgView) {
       v.error
         ? v.panel.render(t, v.error, {
             onChoose: v.choose,
-            onRetry: source ? v.start : undefined,
+            onRetry: source ? v.start : v.restore,
             onRestart: v.reset,
             topUpHref: v.topUpHref,
           })

@@ -5,7 +5,9 @@
  * element's RequestController, the batch in one slot and each retried variant in its own, so a
  * lost answer tried again replays its Idempotency-Key and is never charged twice, and a 429 wait
  * is counted down by the page's one ticker. The batch's files are named here, zipped and
- * downloaded here for "download all", and the chosen one is the element's value.
+ * downloaded here for "download all", and the chosen one is the element's `file`. A batch restored
+ * from a value (`restore`) shows the kept PNGs by their URLs and fetches one only when its bytes
+ * are needed (the chosen `file`, the zip).
  */
 import type { ReactiveControllerHost } from 'lit';
 import { LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
@@ -14,6 +16,8 @@ import type { HeadshotChooseDetail } from '../../events/headshot-choose.js';
 import type { HeadshotSlot } from '../../events/headshots-ready.js';
 import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
+import type { ResultAsset } from '../shared/result-value.js';
+import type { HeadshotValue } from './value.js';
 
 export interface BatchAnswer {
   style: HeadshotStyle;
@@ -29,11 +33,14 @@ export interface BatchOptions {
   onAnswer: (answer: BatchAnswer) => void;
 }
 
-/** One slot of the grid: the public slot, whether a request for it is out, and its object URL. */
+/** One slot of the grid: the public slot, whether a request for it is out, its URL and where it is kept. */
 export interface SlotView extends HeadshotSlot {
   /** A request for this slot is out. */
   loading: boolean;
+  /** Its object URL, or for a restored slot the kept URL. */
   url?: string;
+  /** Where its PNG is kept (once kept, or restored). */
+  asset?: ResultAsset;
 }
 
 /** The RequestController slots: the batch, and the retry of each variant. */
@@ -55,7 +62,13 @@ export class HeadshotBatch {
   chargedTotal = 0;
   /** The succeeded slot chosen as the element's value. */
   chosen: VariantSlot | undefined;
+  /** When the batch's answer came (ISO 8601; the value's `created`). */
+  created: string | undefined;
   readonly #o: BatchOptions;
+  /** Counts clears: an answer or an abort that comes after one is not this batch's. */
+  #gen = 0;
+  /** This batch's requests out (a clear forgets them at once, before their aborts settle). */
+  #sending = 0;
 
   constructor(host: ReactiveControllerHost, options: BatchOptions) {
     this.host = host;
@@ -64,7 +77,7 @@ export class HeadshotBatch {
 
   /** A request is out, or a slot is still being made. */
   get working(): boolean {
-    return this.#o.request.busy || this.results.some((r) => r.loading);
+    return this.#sending > 0 || this.results.some((r) => r.loading);
   }
 
   /** How many slots succeeded. */
@@ -78,13 +91,56 @@ export class HeadshotBatch {
     );
   }
 
-  /** Chooses one succeeded slot: the detail of its `mk-headshot-choose`, or undefined when there is no such slot. */
-  choose(slot: VariantSlot): HeadshotChooseDetail | undefined {
-    const entry = this.results.find((r) => r.slot === slot && r.status === 'succeeded');
-    if (!entry) return undefined;
+  /** Chooses one succeeded slot; false when there is no such slot. */
+  choose(slot: VariantSlot): boolean {
+    if (!this.results.some((r) => r.slot === slot && r.status === 'succeeded')) return false;
     this.chosen = slot;
     this.host.requestUpdate();
-    return { slot, style: this.style, file: this.chosenFile()!, width: entry.width ?? 0, height: entry.height ?? 0 };
+    return true;
+  }
+
+  /** The detail of `mk-headshot-choose` for the chosen slot, once its PNG is at hand (a restored one is fetched). */
+  async chosenDetail(): Promise<HeadshotChooseDetail | undefined> {
+    const slot = this.chosen;
+    const entry = this.results.find((r) => r.slot === slot && r.status === 'succeeded');
+    if (slot === undefined || !entry || !(await this.load(entry))) return undefined;
+    const file = this.chosenFile();
+    if (this.chosen !== slot || !file) return undefined;
+    return { slot, style: this.style, file, width: entry.width ?? 0, height: entry.height ?? 0 };
+  }
+
+  /** Shows a value's batch: its kept variants by their URLs (a variant succeeded but not kept cannot be shown). */
+  restore(value: HeadshotValue): void {
+    this.clear();
+    this.style = value.style;
+    this.created = value.created;
+    this.chargedTotal = value.charged;
+    this.results = value.variants
+      .filter((x) => x.status === 'failed' || x.asset)
+      .map(({ slot, status, asset, width, height }) =>
+        asset
+          ? { slot, status, asset, url: asset.url, width, height, loading: false }
+          : { slot, status, loading: false },
+      );
+    this.chosen = this.results.find((r) => r.slot === value.chosen && r.asset)?.slot;
+    // The chosen headshot's bytes, for `file` and the form's file entry.
+    const entry = this.results.find((r) => r.slot === this.chosen);
+    if (entry) void this.load(entry);
+    this.host.requestUpdate();
+  }
+
+  /** The slot's PNG: at hand, or fetched from where it is kept (undefined when that fails). */
+  async load(entry: SlotView): Promise<Blob | undefined> {
+    if (entry.blob || !entry.asset) return entry.blob;
+    try {
+      const r = await fetch(entry.asset.url);
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      entry.blob = new Blob([await r.blob()], { type: entry.asset.type });
+      this.host.requestUpdate();
+    } catch (err) {
+      console.warn(`[mediakit] <headshot-studio> could not fetch the kept headshot ${entry.asset.url}`, err);
+    }
+    return entry.blob;
   }
 
   /** The chosen headshot as a PNG file (the element's value), or null. */
@@ -102,7 +158,8 @@ export class HeadshotBatch {
   async zip(): Promise<Blob> {
     const files: Record<string, Uint8Array> = {};
     for (const r of this.results) {
-      if (r.status === 'succeeded' && r.blob) files[this.fileName(r.slot)] = new Uint8Array(await r.blob.arrayBuffer());
+      const blob = r.status === 'succeeded' ? await this.load(r) : undefined;
+      if (blob) files[this.fileName(r.slot)] = new Uint8Array(await blob.arrayBuffer());
     }
     // fflate loads only when someone asks for the zip. PNGs are compressed already: stored (level 0), not deflated again.
     const { zipSync } = await import('fflate');
@@ -131,9 +188,11 @@ export class HeadshotBatch {
     this.retried = undefined;
     this.style = style;
     this.results = slots.map((slot) => ({ slot, status: 'failed', loading: true }));
+    const gen = this.#gen;
     try {
       await this.#send(image, slots, BATCH);
     } catch (err) {
+      if (gen !== this.#gen) return;
       // Aborted (a reset, the element left the page): back to the choices, with nothing to say.
       this.results = [];
       if (!isAbort(err)) {
@@ -151,9 +210,11 @@ export class HeadshotBatch {
     this.error = undefined;
     this.retried = slot;
     this.results = this.results.map((r) => (r.slot === slot ? { ...r, loading: true } : r));
+    const gen = this.#gen;
     try {
       await this.#send(image, [slot], retrySlot(slot));
     } catch (err) {
+      if (gen !== this.#gen) return;
       this.results = this.results.map((r) => (r.slot === slot ? { ...r, loading: false } : r));
       if (!isAbort(err)) {
         this.error = err;
@@ -173,6 +234,8 @@ export class HeadshotBatch {
 
   /** Everything: requests out, results, charges, keys (a new photo). */
   clear(): void {
+    this.#gen++;
+    this.#sending = 0;
     this.#o.request.cancel();
     this.#o.request.forget();
     this.clearResults();
@@ -182,12 +245,18 @@ export class HeadshotBatch {
   /** One request (`slot`: the batch's or a retry's key); the photo is the input, so another photo gets another key. */
   async #send(image: Blob, slots: VariantSlot[], slot: string): Promise<void> {
     const style = this.style;
-    const batch = await this.#o.request.send(
-      ({ key, signal, onWait }) =>
-        this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait }),
-      { slot, input: image },
-    );
+    const gen = this.#gen;
+    this.#sending++;
+    const batch = await this.#o.request
+      .send(
+        ({ key, signal, onWait }) =>
+          this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait }),
+        { slot, input: image },
+      )
+      .finally(() => gen === this.#gen && this.#sending--);
+    if (gen !== this.#gen) return;
     this.#merge(batch.data.variants);
+    if (slot === BATCH) this.created = new Date().toISOString();
     this.last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
     this.chargedTotal += batch.credits_charged;
     this.error = undefined;
@@ -199,7 +268,7 @@ export class HeadshotBatch {
     for (const v of variants) {
       const i = next.findIndex((r) => r.slot === v.variant);
       const old = i >= 0 ? next[i] : undefined;
-      if (old?.url) URL.revokeObjectURL(old.url);
+      if (old) revoke(old);
       let view: SlotView;
       if (v.status === 'succeeded') {
         const blob = new Blob([base64Bytes(v.image_base64) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
@@ -222,12 +291,18 @@ export class HeadshotBatch {
   }
 
   #clearResults(): void {
-    for (const r of this.results) if (r.url) URL.revokeObjectURL(r.url);
+    for (const r of this.results) revoke(r);
     this.results = [];
     this.chosen = undefined;
+    this.created = undefined;
     // Retries of the new results are new requests.
     for (const slot of LIMITS.headshot.slots) this.#o.request.forget(retrySlot(slot));
   }
+}
+
+/** Frees a slot's object URL (a restored slot's URL is the kept one: nothing to free). */
+function revoke(r: SlotView): void {
+  if (r.url?.startsWith('blob:')) URL.revokeObjectURL(r.url);
 }
 
 function base64Bytes(b64: string): Uint8Array {

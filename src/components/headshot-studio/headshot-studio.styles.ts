@@ -229,6 +229,15 @@ export const headshotStyles = css`
     padding: 2px 8px;
     border-radius: 999px;
   }
+  /* Where keeping the headshots stands: small and quiet, unless it failed. */
+  .keep {
+    margin: 0;
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .keep.failed {
+    color: var(--_danger);
+  }
   h4 {
     margin: 0;
     font-size: 0.9375em;

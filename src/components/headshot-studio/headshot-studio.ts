@@ -1,51 +1,48 @@
-import { html, nothing, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { headshotCharge, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
 import { AnnouncerController } from '../shared/announcer.js';
-import { CreditsController, renderCost } from '../shared/credits.js';
+import { CreditsController } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
-import { renderProgress } from '../shared/progress.js';
 import { RequestController } from '../shared/request-controller.js';
+import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import { HeadshotBatch } from './batch.js';
 import { CameraController } from './camera.js';
-import { renderIntake, renderReady } from './choices-view.js';
 import { headshotStyles } from './headshot-studio.styles.js';
 import { HeadshotPhoto } from './photo.js';
-import { renderResults } from './results-view.js';
+import { renderStudio } from './studio-view.js';
 import { headshotStrings } from './strings.js';
-import {
-  focusAfter,
-  PHASES,
-  sayFor,
-  slotsOf,
-  variantsConverter,
-  type HeadshotStatus,
-  type StudioView,
-  type Strings,
-} from './types.js';
+import { deriveStatus, focusAfter, PHASES, sayFor, slotsOf, variantsConverter } from './types.js';
+import type { HeadshotStatus, Strings } from './types.js';
+import { check, commit, formEntries, type HeadshotValue } from './value.js';
 
 export type { HeadshotStatus } from './types.js';
+export type { HeadshotValue, HeadshotVariantValue } from './value.js';
 
 /**
- * @summary Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the chosen headshot as the form value.
+ * @summary Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the batch with the chosen headshot as a value a site can save and re-open.
  * @tag headshot-studio
  *
- * Form value (with `name`): the chosen headshot as a PNG `File`.
+ * Value (`value`, shape 1; `result` is the same parsed): `{ v: 1, kind: "headshot", status: "succeeded", asset, created, style, variants: [{ slot, style, status, asset, width, height }], chosen, charged }`, where each variant's `asset` is its kept PNG and `asset` is the chosen one's (null until chosen). Setting it shows that grid from the kept URLs, with no API call.
+ *
+ * Form value (with `name`): `value`, the JSON of the batch (`kind: "headshot"`, its kept variants, the chosen slot; README "Saving results"), and once a headshot is chosen, that PNG as a `File` under `${name}-file`. `required` asks for a chosen headshot.
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
  * @event mk-file-select - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
  * @event mk-headshots-ready - A batch (or one retried slot) came back: `detail.headshots`, `charged`, `remaining` (from the response).
- * @event mk-headshot-choose - The user chose one headshot (`detail.slot`, `file`); it is now the form value.
+ * @event mk-headshot-choose - The user chose one headshot (`detail.slot`, `file`); it is now the value's `chosen` and `file`.
+ * @event input - The value changed (a batch or a retried slot came back, a headshot was chosen) before it is kept.
+ * @event change - A result was committed (the batch done, a retried slot landed, a headshot chosen), once its PNGs are kept; or the user removed it ("Use another photo", "Change style or versions").
  *
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped photo.
@@ -65,7 +62,9 @@ export type { HeadshotStatus } from './types.js';
  * @csspart download-button - Downloads one headshot.
  * @csspart download-all - Downloads all as one zip.
  * @csspart choose-result - Chooses one headshot as the value.
- * @csspart charged - What the last answer charged.
+ * @csspart charged - What the last answer charged (for a restored value: what the photo was charged).
+ * @csspart keep - The line saying the headshots are being kept, were kept, or could not be.
+ * @csspart keep-retry - Tries keeping them again.
  * @csspart progress - The progress bars (the photo being checked, a slot being made).
  * @csspart wait - The countdown while the service asks to wait (429).
  * @csspart error - The error panel.
@@ -81,12 +80,12 @@ export type { HeadshotStatus } from './types.js';
  * @cssstate idle - No photo yet.
  * @cssstate ready - A checked photo, waiting for the choice of style and versions.
  * @cssstate working - Headshots are being made (a batch or one retried slot).
- * @cssstate succeeded - Every requested headshot is there.
+ * @cssstate succeeded - Every requested headshot is there (also a restored value).
  * @cssstate partial - Some slots failed (not charged); each can be retried.
  * @cssstate failed - Nothing came back (every slot failed, or the request was refused).
  * @cssstate camera - The live camera is open.
  */
-export class HeadshotStudio extends ProductElement {
+export class HeadshotStudio extends ProductElement<HeadshotValue> {
   static override styles = [elementStyles, headshotStyles];
 
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, headshotStrings);
@@ -99,11 +98,26 @@ export class HeadshotStudio extends ProductElement {
   readonly #batch = new HeadshotBatch(this, {
     request: this.#request,
     client: () => this.mediaClient(),
-    onAnswer: (a) => this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots })),
+    onAnswer: (a) => {
+      this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots }));
+      // A batch with a headshot in it, or a retried slot that came back made: a result to commit.
+      if (this.#batch.results.some((r) => a.slots.includes(r.slot) && r.status === 'succeeded'))
+        commit(this, this.results, this.#batch);
+    },
+  });
+  protected readonly results = new ResultValueController<HeadshotValue>(this, {
+    kind: 'headshot',
+    client: () => this.mediaClient(),
+    check,
+    // A value from outside: whatever runs is dropped without events, then its grid is shown from the kept URLs.
+    show: (value) => {
+      this.#stop();
+      if (value) this.#batch.restore(value);
+    },
   });
   readonly #phase = new PhaseController<HeadshotStatus>(this, {
     phases: PHASES,
-    derive: () => this.#derive(),
+    derive: () => deriveStatus(this.#photo, this.#batch),
     states: (names, now) => this.setPhase(names, now),
     announcer: this.#announce,
     say: (now, before) => sayFor(this.#t, now, before, slotsOf(this.variants).length, this.#batch),
@@ -121,7 +135,7 @@ export class HeadshotStudio extends ProductElement {
     onFiles: ([file]) => {
       // Dropped, pasted or picked: the user is working here (focus may follow the phases) unless focus is elsewhere on the page.
       this.#phase.engage();
-      this.reset();
+      this.#startOver(false);
       void this.#photo.check(file!);
     },
     enabled: () => !this.isDisabled && !this.#batch.working,
@@ -147,9 +161,9 @@ export class HeadshotStudio extends ProductElement {
     return this.#batch.headshots;
   }
 
-  /** The chosen headshot (also the form value), or null. */
-  get value(): File | null {
-    return this.formValue();
+  /** The chosen headshot as a PNG `File` (the form's `${name}-file`), or null; for a restored value, once fetched from its kept URL. */
+  get file(): File | null {
+    return this.#batch.chosenFile();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -185,18 +199,18 @@ export class HeadshotStudio extends ProductElement {
     await this.#batch.make(file, this.headshotStyle, slots);
   }
 
-  /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. */
+  /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. Needs the selfie: not on a restored value until a new photo is chosen. */
   async retry(slot: VariantSlot): Promise<void> {
     const file = this.#photo.file;
     if (file && !this.isDisabled) await this.#batch.retry(file, slot);
   }
 
-  /** Chooses one succeeded headshot as the form value (fires `mk-headshot-choose`). */
+  /** Chooses one succeeded headshot: the value's `chosen` and `file` (fires `input`, `change`, then `mk-headshot-choose`). */
   choose(slot: VariantSlot): void {
-    const detail = this.#batch.choose(slot);
-    if (!detail) return;
+    if (!this.#batch.choose(slot)) return;
     this.#announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
-    this.dispatchEvent(new HeadshotChooseEvent(detail));
+    commit(this, this.results, this.#batch, true);
+    void this.#batch.chosenDetail().then((detail) => detail && this.dispatchEvent(new HeadshotChooseEvent(detail)));
   }
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
@@ -209,17 +223,21 @@ export class HeadshotStudio extends ProductElement {
     await this.#batch.download();
   }
 
-  /** Back to the start: forgets the photo, the results and the choice. */
+  /** Back to the start: forgets the photo, the results, the choice and the value (no event, as a form reset). */
   reset(): void {
-    // A cancelled phase is not a timing: the site's monitoring never sees it.
-    this.#timings.clear();
-    this.#camera.stop();
-    this.#batch.clear();
-    this.#photo.clear();
+    this.results.clear();
+    this.#stop();
   }
 
-  protected formValue(): File | null {
-    return this.#batch.chosenFile();
+  protected override formValue(): string | FormData | null {
+    return formEntries(this.name, this.results.json, this.#batch.chosenFile());
+  }
+
+  override requestUpdate(...args: Parameters<ProductElement['requestUpdate']>): void {
+    super.requestUpdate(...args);
+    // The form carries the batch before a choice, but `required` asks for a chosen headshot.
+    if (this.required && this.results?.value?.chosen === null)
+      this.internals.setValidity({ valueMissing: true }, this.requiredMessage());
   }
 
   protected requiredMessage(): string {
@@ -230,62 +248,47 @@ export class HeadshotStudio extends ProductElement {
     this.reset();
   }
 
-  // ---------------------------------------------------------------- phases
+  // ---------------------------------------------------------------- the value
 
-  #derive(): HeadshotStatus {
-    const { results, succeeded } = this.#batch;
-    if (this.#batch.working) return 'working';
-    if (results.length) return succeeded === results.length ? 'succeeded' : succeeded > 0 ? 'partial' : 'failed';
-    const { file, checking, error } = this.#photo;
-    if ((error || this.#batch.error) && file) return 'failed';
-    if (file && !checking) return 'ready';
-    return 'idle';
+  /** Drops the photo, the results, the camera and what runs, without events (the value is left as it is). */
+  #stop(): void {
+    // A cancelled phase is not a timing: the site's monitoring never sees it.
+    this.#timings.clear();
+    this.#camera.stop();
+    this.#batch.clear();
+    this.#photo.clear();
+  }
+
+  /** The user starts over ("Use another photo", another photo, "Change style or versions"): the result is gone. */
+  #startOver(keepPhoto: boolean): void {
+    this.results.remove();
+    if (keepPhoto) this.#batch.clearResults();
+    else this.#stop();
   }
 
   // ---------------------------------------------------------------- rendering
 
-  #view(): StudioView {
+  protected override render() {
     const slots = slotsOf(this.variants);
-    const [photo, batch, camera, intake] = [this.#photo, this.#batch, this.#camera, this.#intake];
-    return {
+    return renderStudio({
       t: this.#t,
       host: this,
       status: this.status,
       off: this.isDisabled,
-      photo,
-      batch,
-      camera,
-      intake,
+      photo: this.#photo,
+      batch: this.#batch,
+      camera: this.#camera,
+      intake: this.#intake,
       slots,
       cost: headshotCharge(slots.length),
       remaining: this.#credits.remaining,
-    };
-  }
-
-  protected override render() {
-    const t = this.#t;
-    const v = this.#view();
-    const { status: s, photo, batch: b } = v;
-    const error = photo.error ?? b.error;
-    const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !b.results.length);
-    // The error panel's "try again": the batch, or the slot whose retry failed.
-    const onRetry = photo.file
-      ? () => void (b.errorSlot === undefined ? this.start() : this.retry(b.errorSlot))
-      : undefined;
-    const topUpHref = this.topUpHref || undefined;
-    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
-      <header class="head">
-        <h2 id="title">${t.term('hsTitle')}</h2>
-        ${choosing ? renderCost(t, v.cost, v.remaining, topUpHref) : nothing}
-      </header>
-      ${photo.file ? nothing : renderIntake(v)}
-      ${photo.checking ? html`<div class="stage"><p>${t.term('hsChecking')}</p>${renderProgress(undefined, t.term('hsChecking'))}</div>` : nothing}
-      ${photo.file && !photo.checking && choosing ? renderReady(v) : nothing}
-      ${error ? this.#panel.render(t, error, { onChoose: () => v.intake.open(), onRetry, onRestart: () => this.reset(), topUpHref }) : nothing}
-      ${this.#request.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: this.#request.waitSeconds })}</p>` : nothing}
-      ${b.results.length ? renderResults(v) : nothing}
-      ${this.#announce.render()}
-    </section>`;
+      keep: this.results.render(this.#t),
+      startOver: (keepPhoto) => this.#startOver(keepPhoto),
+      topUpHref: this.topUpHref || undefined,
+      waitSeconds: this.#request.waitSeconds,
+      announcer: this.#announce.render(),
+      panel: (error, options) => this.#panel.render(this.#t, error, options),
+    });
   }
 }
 

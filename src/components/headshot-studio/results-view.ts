@@ -24,22 +24,26 @@ export function renderResults(v: StudioView) {
     ${
       batch.last && !allFailed
         ? html`<p class="muted nums" part="charged">${t.term('hsCharged', { charged: batch.last.charged, left: batch.last.remaining })}${batch.chargedTotal !== batch.last.charged ? html` · ${t.term('hsChargedTotal', { charged: batch.chargedTotal })}` : nothing}</p>`
-        : nothing
+        : !batch.last && batch.chargedTotal
+          ? html`<p class="muted nums" part="charged">${t.term('hsChargedTotal', { charged: batch.chargedTotal })}</p>`
+          : nothing
     }
     ${allFailed ? html`<p class="notice" part="charged">${t.term('noCharge')}</p>` : nothing}
     <ul class="grid" part="results" role="list">${results.map((r) => renderSlot(v, r))}</ul>
     <div class="actions">
       ${ok > 0 ? html`<button type="button" part="download-all" class="secondary" ?disabled=${busy} @click=${() => void v.host.downloadAll()}>${t.term('hsDownloadAll')}</button>` : nothing}
-      <button type="button" class="secondary" ?disabled=${busy} @click=${() => batch.clearResults()}>${t.term('hsMakeMore')}</button>
-      <button type="button" class="link" ?disabled=${busy} @click=${() => v.host.reset()}>${t.term('hsNewPhoto')}</button>
+      <button type="button" class="secondary" ?disabled=${busy} @click=${() => v.startOver(true)}>${t.term('hsMakeMore')}</button>
+      <button type="button" class="link" ?disabled=${busy} @click=${() => v.startOver(false)}>${t.term('hsNewPhoto')}</button>
     </div>
+    ${v.keep}
   </div>`;
 }
 
 function renderSlot(v: StudioView, r: SlotView) {
   const t = v.t;
-  // Retrying is charged: not while disabled, nor with too few credits left for one.
+  // Retrying is charged: not while disabled, nor with too few credits left for one. It needs the selfie, which a restored value has not.
   const retryOff = v.off || (v.remaining ?? Infinity) < headshotCharge(1);
+  const canRetry = !!v.photo.file;
   const name = t.term(`hsSlot${r.slot}`);
   const state = r.loading ? 'loading' : r.status;
   const chosen = v.batch.chosen === r.slot && r.status === 'succeeded';
@@ -53,7 +57,7 @@ function renderSlot(v: StudioView, r: SlotView) {
             : html`<div class="placeholder failed-box">
               <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
               <p><strong>${t.term('hsSlotFailed')}</strong></p>
-              <p class="muted">${t.term('hsSlotFailedHint')}</p>
+              ${canRetry ? html`<p class="muted">${t.term('hsSlotFailedHint')}</p>` : nothing}
             </div>`
       }
       ${chosen ? html`<span class="badge">✓ ${t.term('hsChosen')}</span>` : nothing}
@@ -69,7 +73,7 @@ function renderSlot(v: StudioView, r: SlotView) {
           : nothing
       }
       ${
-        !r.loading && r.status === 'failed'
+        !r.loading && r.status === 'failed' && canRetry
           ? html`<button type="button" part="retry-button" class="secondary" ?disabled=${retryOff}
             aria-describedby=${`name-${r.slot}`} @click=${() => void v.host.retry(r.slot)}>${t.term('hsRetryOne', { cost: headshotCharge(1) })}</button>`
           : nothing

@@ -6,6 +6,7 @@
  */
 import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import type { FileIntakeController } from '../shared/file-intake.js';
+import type { ErrorPanelOptions } from '../shared/error-panel.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { HeadshotBatch } from './batch.js';
@@ -68,6 +69,17 @@ export function sayFor(
   return undefined;
 }
 
+/** Where the element is, from its photo and its batch (a restored batch, with no photo, is `succeeded` or `partial`). */
+export function deriveStatus(photo: HeadshotPhoto, batch: HeadshotBatch): HeadshotStatus {
+  const { results, succeeded } = batch;
+  if (batch.working) return 'working';
+  if (results.length) return succeeded === results.length ? 'succeeded' : succeeded > 0 ? 'partial' : 'failed';
+  const { file, checking, error } = photo;
+  if ((error || batch.error) && file) return 'failed';
+  if (file && !checking) return 'ready';
+  return 'idle';
+}
+
 /** What the views may do to the element: its public properties and methods (the element's own type is never imported). */
 export interface StudioHost {
   headshotStyle: HeadshotStyle;
@@ -97,4 +109,13 @@ export interface StudioView {
   cost: number;
   /** The session's credits left (undefined: not known yet). */
   remaining: number | undefined;
+  /** The line saying where keeping the headshots stands (the result value's). */
+  keep: unknown;
+  /** The site's top-up page, the 429 countdown, the live region, and the error panel. */
+  topUpHref: string | undefined;
+  waitSeconds: number;
+  announcer: unknown;
+  panel(error: unknown, options: ErrorPanelOptions): unknown;
+  /** The user starts over: the result is removed (`change`); with `keepPhoto`, back to the choices for the same photo. */
+  startOver(keepPhoto: boolean): void;
 }

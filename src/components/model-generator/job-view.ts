@@ -1,16 +1,20 @@
 /**
  * <model-generator>'s template while a job is on screen: progress (with elapsed time and, in
  * prompt mode, the reference image as soon as the API returns it), the result (viewer, turntable,
- * seed, statistics, download, same again / variation), or the failure with its refund.
+ * seed, statistics, download, same again / variation, where keeping it stands), of a job or of a
+ * kept model (a value set from outside), or the failure with its refund.
  */
 import { html, nothing } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import { COSTS, type ModelJob } from '../../api/index.js';
+import type { JobRecord } from '../../jobs/job-store.js';
 import { safeUrl } from '../../internal/safe-url.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
 import { renderStats } from './parts.js';
-import type { JobView } from './types.js';
+import type { ModelResultController } from './model-result.js';
+import type { JobView, ShownModel } from './types.js';
+import type { ModelValue } from './value.js';
 
 export function renderJobView(c: JobView) {
   if (c.status === 'succeeded') return renderSucceeded(c);
@@ -49,14 +53,8 @@ function renderRunning(c: JobView) {
 
 function renderSucceeded(c: JobView) {
   const { t, result } = c;
-  const r = c.record!;
-  const job = r.job as ModelJob | undefined;
-  const output = job?.output;
-  const what = c.prompt || t.term('mgModelFromPhotos', { count: Number(r.summary['images'] ?? 1) });
-  const reference = result.reference(r);
-  const poster = (reference ? c.absolute(reference) : safeUrl(result.thumbs[r.id])) || undefined;
-  const download = output ? c.absolute(output.model_url) : '';
-  const turntable = output?.turntable_url ? c.absolute(output.turntable_url) : '';
+  const { download, turntable, poster, seed, stats, images } = c.model ?? { images: 1 };
+  const what = c.prompt || t.term('mgModelFromPhotos', { count: images });
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
     <div class="result-grid">
@@ -77,12 +75,12 @@ function renderSucceeded(c: JobView) {
               <figcaption class="muted">${t.term('mgTurntable')}</figcaption></figure>`
             : nothing
         }
-        ${job ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${job.seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
+        ${seed !== undefined ? html`<p part="seed" class="seed"><span class="muted">${t.term('mgSeed')}</span> <strong class="nums">${seed}</strong><br /><span class="muted">${t.term('mgSeedHint')}</span></p>` : nothing}
       </div>
     </div>
-    ${output ? renderStats(t, output.stats) : nothing}
+    ${stats ? renderStats(t, stats) : nothing}
     <div class="actions">
-      ${download ? html`<a class="button primary" part="download" href=${download + (download.includes('?') ? '&' : '?') + 'download=1'} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
+      ${download ? html`<a class="button primary" part="download" href=${download} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
       ${
         c.canAgain
           ? html`<button type="button" part="again-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>
@@ -91,13 +89,15 @@ function renderSucceeded(c: JobView) {
       }
       <button type="button" class="link" ?disabled=${c.disabled} @click=${c.onEdit}>${t.term('mgEdit')}</button>
     </div>
+    ${c.keep}
   </div>`;
 }
 
 function renderFailed(c: JobView) {
   const { t } = c;
   const r = c.record!;
-  // Not the kit's provider panel: that one says "nothing was charged", but this job was charged and refunded.
+  // Not the kit's provider panel: that one says "nothing was charged", but this job was charged and refunded
+  // (unless this session cannot see it: a value's job another user started answers 404).
   return html`<div class="failed">
     <div part="error" class="error" role="alert" data-reason="job_failed">
       <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
@@ -105,7 +105,7 @@ function renderFailed(c: JobView) {
         <h3 class="error-title">${t.term('mgFailed')}</h3>
         <span class="error-hint">${t.term('mgFailedHint')}</span>
         ${r.error ? html`<span class="error-detail">${jobErrorText(t, r.error)}</span>` : nothing}
-        ${r.handle ? html`<span class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</span>` : nothing}
+        ${r.handle && r.error?.code !== 'not_found' ? html`<span class="refund" part="refund">${t.term('mgRefunded', { cost: COSTS.modelJob })}</span>` : nothing}
       </div>
       <div class="actions">
         ${c.canAgain ? html`<button type="button" part="retry-button" class="primary" ?disabled=${c.disabled} @click=${() => c.onAgain(true)}>${t.term('mgTryAgain', { cost: COSTS.modelJob })}</button>` : nothing}
@@ -113,4 +113,39 @@ function renderFailed(c: JobView) {
       </div>
     </div>
   </div>`;
+}
+
+/** The model the result view shows: the job's (its links, which expire), or a kept one's (lasting URLs). */
+export function shownModel(
+  record: JobRecord | undefined,
+  v: ModelValue | undefined,
+  result: ModelResultController,
+  absolute: (url: string) => string,
+): ShownModel | undefined {
+  if (!record && v?.asset) {
+    const url = (asset: ModelValue['asset']) => safeUrl(asset?.url) ?? '';
+    // Kept files are downloaded as they are: a site's store may sign its URLs, so nothing is added.
+    return {
+      download: url(v.asset),
+      turntable: url(v.turntable),
+      poster: url(v.poster) || undefined,
+      seed: v.seed,
+      stats: v.stats,
+      images: v.images ?? 1,
+    };
+  }
+  const job = record?.job as ModelJob | undefined;
+  const output = job?.output;
+  if (!record || record.status !== 'succeeded' || !job) return undefined;
+  const reference = result.reference(record);
+  const download = output ? absolute(output.model_url) : '';
+  return {
+    // The proxy's link answers as an attachment when asked.
+    download: download && download + (download.includes('?') ? '&' : '?') + 'download=1',
+    turntable: output?.turntable_url ? absolute(output.turntable_url) : '',
+    poster: (reference ? absolute(reference) : safeUrl(result.thumbs[record.id])) || undefined,
+    seed: job.seed,
+    stats: output?.stats,
+    images: Number(record.summary['images'] ?? 1),
+  };
 }

@@ -9,6 +9,10 @@
  * step, and a succeeded job's model is loaded (ModelResultController) and its turntable video
  * plays while it is on screen (TurntableController). With `notify`, a user who is not looking
  * hears when the job ends (AwayController, loaded only once `notify` is set).
+ *
+ * The element's value follows the job shown (value.ts): a running value once the job exists, and
+ * the succeeded one committed (its files kept) when it succeeds. A value set from outside is shown
+ * as it is when its model is kept (no job, no API call), else its job is followed by its handle.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ModelJob } from '../../api/index.js';
@@ -22,19 +26,25 @@ import { jobErrorText } from '../shared/job-error.js';
 import { JobHistoryController } from '../shared/job-history.js';
 import type { LocalizeController } from '../shared/localize.js';
 import { RequestController } from '../shared/request-controller.js';
+import type { ResultValueController } from '../shared/result-value.js';
 import { ModelResultController } from './model-result.js';
 import type { PhotoListController } from './photo-list.js';
 import { absoluteUrl, againInput, inputOf, summaryOf } from './request.js';
 import { TurntableController } from './turntable.js';
+import { shownModel } from './job-view.js';
 import type { JobView, ModelGeneratorStatus, Strings } from './types.js';
+import { inputOfValue, keepable, recordFor, toValue, type ModelValue } from './value.js';
 
-type Host = ReactiveControllerHost & HTMLElement & { notify: boolean; jobId: string; readonly renderRoot: ParentNode };
+type Host = ReactiveControllerHost &
+  HTMLElement & { notify: boolean; jobId: string; prompt: string; readonly renderRoot: ParentNode };
 
 export interface ModelJobsOptions {
   t: LocalizeController<Strings>;
   announce: AnnouncerController;
   client(): MediaClient;
   photos: PhotoListController;
+  /** The element's value. */
+  results: ResultValueController<ModelValue>;
   /** A job is queued or processing: its elapsed clock ticks. */
   running(): boolean;
   /** Sending failed (the request, not the job); `cancelled` when the user cancelled it. */
@@ -55,8 +65,12 @@ export class ModelJobsController implements ReactiveController {
   lastInput: ModelJobInput | undefined;
   /** The job shown ended while the page was closed (its mk-job-succeeded said `whileAway`). */
   away = false;
+  /** A value set from outside whose model is kept: shown as it is, with no job. */
+  restored: ModelValue | undefined;
   readonly #o: ModelJobsOptions;
   #notifier: AwayController | undefined;
+  /** The job of a value set from outside, followed by its handle; `commit`: its end is a new result (it was running). */
+  #following: { handle: string; commit: boolean } | undefined;
 
   constructor(host: Host, options: ModelJobsOptions) {
     this.host = host;
@@ -72,14 +86,24 @@ export class ModelJobsController implements ReactiveController {
     this.result = new ModelResultController(host);
     this.turntable = new TurntableController(host);
     host.addController(this);
+    host.addEventListener('mk-job-created', (e) => {
+      // A running job is the value (a finished one adopted commits when it succeeds, just after).
+      if (!e.detail.handle || isTerminal(e.detail.status) || this.#follows(e.detail)) return;
+      // Cleared first: the last model's keeping, if still out, must not land over this job's value.
+      options.results.clear();
+      options.results.update(toValue(e.detail));
+    });
     host.addEventListener('mk-job-succeeded', (e) => {
       this.away = e.detail.whileAway;
       this.#notifier?.finished(t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
+      if (!this.#follows(e.detail) || this.#following?.commit) this.#commit(e.detail);
       host.requestUpdate();
     });
-    host.addEventListener('mk-job-failed', (e) =>
-      this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error)),
-    );
+    host.addEventListener('mk-job-failed', (e) => {
+      this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error));
+      // A job started or chosen here: its running value is gone. A value set from outside stays the site's.
+      if (!this.#follows(e.detail) && options.results.value?.job === e.detail.handle) options.results.update(null);
+    });
   }
 
   /** The job shown, as last seen. */
@@ -87,24 +111,21 @@ export class ModelJobsController implements ReactiveController {
     return this.jobs.record;
   }
 
-  /** A job (running or finished) is on screen, or being sent. */
+  /** A job (running or finished) or a kept model is on screen, or a job is being sent. */
   get showing(): boolean {
-    return this.request.busy || this.jobs.record !== undefined;
+    return this.request.busy || this.jobs.record !== undefined || this.restored !== undefined || !!this.#following;
   }
 
-  /** The host's phase: sending, else the shown job's, else `ready` or `idle` as its input is checked or not. */
+  /** The host's phase: sending, else the shown job's (or kept model's), else `ready` or `idle` as its input is checked or not. */
   phase(inputReady: boolean): ModelGeneratorStatus {
     if (this.request.busy) return 'creating';
     const record = this.jobs.record;
     if (record)
       return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;
+    if (this.restored) return 'succeeded';
+    // A value's job before its first answer.
+    if (this.#following) return 'queued';
     return inputReady ? 'ready' : 'idle';
-  }
-
-  /** The model's download URL once the job shown succeeded (the host's form value), else null. */
-  get modelUrl(): string | null {
-    const url = (this.jobs.record?.job as ModelJob | undefined)?.output?.model_url;
-    return (url && this.jobs.record?.status === 'succeeded' && this.absolute(url)) || null;
   }
 
   /** An answer's URL made absolute against the client's endpoint, or '' when it may not be rendered. */
@@ -117,6 +138,35 @@ export class ModelJobsController implements ReactiveController {
     this.history.track(record);
     if (record?.status === 'succeeded' && !this.result.has(record))
       void this.result.load(record, this.#o.client(), () => this.jobs.refresh());
+    const kept = this.restored?.asset?.url;
+    if (!record && kept && !this.result.has(kept)) void this.result.show(kept);
+  }
+
+  /**
+   * Shows a value set from outside (the host stopped what ran): a kept model as it is, with no job
+   * and no API call; else (running, or its files not kept) its job, followed by its handle.
+   */
+  restore(value: ModelValue): void {
+    if (value.status === 'succeeded' && value.asset) {
+      this.restored = value;
+      // "Same again" needs the request: only a description can be sent again without its photos.
+      this.lastInput = inputOfValue(value);
+      this.host.requestUpdate();
+      return;
+    }
+    const handle = value.job!;
+    this.#following = { handle, commit: value.status === 'running' };
+    this.host.requestUpdate();
+    const resumed = value.status === 'running';
+    recordFor(value, this.#o.client()).then(
+      (id) => void (this.#following?.handle === handle && this.jobs.adopt(id, { resumed })),
+      (err: unknown) => {
+        if (this.#following?.handle !== handle) return;
+        this.#following = undefined;
+        this.#o.onFail(err, false);
+        this.host.requestUpdate();
+      },
+    );
   }
 
   /** Sends a job for `input` (the host checked it). */
@@ -140,7 +190,8 @@ export class ModelJobsController implements ReactiveController {
 
   /** Makes the shown model again (a new request, so a new key): with its seed, or for a variation with a new one. */
   async again(variation: boolean): Promise<void> {
-    const input = this.request.busy ? undefined : againInput(this.lastInput, this.jobs.record, variation);
+    const seed = (this.jobs.record?.job as ModelJob | undefined)?.seed ?? this.restored?.seed;
+    const input = this.request.busy ? undefined : againInput(this.lastInput, this.jobs.record, variation, seed);
     if (!input) return;
     this.request.forget();
     await this.send(input);
@@ -161,8 +212,22 @@ export class ModelJobsController implements ReactiveController {
     if (forget) this.lastInput = undefined;
   }
 
-  /** Back to the form with the same photos or description (the job goes on, in the list), focus on its first control. */
+  /**
+   * Stops what runs and forgets photos, description and the job shown (which goes on, in the list),
+   * as the host's `reset()` does; then shows `then`, a value set from outside.
+   */
+  stop(then?: ModelValue | null): void {
+    this.request.cancel();
+    this.clear(true);
+    this.#o.photos.clear();
+    this.host.prompt = '';
+    this.request.forget();
+    if (then) this.restore(then);
+  }
+
+  /** Back to the form with the same photos or description (the job goes on, in the list), focus on its first control: the user let the model go. */
   edit(): void {
+    this.#o.results.remove();
     this.clear();
     void this.host.updateComplete.then(() => focusFirst(this.host.renderRoot, '[role="tab"][aria-selected="true"]'));
   }
@@ -170,33 +235,59 @@ export class ModelJobsController implements ReactiveController {
   /** What the job view shows of the job: the job, its model (its URLs made absolute, its turntable), its progress announcer, a 429 countdown, the description it was made from, and whether it can be made again. */
   view(): Pick<
     JobView,
-    'record' | 'result' | 'waitSeconds' | 'away' | 'prompt' | 'canAgain' | 'absolute' | 'announce' | 'turntable'
+    | 'record'
+    | 'model'
+    | 'result'
+    | 'waitSeconds'
+    | 'away'
+    | 'prompt'
+    | 'canAgain'
+    | 'absolute'
+    | 'announce'
+    | 'turntable'
   > {
     const record = this.jobs.record;
     return {
       record,
+      model: shownModel(record, this.restored, this.result, this.absolute),
       absolute: this.absolute,
       announce: this.#o.announce,
       turntable: this.turntable.ref,
       result: this.result,
       waitSeconds: this.request.waitSeconds,
       away: this.away,
-      prompt: String(record?.summary['prompt'] ?? this.lastInput?.prompt ?? ''),
-      // Its request is known: sent from here, or a description kept with the record.
+      prompt: String(record?.summary['prompt'] ?? this.restored?.prompt ?? this.lastInput?.prompt ?? ''),
+      // Its request is known: sent from here, or a description kept with the record or the value.
       canAgain: this.lastInput !== undefined || inputOf(record) !== undefined,
     };
+  }
+
+  /** Whether `record` is the job of a value set from outside. */
+  #follows(record: JobRecord): boolean {
+    return record.handle !== undefined && this.#following?.handle === record.handle;
+  }
+
+  /** A job succeeded here (or was chosen): its value is committed, its files kept. */
+  #commit(record: JobRecord): void {
+    if (!record.handle || !record.job) return;
+    const { files, place } = keepable(record, this.#o.client());
+    this.#o.results.commit(toValue(record), files, place);
   }
 
   #forgetShown(): void {
     this.#o.onShow();
     this.result.clear();
     this.away = false;
+    this.restored = undefined;
+    this.#following = undefined;
   }
 
   /** This device's jobs were read: show the one asked for, else resume an unfinished one; read the cards' thumbnails. */
   #restored(records: readonly JobRecord[]): void {
-    if (this.host.jobId) this.adopt(this.host.jobId);
-    else if (!this.jobs.record && !this.request.busy) {
+    // A value set from outside is shown rather than the job asked for or left unfinished.
+    const free = !this.restored && !this.#following;
+    if (free && this.host.jobId) this.adopt(this.host.jobId);
+    else if (free && !this.jobs.record && !this.request.busy) {
       const unfinished = records.find((r) => !isTerminal(r.status));
       if (unfinished) this.jobs.adopt(unfinished.id, { resumed: true });
     }

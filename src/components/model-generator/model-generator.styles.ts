@@ -392,4 +392,16 @@ export const modelGeneratorStyles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
+  /* Where keeping the model stands: quiet, under the actions; its failure in the error colour. */
+  .keep {
+    margin: calc(var(--_space) * 1.5) 0 0;
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .keep.failed {
+    color: var(--_danger);
+  }
+  .keep [part~='keep-retry'] {
+    margin-inline-start: var(--_space);
+  }
 `;

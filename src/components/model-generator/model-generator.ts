@@ -9,6 +9,7 @@ import { LocalizeController } from '../shared/localize.js';
 import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
+import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
 import { ModelJobsController } from './jobs.js';
@@ -16,6 +17,7 @@ import { modelGeneratorStyles } from './model-generator.styles.js';
 import { PhotoListController } from './photo-list.js';
 import { promptLeft, promptReady, requestFor } from './request.js';
 import { modelGeneratorStrings } from './strings.js';
+import { check, type ModelValue } from './value.js';
 import { renderBody } from './views.js';
 import {
   focusAfter,
@@ -29,12 +31,13 @@ import {
 } from './types.js';
 
 export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
+export type { ModelValue } from './value.js';
 
 /**
  * @summary From 1-6 photos or a short description to a 3D model (GLB): checks the input before spending, follows the job across reloads, shows the model turning with its statistics and turntable video, and makes it again by seed.
  * @tag model-generator
  *
- * Form value (with `name`): the model's download URL once it is made (a proxy link that expires; `job.handle` is the lasting reference).
+ * Form value (with `name`): `value`, the JSON of the model made (shape 1, kind `model`, README "Saving results"): `status` `running` with the `job` handle while it is made, then `succeeded` with `asset` (the GLB, kept where it lasts), `turntable`, `poster` (prompt mode's reference image), `mode`, `prompt` or `images`, `seed`, `quality`, `removeBackground` and `stats`. Setting it shows that model with no API call (a running job, or one whose files were not kept, is followed by its handle).
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
@@ -43,6 +46,8 @@ export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
  * @event mk-job-progress - The job moved (queued, processing, progress).
  * @event mk-job-succeeded - The model is ready; `detail.model` holds `url` (the GLB), `stats` and `seed`; `detail.whileAway` says whether it finished while the page was closed.
  * @event mk-job-failed - The job failed; `detail.refunded` says whether the 2 credits came back.
+ * @event input - The value changed while working: a job started (a `running` value), or it failed (the value is empty).
+ * @event change - A model was committed (a job succeeded or was chosen, its files kept), once each; or the user went back to change the input (the value is empty).
  *
  * @csspart base - The card around everything.
  * @csspart tabs - The tab list (photos / description).
@@ -65,7 +70,9 @@ export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
  * @csspart stats - The statistics table.
  * @csspart turntable - The turntable video.
  * @csspart seed - The seed of the model shown.
- * @csspart download - The GLB download link.
+ * @csspart download - The GLB download link (the kept file's lasting URL for a value set from outside).
+ * @csspart keep - The line that says the model is being saved, was saved, or could not be.
+ * @csspart keep-retry - Tries saving the model again after it failed.
  * @csspart again-button - Makes the same model again (same seed).
  * @csspart variation-button - Makes a variation (new seed).
  * @csspart history - The list of recent models.
@@ -88,7 +95,7 @@ export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
  * @cssstate succeeded - The model is shown.
  * @cssstate failed - The job failed (refunded).
  */
-export class ModelGenerator extends ProductElement {
+export class ModelGenerator extends ProductElement<ModelValue> {
   static override styles = [elementStyles, viewerFrame, modelGeneratorStyles];
 
   /** `photos` (1-6 photos of one object) or `prompt` (a description). Default `photos`. */
@@ -130,11 +137,18 @@ export class ModelGenerator extends ProductElement {
     enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#run.showing,
     pageWide: () => this.pasteGlobal,
   });
+  protected readonly results = new ResultValueController<ModelValue>(this, {
+    kind: 'model',
+    client: () => this.mediaClient(),
+    check,
+    show: (value) => this.#run.stop(value),
+  });
   // The job shown and sending one: JobController, RequestController, JobHistoryController, the model and its turntable.
   readonly #run: ModelJobsController = new ModelJobsController(this, {
     t: this.#t,
     announce: this.#announce,
     photos: this.#photos,
+    results: this.results,
     client: () => this.mediaClient(),
     running: () => this.status === 'queued' || this.status === 'processing',
     onFail: (err, cancelled) => (cancelled ? (this._notice = this.#t.term('mgCancelled')) : (this._error = err)),
@@ -217,13 +231,10 @@ export class ModelGenerator extends ProductElement {
     this.#run.request.cancel();
   }
 
-  /** Back to the start: forgets photos, description and the job shown (which goes on, and stays in the list). */
+  /** Back to the start: forgets photos, description, the value and the job shown (which goes on, and stays in the list). No event. */
   reset(): void {
-    this.cancel();
-    this.#run.clear(true);
-    this.#photos.clear();
-    this.prompt = '';
-    this.#run.request.forget();
+    this.results.clear();
+    this.#run.stop();
   }
 
   /** Makes the last model again: with its seed (the same model), or with `{ variation: true }` a new seed. */
@@ -232,10 +243,6 @@ export class ModelGenerator extends ProductElement {
   }
 
   // ---------------------------------------------------------------- form association
-
-  protected formValue(): string | null {
-    return this.#run.modelUrl;
-  }
 
   protected requiredMessage(): string {
     return this.#t.term('mgGenerate', { cost: COSTS.modelJob });
@@ -277,6 +284,7 @@ export class ModelGenerator extends ProductElement {
         error: this._error,
         notice: this._notice,
         panel: this.#panel,
+        keep: this.results.render(t),
         photos: this.#photos,
         run: this.#run,
       })}

@@ -1,6 +1,7 @@
 /**
  * `ModelResultController`: the GLB of a succeeded job, from this device's Cache Storage (kit's
- * resultCache, by job) or downloaded through the proxy and kept there; the <glb-viewer> module
+ * resultCache, by job) or downloaded through the proxy and kept there, or a kept model's lasting
+ * URL (a value set from outside, loaded by the viewer itself); the <glb-viewer> module
  * (and three.js behind it) is imported only once there is a model to show. Also the history
  * cards' thumbnails, kept beside the models and never sent anywhere.
  */
@@ -15,7 +16,7 @@ const thumbKey = (id: string) => `${id}#thumb`;
 
 export class ModelResultController implements ReactiveController {
   readonly host: ReactiveControllerHost;
-  /** A blob: URL of the GLB shown, once loaded. */
+  /** The GLB shown, once loaded: a blob: URL, or a kept model's lasting URL. */
   url: string | undefined;
   /** The GLB came from this device, not the network. */
   cached = false;
@@ -43,9 +44,21 @@ export class ModelResultController implements ReactiveController {
     return this.#references.get(record.id);
   }
 
-  /** Whether `record`'s model is loaded or loading. */
-  has(record: JobRecord): boolean {
-    return this.#for === record.id;
+  /** Whether `record`'s model (or the kept model at a URL) is loaded or loading. */
+  has(what: JobRecord | string): boolean {
+    return this.#for === (typeof what === 'string' ? what : what.id);
+  }
+
+  /** Shows a kept model (a value set from outside): the viewer loads it from its lasting URL. */
+  async show(url: string): Promise<void> {
+    this.#for = url;
+    try {
+      await import('../../viewers/glb-viewer/define.js');
+      if (this.#for === url) this.url = url;
+    } catch (err) {
+      if (this.#for === url) this.error = err;
+    }
+    this.host.requestUpdate();
   }
 
   /** Loads the model of a succeeded job; `refresh` polls for fresh links when they are about to expire. */
@@ -77,7 +90,7 @@ export class ModelResultController implements ReactiveController {
   clear(): void {
     // The viewer may still be reading the blob URL: revoke it once the viewer is gone.
     const url = this.url;
-    if (url) setTimeout(() => URL.revokeObjectURL(url), 30_000);
+    if (url?.startsWith('blob:')) setTimeout(() => URL.revokeObjectURL(url), 30_000);
     this.url = undefined;
     this.cached = false;
     this.error = undefined;

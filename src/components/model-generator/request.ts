@@ -62,6 +62,8 @@ export function summaryOf(input: ModelJobInput, photos: PhotoListController): Jo
     ...(input.prompt
       ? { prompt: input.prompt }
       : { images: input.images?.length ?? 0, ...(views.replaceAll(',', '') ? { views } : {}) }),
+    // The value of a job adopted later (a reload, a history card) says whether it was cut out.
+    ...(input.remove_background ? { removeBackground: true } : {}),
   };
 }
 
@@ -74,16 +76,16 @@ export function inputOf(record: JobRecord | undefined): ModelJobInput | undefine
 
 /**
  * The request that makes the shown model again: the one last sent from here (`last`), else what the
- * record keeps of it; with the record's seed (the same model), or for a variation without a seed.
+ * record keeps of it; with the model's seed (the record's, unless given), or for a variation without one.
  */
 export function againInput(
   last: ModelJobInput | undefined,
   record: JobRecord | undefined,
   variation: boolean,
+  seed = (record?.job as ModelJob | undefined)?.seed,
 ): ModelJobInput | undefined {
   const input = last ?? inputOf(record);
   if (!input) return undefined;
-  const seed = (record?.job as ModelJob | undefined)?.seed;
   const { seed: _old, ...rest } = input;
   return variation || seed === undefined ? rest : { ...rest, seed };
 }

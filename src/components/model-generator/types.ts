@@ -3,7 +3,8 @@
  * focus, and the data each view is drawn from (the views take it as an argument, never the
  * element, so no view module imports the element's).
  */
-import type { ModelQuality } from '../../api/index.js';
+import type { nothing, TemplateResult } from 'lit';
+import type { ModelQuality, ModelStats } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { ErrorPanelController } from '../shared/lazy-panel.js';
@@ -79,12 +80,30 @@ export interface FormView {
   start(): void;
 }
 
+/** The model the result view shows: a succeeded job's (its proxy links), or a kept one's (a value set from outside). */
+export interface ShownModel {
+  /** The GLB download link ('' when there is none to offer). */
+  download: string;
+  /** The turntable video ('' when none). */
+  turntable: string;
+  /** The turntable's poster: the reference image (prompt mode) or the first photo's thumbnail. */
+  poster: string | undefined;
+  seed: number | undefined;
+  stats: ModelStats | undefined;
+  /** Photos mode: how many photos it was made from. */
+  images: number;
+}
+
 /** Everything the view of a job (progress, result, failure) is drawn from, and what its buttons do. */
 export interface JobView {
   t: LocalizeController<Strings>;
   disabled: boolean;
   status: ModelGeneratorStatus;
   record: JobRecord | undefined;
+  /** Once succeeded: the model shown. */
+  model: ShownModel | undefined;
+  /** The line that says where keeping the result stands (ResultValueController.render). */
+  keep: TemplateResult | typeof nothing;
   result: ModelResultController;
   panel: ErrorPanelController;
   /** `ref` callback for the turntable <video> (TurntableController). */
@@ -108,7 +127,7 @@ type FormInput = 'mode' | 'prompt' | 'quality' | 'seed' | 'removeBackground';
  * rest of its view), then the error, the notice and the recent models.
  */
 export interface BodyView
-  extends Omit<FormView, FormInput>, Pick<JobView, 'panel' | 'onCancel' | 'onAgain' | 'onEdit'> {
+  extends Omit<FormView, FormInput>, Pick<JobView, 'panel' | 'keep' | 'onCancel' | 'onAgain' | 'onEdit'> {
   /** The element's input properties, as the form shows them. */
   input: Pick<FormView, FormInput>;
   run: ModelJobsController;

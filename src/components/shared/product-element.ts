@@ -1,13 +1,77 @@
 /**
  * What every product element has in common: everything of `ClientElement` (the proxy, `theme`,
- * `top-up-href`, `strings`, the client rule), form association, and `paste-global` for the
- * elements that take files.
+ * `top-up-href`, `strings`, the client rule), form association, `paste-global` for the elements
+ * that take files, and the result as a value a site can save, re-open and keep (`value`, `result`,
+ * `keep`, `assetHandler`; README "Saving results"). Each element makes its `ResultValueController`
+ * (what its value holds, how it is checked and shown) and hands it over as `results`.
  */
 import { property } from 'lit/decorators.js';
 import { FormAssociated } from '../../internal/form-associated.js';
 import { ClientElement } from './client-element.js';
+import type { AssetHandler, ResultValueBase, ResultValueController } from './result-value.js';
 
-export abstract class ProductElement extends FormAssociated(ClientElement) {
+export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormAssociated(
+  ClientElement,
+) {
   /** Take pasted files anywhere on the page, not only while the element has focus. Default false. */
   @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
+
+  /**
+   * Where a committed result is kept: `auto` (the `assetHandler` when there is one, else the proxy's
+   * result store when it has one) or `none` (not kept: the value names the job only). Default `auto`.
+   */
+  @property() keep: 'auto' | 'none' = 'auto';
+
+  /**
+   * The site's own storage (a CMS media library): called once per committed file with the blob and
+   * `{ filename, type, kind }`, it resolves to `{ url, id? }`, which the value then names. Large
+   * scenes are better kept by the proxy's result store.
+   */
+  @property({ attribute: false }) assetHandler: AssetHandler | undefined;
+
+  /** The element's result value (its shape, checks and display). */
+  protected abstract readonly results: ResultValueController<V>;
+
+  /**
+   * The result as a JSON string of the element's documented, versioned shape ('' when none): also
+   * the form value. Setting it shows that result with no API call and no credit spent (a running
+   * job is followed again where this session may); an invalid value is refused with a console
+   * warning and the element stays as it was.
+   */
+  @property({ noAccessor: true })
+  get value(): string {
+    return this.results.json;
+  }
+
+  set value(json: string) {
+    this.results.set(json);
+  }
+
+  /** The value as an object (null when none), for code that does not want to parse JSON. */
+  get result(): V | null {
+    return this.results.value;
+  }
+
+  /**
+   * `input` is composed, so a keystroke in a prompt box would reach the host's listeners as if the
+   * value had changed: the element's own `input` (fired on the host) is the only one a site sees.
+   */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    root.addEventListener('input', (e) => e.stopPropagation());
+    return root;
+  }
+
+  protected formValue(): File | string | FormData | null {
+    return this.results.json || null;
+  }
+
+  protected override formState(): string | null {
+    return this.results.json || null;
+  }
+
+  /** The browser restores the form (back/forward, a restored session): the value comes back. */
+  formStateRestoreCallback(state: unknown): void {
+    if (typeof state === 'string') this.value = state;
+  }
 }

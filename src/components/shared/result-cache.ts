@@ -4,18 +4,27 @@
  * before storing, the oldest results go until the new one fits in half of what is free. Keyed by
  * scope (endpoint and hashed subject), so another user's session deletes them and
  * clearStoredData() finds them (src/client/stored-data.ts owns the names).
+ *
+ * Where the browser refuses Cache Storage (an opaque-origin sandboxed frame, blocked storage),
+ * nothing is kept: `get` finds nothing, `put` says false, and the element downloads the result
+ * again when it shows it again. Nothing here throws.
  */
+import { cacheStorage } from '../../client/device-storage.js';
 import { RESULT_CACHE as CACHE, resultUrl as keyUrl } from '../../client/stored-data.js';
 
 const STAMP = 'x-mediakit-stored-at';
 
+/** Cache Storage where this page may keep results (a page, not a worker without `location`). */
+const storage = () => (typeof location !== 'undefined' ? cacheStorage() : undefined);
+
 export const resultCache = {
   available(): boolean {
-    return typeof caches !== 'undefined' && typeof location !== 'undefined';
+    return storage() !== undefined;
   },
 
   async get(scope: string, id: string): Promise<Blob | undefined> {
-    if (!this.available()) return undefined;
+    const caches = storage();
+    if (!caches) return undefined;
     try {
       const hit = await (await caches.open(CACHE)).match(keyUrl(scope, id));
       return hit ? await hit.blob() : undefined;
@@ -26,7 +35,8 @@ export const resultCache = {
 
   /** Stores a result; false when it does not fit (it is then simply not kept). */
   async put(scope: string, id: string, blob: Blob): Promise<boolean> {
-    if (!this.available()) return false;
+    const caches = storage();
+    if (!caches) return false;
     try {
       const cache = await caches.open(CACHE);
       if (navigator.storage?.estimate) {
@@ -68,7 +78,12 @@ export const resultCache = {
   },
 
   async delete(scope: string, id: string): Promise<void> {
-    if (!this.available()) return;
-    await (await caches.open(CACHE)).delete(keyUrl(scope, id)).catch(() => false);
+    const caches = storage();
+    if (!caches) return;
+    try {
+      await (await caches.open(CACHE)).delete(keyUrl(scope, id));
+    } catch {
+      // Refused or gone: nothing is kept under that key either way.
+    }
   },
 };

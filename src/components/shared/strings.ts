@@ -27,6 +27,11 @@ export const sharedStrings = {
   dismiss: 'Dismiss',
   download: 'Download',
   startOver: 'Start over',
+  keepSaving: 'Saving the result…',
+  keepSaved: 'Saved.',
+  keepFailed: 'The result could not be saved. It is still shown here: try again.',
+  keepRetry: 'Save again',
+  noStorageUpload: 'This browser keeps no data for this page: reloading it will lose the upload.',
   waitingRetry: (p: { seconds: number }, f: Formatter) =>
     `The service is busy. Trying again by itself in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nothing was charged.',

@@ -18,6 +18,8 @@ export class VideoCheckController implements ReactiveController {
   /** Its first frame (a blob URL), and hints from the sampled frames. */
   thumb: string | undefined;
   advice: readonly Advice[] = [];
+  /** This browser keeps nothing for the page (a sandboxed frame, storage blocked): a reload would lose the upload. */
+  noStorage = false;
   readonly #prepare: () => Promise<unknown>;
   #abort: AbortController | undefined;
 
@@ -36,7 +38,12 @@ export class VideoCheckController implements ReactiveController {
     this.file = file;
     this.checking = true;
     try {
-      const [{ validateVideo }] = await Promise.all([import('../../client/validate-video.js'), this.#prepare()]);
+      const [{ validateVideo }, { storageAvailable }] = await Promise.all([
+        import('../../client/validate-video.js'),
+        import('../../client/job-database.js'),
+        this.#prepare(),
+      ]);
+      this.noStorage = !(await storageAvailable());
       const checked = await validateVideo(file, abort.signal);
       if (abort.signal.aborted) return;
       this.checked = checked;

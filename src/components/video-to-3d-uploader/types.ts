@@ -9,10 +9,14 @@ import type { AnnouncerController } from '../shared/announcer.js';
 import type { FileIntakeController } from '../shared/file-intake.js';
 import type { ErrorPanelController } from '../shared/lazy-panel.js';
 import type { LocalizeController } from '../shared/localize.js';
+import type { ResultValueController } from '../shared/result-value.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { VideoCheckController } from './check.js';
 import type { SceneController } from './scene.js';
 import type { UploaderStrings } from './strings.js';
+import type { SceneValue } from './value.js';
+
+export type { SceneValue } from './value.js';
 
 export type UploaderStatus =
   | 'idle'
@@ -79,8 +83,10 @@ export interface UploaderView {
   upload: UploadProgress | undefined;
   /** Seconds left of a 429 wait (0: none). */
   waitSeconds: number;
-  /** The scene of a finished job (there is one once a job is shown). */
+  /** The scene of a finished job or of a kept value (there is one once either is shown). */
   scene: SceneController | undefined;
+  /** The element's value (its kept PLY is what the download link names) and where keeping it stands. */
+  results: ResultValueController<SceneValue>;
   /** The confirm button is off (disabled element, too few credits). */
   confirmOff: boolean;
   intake: FileIntakeController;

@@ -20,9 +20,10 @@ import { renderIdle, renderTips } from './idle-view.js';
 import { UploaderJobs } from './jobs.js';
 import { uploaderStrings } from './strings.js';
 import { FOCUS, PHASES, RUNNING, SAY, TIMED, type Strings, type UploaderStatus, type UploaderView } from './types.js';
+import type { SceneValue } from './value.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
 
-export type { UploaderStatus } from './types.js';
+export type { SceneValue, UploaderStatus } from './types.js';
 
 // Loaded with the first video chosen or job shown (a visitor who never picks one loads neither):
 // the views after `idle` here, and the job bridge with the request controller in jobs.ts.
@@ -32,7 +33,7 @@ const loadViews = () => import('./views.js');
  * @summary From a walkthrough video to a Gaussian-splat scene: checks the video before spending, uploads it, follows the job across reloads and tabs, and shows the scene.
  * @tag video-to-3d-uploader
  *
- * Form value (with `name`): the job handle, once the job is created.
+ * Form value (with `name`): `value`, the scene as JSON: `{ v: 1, kind: 'scene', status, asset, job?, created, name }` (`SceneValue`).
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
@@ -42,6 +43,8 @@ const loadViews = () => import('./views.js');
  * @event mk-job-progress - The job moved (queued, processing, progress).
  * @event mk-job-succeeded - The scene is ready; `detail.job.output` has the download links, `detail.whileAway` says whether it finished while the page was closed.
  * @event mk-job-failed - The job failed or its result expired; `detail.refunded` says whether the 20 credits came back.
+ * @event input - `value` changed while working (the job was created: a running value).
+ * @event change - A scene was committed (the job succeeded, after its PLY was kept), or the user removed it (start another, a new video, a recent scene opened).
  *
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped video.
@@ -61,6 +64,8 @@ const loadViews = () => import('./views.js');
  * @csspart refund - The line that says the credits came back.
  * @csspart wait - The countdown while the service is busy.
  * @csspart announcer - The polite live region.
+ * @csspart keep - The line that says the scene is being saved, was saved, or could not be.
+ * @csspart keep-retry - Tries saving the scene again.
  *
  * @cssproperty --mk-accent - Accent colour (buttons, progress). Default #2f5bea.
  * @cssproperty --mk-surface - Card background.
@@ -81,7 +86,7 @@ const loadViews = () => import('./views.js');
  * @cssstate failed - The job failed (refunded).
  * @cssstate expired - The result was deleted upstream.
  */
-export class VideoTo3dUploader extends ProductElement {
+export class VideoTo3dUploader extends ProductElement<SceneValue> {
   static override styles = [elementStyles, viewerFrame, uploaderStyles];
 
   /** A job to show and follow (its id from `mk-job-created`, or its handle). */
@@ -109,7 +114,9 @@ export class VideoTo3dUploader extends ProductElement {
     client: () => this.mediaClient(),
     ticking: () => RUNNING.includes(this.status),
     video: this.#video,
+    stop: () => (this.cancel(), this.#clear()),
   });
+  protected readonly results = this.#jobs.results;
   readonly #phase = new PhaseController<UploaderStatus>(this, {
     phases: PHASES,
     derive: () => this.#derive(),
@@ -131,7 +138,10 @@ export class VideoTo3dUploader extends ProductElement {
   readonly #views = new LazyModuleController(this, loadViews, { idle: false, styles: (m) => m.viewStyles });
   readonly #intake = new FileIntakeController(this, {
     accept: 'video/mp4,video/quicktime,.mp4,.mov,.m4v',
-    onFiles: ([file]) => (this.#clear(), void this.#video.check(file!).catch((err: unknown) => (this._error = err))),
+    onFiles: ([file]) => (
+      this.#actions.reset(),
+      void this.#video.check(file!).catch((err: unknown) => (this._error = err))
+    ),
     enabled: () => !this.isDisabled && !this.#jobs.run?.request.busy,
     pageWide: () => this.pasteGlobal,
     capture: () => this.capture,
@@ -173,7 +183,7 @@ export class VideoTo3dUploader extends ProductElement {
     this.#intake.offer([file], 'property');
   }
 
-  /** Uploads the checked video and starts the job (what the confirm button does). A second call while one runs does nothing. */
+  /** Uploads the checked video and starts the job (what the confirm button does). A second call while one runs does nothing; one cut by a reset or a value set says nothing. */
   async start(): Promise<void> {
     const { file, checked } = this.#video;
     if (!file || !checked || this.#jobs.run?.request.busy || this.isDisabled) return;
@@ -185,7 +195,7 @@ export class VideoTo3dUploader extends ProductElement {
       await (await this.#jobs.running()).send(file, checked);
       this.#video.clear();
     } catch (err) {
-      if (isAbort(err)) this._notice = this.#t.term('vtCancelled');
+      if (isAbort(err)) this._notice = this.#video.file ? this.#t.term('vtCancelled') : '';
       else this._error = err;
     }
   }
@@ -198,17 +208,14 @@ export class VideoTo3dUploader extends ProductElement {
     this.#jobs.run?.request.cancel();
   }
 
-  /** Back to the start: forgets the chosen file and stops showing the job (which goes on, and stays in the list). */
+  /** Back to the start: forgets the chosen file, the value (no event) and the job shown (which goes on, and stays in the list). */
   reset(): void {
     this.cancel();
     this.#clear();
+    this.results.clear();
   }
 
   // ---------------------------------------------------------------- form association
-
-  protected formValue(): string | null {
-    return this.job?.handle ?? null;
-  }
 
   protected requiredMessage(): string {
     return this.#t.term('vtChoose');
@@ -224,6 +231,7 @@ export class VideoTo3dUploader extends ProductElement {
     if (this.#jobs.run?.request.busy) return 'uploading';
     const record = this.job;
     if (record) return record.status === 'creating' ? 'resending' : record.status;
+    if (this.#jobs.kept) return 'succeeded';
     return this.#video.checking ? 'checking' : this.#video.checked ? 'ready' : 'idle';
   }
 
@@ -240,8 +248,8 @@ export class VideoTo3dUploader extends ProductElement {
   readonly #actions = {
     start: () => void this.start(),
     cancel: () => this.cancel(),
-    reset: () => this.reset(),
-    tryAnother: () => (this.reset(), void this.updateComplete.then(() => this.#intake.open())),
+    reset: () => (this.results.remove(), this.reset()),
+    tryAnother: () => (this.#actions.reset(), void this.updateComplete.then(() => this.#intake.open())),
     retryScene: () => this.#jobs.run?.scene.retry(this.job),
   };
 
@@ -257,6 +265,7 @@ export class VideoTo3dUploader extends ProductElement {
       upload: run?.jobs.upload,
       waitSeconds: run?.request.waitSeconds ?? 0,
       scene: run?.scene,
+      results: this.results,
       confirmOff,
       intake: this.#intake,
       panel: this.#panel,
@@ -278,7 +287,7 @@ export class VideoTo3dUploader extends ProductElement {
       ${this._error ? this.#panel.render(t, this._error, { onChoose: () => this.#intake.open(), onRetry: this.#actions.start, onRestart: this.#actions.reset, topUpHref: this.topUpHref || undefined }) : nothing}
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
       ${s === 'idle' || s === 'ready' ? renderTips(t) : nothing}
-      ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => this.#jobs.adopt(id)) : nothing}
+      ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => (this.results.remove(), this.#jobs.adopt(id))) : nothing}
       ${this.#announce.render()}
     </section>`;
   }

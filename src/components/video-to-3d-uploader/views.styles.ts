@@ -49,6 +49,17 @@ export const viewStyles = css`
     color: var(--_success);
     font-weight: 600;
   }
+  .keep {
+    color: var(--_muted);
+    font-size: 0.875em;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_space);
+  }
+  .keep.failed {
+    color: var(--_danger);
+  }
   .history ul {
     list-style: none;
     margin: 0;

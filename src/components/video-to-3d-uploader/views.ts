@@ -73,6 +73,7 @@ function renderReady(v: UploaderView) {
         </div>`
         : nothing
     }
+    ${v.video.noStorage ? html`<p class="notice" role="note">${t.term('noStorageUpload')}</p>` : nothing}
     <div class="actions">
       <button type="button" part="confirm-button" class="primary" ?disabled=${v.confirmOff} @click=${v.start}>${t.term('vtConfirm', { cost: COSTS.videoJob })}</button>
       ${v.intake.render(t.term('chooseAnother'), { primary: false })}
@@ -123,19 +124,18 @@ function renderProcessing({ t }: UploaderView, r: JobRecord) {
 function renderSucceeded(v: UploaderView) {
   const t = v.t;
   const output = (v.record?.job as VideoJob | undefined)?.output;
+  // The kept PLY once there is one (it does not expire); the zip only from the job's links.
+  const ply = v.results.value?.asset?.url ?? output?.ply_url;
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${v.scene?.away ? t.term('vtSucceededAway') : t.term('vtSucceeded')}</h3>
     ${renderViewer(v)}
     ${v.scene?.cached ? html`<p class="muted">${t.term('vtCached')}</p>` : nothing}
     <div class="actions">
-      ${
-        output && safeUrl(output.ply_url) && safeUrl(output.archive_url)
-          ? html`<a class="button primary" part="download-ply" href=${output.ply_url} download>${t.term('vtDownloadPly')}</a>
-            <a class="button secondary" part="download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>`
-          : nothing
-      }
+      ${ply && safeUrl(ply) ? html`<a class="button primary" part="download-ply" href=${ply} download>${t.term('vtDownloadPly')}</a>` : nothing}
+      ${output && safeUrl(output.archive_url) ? html`<a class="button secondary" part="download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>` : nothing}
       <button type="button" class="secondary" @click=${v.reset}>${t.term('vtStartAnother')}</button>
     </div>
+    ${v.results.render(t)}
   </div>`;
 }
 
@@ -145,7 +145,8 @@ function renderViewer(v: UploaderView) {
   if (!scene?.url)
     return html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('vtLoadingScene'))}<p class="muted">${t.term('vtLoadingScene')}</p></div>`;
   // The job's first frame is measured from the host (PhaseTimingsController, endOn mk-viewer-load).
-  return html`<splat-viewer part="viewer" loading="eager" src=${scene.url} alt=${t.term('vtSceneAlt', { name: String(v.record?.summary['name'] ?? '') })} lang=${t.resolved}></splat-viewer>`;
+  const name = String(v.record?.summary['name'] ?? v.results.value?.name ?? '');
+  return html`<splat-viewer part="viewer" loading="eager" src=${scene.url} alt=${t.term('vtSceneAlt', { name })} lang=${t.resolved}></splat-viewer>`;
 }
 
 function renderFailed({ t, tryAnother }: UploaderView, r: JobRecord) {
@@ -156,7 +157,7 @@ function renderFailed({ t, tryAnother }: UploaderView, r: JobRecord) {
     <div class="error-text">
       <strong class="error-title">${t.term('vtFailed')}</strong>
       <span class="error-hint">${jobErrorText(t, r.error)}</span>
-      ${r.handle ? html`<span class="refund" part="refund">${t.term('vtRefunded', { cost: COSTS.videoJob })}</span>` : nothing}
+      ${r.handle && r.error?.code !== 'not_found' ? html`<span class="refund" part="refund">${t.term('vtRefunded', { cost: COSTS.videoJob })}</span>` : nothing}
     </div>
     <div class="actions"><button type="button" class="primary" @click=${tryAnother}>${t.term('vtTryAnother')}</button></div>
   </div>`;

@@ -19,9 +19,16 @@ export interface ContractOptions {
   form?: boolean;
   /** Makes a result the element submits (a real job through the sandbox). */
   produce?: (el: HTMLElement) => Promise<void>;
+  /** The value's `kind` (README "Saving results"). */
+  kind?: string;
+  /** How many results `produce` commits (each fires one `change`): a headshot batch, then the choice. Default 1. */
+  commits?: number;
+  /** The custom state of a shown result. Default `succeeded`. */
+  doneState?: string;
 }
 
 type Status = HTMLElement & { status: string; updateComplete: Promise<boolean> };
+type ValueElement = Status & { value: string; result: unknown; formStateRestoreCallback(state: unknown): void };
 type FormElement = Status & { validity: ValidityState; validationMessage: string; checkValidity(): boolean };
 
 const root = (el: Element) => el.shadowRoot!.querySelector<HTMLElement>('[lang]')!;
@@ -38,7 +45,16 @@ async function mount(o: ContractOptions, attrs = '', wrapper = ''): Promise<{ el
   return { el, wrap };
 }
 
-export function runProductElementTests(o: ContractOptions): void {
+/** Each element's value `kind` (README "Saving results"). */
+const KINDS: Record<string, string> = {
+  'bg-tool': 'background-removal',
+  'headshot-studio': 'headshot',
+  'model-generator': 'model',
+  'video-to-3d-uploader': 'scene',
+};
+
+export function runProductElementTests(options: ContractOptions): void {
+  const o = { kind: KINDS[options.tag], ...options };
   describe(`<${o.tag}>: the product-element contract`, function () {
     this.timeout(90_000);
 
@@ -150,6 +166,84 @@ export function runProductElementTests(o: ContractOptions): void {
       await el.updateComplete;
       expect(el.status).to.equal(o.idleState);
       expect(form.checkValidity()).to.equal(false);
+    });
+    it('refuses an invalid value with a console warning that names what is wrong, and stays as it was', async () => {
+      const { el } = await mount(o);
+      const v = el as unknown as ValueElement;
+      const warnings: string[] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+      try {
+        const base = { v: 1, kind: o.kind, status: 'succeeded', created: new Date().toISOString() };
+        const asset = { url: '/kept/x.bin', type: 'application/octet-stream', bytes: 3 };
+        const cases: [unknown, RegExp][] = [
+          ['{not json', /not JSON/],
+          [JSON.stringify({ ...base, v: 2, asset }), /"v" must be 1/],
+          [JSON.stringify({ ...base, kind: 'other', asset }), /"kind" must be/],
+          [JSON.stringify({ ...base, status: 'done', asset }), /"status"/],
+          [JSON.stringify({ ...base, asset: { ...asset, url: 'javascript:alert(1)' } }), /asset\.url/],
+          [JSON.stringify({ ...base, asset: { ...asset, url: 'blob:' + location.origin + '/x' } }), /asset\.url/],
+          [JSON.stringify({ ...base, status: 'running', asset: null }), /"job"/],
+        ];
+        for (const [value, problem] of cases) {
+          warnings.length = 0;
+          v.value = value as string;
+          await el.updateComplete;
+          expect(warnings.join('\n'), String(value).slice(0, 60)).to.match(problem);
+          expect(v.value).to.equal('');
+          expect(el.status).to.equal(o.idleState);
+        }
+      } finally {
+        console.warn = warn;
+      }
+    });
+
+    it('has a versioned JSON value once a result is made: `result` is the same object, `change` fires once, the form submits it, and a new element shows it with no API call', async () => {
+      const { el, wrap } = await mount(o, 'name="field"');
+      const v = el as unknown as ValueElement;
+      const form = document.createElement('form');
+      wrap.append(form);
+      form.append(el);
+      const seen: Event[] = [];
+      // On an ancestor: the events bubble out of the element, as an input's do.
+      wrap.addEventListener('change', (e) => seen.push(e));
+      expect(v.value).to.equal('');
+      await o.produce!(el);
+      const commits = o.commits ?? 1;
+      await until(() => seen.length >= commits, 120_000, '`change` after the result is kept');
+      await new Promise((r) => setTimeout(r, 400));
+      expect(seen.length, '`change` fires once per committed result').to.equal(commits);
+      expect(seen[0]!.composed).to.equal(true);
+      const value = JSON.parse(v.value) as Record<string, unknown>;
+      expect(value).to.include({ v: 1, kind: o.kind, status: 'succeeded' });
+      expect(Number.isNaN(Date.parse(String(value['created'])))).to.equal(false);
+      expect(v.result).to.deep.equal(value);
+      // The stack keeps results: the value names a file that lasts, never a link that expires.
+      const asset = value['asset'] as { url: string; bytes: number } | null;
+      expect(asset, 'a kept asset').to.not.equal(null);
+      expect(asset!.url).to.match(new RegExp(`^${o.endpoint}/results/`));
+      expect(asset!.bytes).to.be.greaterThan(0);
+      expect(v.value).to.not.match(/blob:|data:|\/files\//);
+      const submitted = new FormData(form).get('field');
+      expect(submitted).to.equal(v.value);
+
+      const api = () =>
+        performance
+          .getEntriesByType('resource')
+          .filter((r) => new URL(r.name).pathname.startsWith(`${o.endpoint}/api/`)).length;
+      const before = api();
+      const { el: again } = await mount(o);
+      (again as unknown as ValueElement).value = v.value;
+      const done = o.doneState ?? 'succeeded';
+      await until(() => again.matches(`:state(${done})`), 30_000, `the restored result (:state(${done}))`);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(api(), 'requests to the API while restoring').to.equal(before);
+      expect((again as unknown as ValueElement).value).to.equal(v.value);
+
+      // Back/forward: the browser hands the saved state back.
+      const { el: third } = await mount(o);
+      (third as unknown as ValueElement).formStateRestoreCallback(v.value);
+      await until(() => third.matches(`:state(${done})`), 30_000, 'restored by formStateRestoreCallback');
     });
   });
 }

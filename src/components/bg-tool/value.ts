@@ -1,0 +1,108 @@
+/**
+ * The value of <bg-tool> (README "Saving results"), shape 1: the cut-out kept where it lasts
+ * (`asset`), its dimensions and format, the options that made it and what it charged. A removal is
+ * one synchronous call, so there is never a job to follow: the image exists only in the page until
+ * it is kept, and a value without its kept image cannot be shown again (the common check refuses
+ * it). Restoring fetches the kept image, never the API, and shows it as a fresh result is shown.
+ */
+import { ApiError, LIMITS, type ImageToolFormat } from '../../api/index.js';
+import type { KeepFile, ResultAsset, ResultValueBase } from '../shared/result-value.js';
+import { hex6 } from './options-view.js';
+import type { BgOptions, BgToolResult } from './types.js';
+
+/** `{ v: 1, kind: 'background-removal', status: 'succeeded', asset, created, width, height, format, options, charged }`. */
+export interface BgToolValue extends ResultValueBase {
+  kind: 'background-removal';
+  status: 'succeeded';
+  /** The result's pixels. */
+  width: number;
+  height: number;
+  format: ImageToolFormat;
+  /** What the request asked for (`bgColor`: `none` or `#rrggbb`). */
+  options: BgOptions;
+  /** Credits the call charged (X-Credits-Charged). */
+  charged: number;
+}
+
+/** The value's kind and its check, for the element's `ResultValueController`. */
+export const VALUE = { kind: 'background-removal', check } as const;
+
+/** The value of a fresh result: not kept yet (`asset: null`) until `place` names where it lives. */
+export function toValue(result: BgToolResult, { size, format, bgColor, crop }: BgOptions): BgToolValue {
+  return {
+    v: 1,
+    kind: 'background-removal',
+    status: 'succeeded',
+    asset: null,
+    created: new Date().toISOString(),
+    width: result.width,
+    height: result.height,
+    format: result.format,
+    options: { size, format, bgColor: bgColor === 'none' ? 'none' : hex6(bgColor), crop },
+    charged: result.charged,
+  };
+}
+
+/** The form value: the JSON, and with a name and the image, both as entries (`name`, `${name}-file`). */
+export function formValue(name: string, json: string, file: File | null): FormData | string | null {
+  if (!json || !file || !name) return json || null;
+  const data = new FormData();
+  data.append(name, json);
+  data.append(`${name}-file`, file);
+  return data;
+}
+
+/** What is kept: the image only this page holds, as its bytes. */
+export function files(file: File): KeepFile[] {
+  return [{ name: file.name, type: file.type, blob: () => Promise.resolve(file) }];
+}
+
+/** The value once its image is kept. */
+export function place(value: BgToolValue, [asset]: ResultAsset[]): BgToolValue {
+  return { ...value, asset: asset ?? null };
+}
+
+const count = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n > 0;
+const { sizes, formats, bgColorPattern } = LIMITS.imageTools;
+const one = (list: readonly string[]) => list.map((s) => `"${s}"`).join(', ');
+
+/** What is wrong with a value's own fields (the common ones are checked already); undefined: nothing. */
+function check(v: Record<string, unknown>): string | undefined {
+  if (v['status'] !== 'succeeded') return '"status" must be "succeeded": a background removal has no job to follow';
+  if (v['job'] !== undefined) return '"job" has no place in a background removal (it is one synchronous call)';
+  if (v['asset'] === null) return '"asset" must be the kept image: without it there is nothing to show';
+  const asset = v['asset'] as ResultAsset;
+  if (!/^image\/(png|jpeg)$/.test(asset.type)) return '"asset.type" must be "image/png" or "image/jpeg"';
+  if (!count(v['width']) || !count(v['height'])) return '"width" and "height" must be whole numbers of pixels';
+  if (!formats.includes(v['format'] as ImageToolFormat)) return `"format" must be one of ${one(formats)}`;
+  const o = v['options'] as Record<string, unknown> | null;
+  if (!o || typeof o !== 'object') return '"options" must be { size, format, bgColor, crop }';
+  if (!sizes.includes(o['size'] as never)) return `"options.size" must be one of ${one(sizes)}`;
+  if (!formats.includes(o['format'] as never)) return `"options.format" must be one of ${one(formats)}`;
+  if (o['bgColor'] !== 'none' && !(typeof o['bgColor'] === 'string' && bgColorPattern.test(o['bgColor'])))
+    return '"options.bgColor" must be "none" or a colour such as "#ffffff"';
+  if (typeof o['crop'] !== 'boolean') return '"options.crop" must be true or false';
+  if (typeof v['charged'] !== 'number' || !(v['charged'] >= 0)) return '"charged" must be a number of credits';
+  return undefined;
+}
+
+/**
+ * The kept image of `value`, fetched (with cookies only to this origin: a kept URL elsewhere gets
+ * none) and made a result as a fresh one is: its `url` an object URL the caller revokes.
+ */
+export async function fetchKept(value: BgToolValue, signal: AbortSignal): Promise<BgToolResult> {
+  const asset = value.asset!;
+  const response = await fetch(asset.url, { credentials: 'same-origin', signal });
+  if (!response.ok) {
+    // A kept file that is gone says so ("start over"), not "something went wrong".
+    const gone = response.status === 404 || response.status === 410;
+    const message = `The kept image answered HTTP ${response.status}.`;
+    throw new ApiError(response.status, gone ? 'not_found' : `http_${response.status}`, message);
+  }
+  const bytes = await response.blob();
+  // A store that does not say the type (application/octet-stream) still holds the asset's type.
+  const blob = /^image\//.test(bytes.type) ? bytes : new Blob([bytes], { type: asset.type });
+  signal.throwIfAborted();
+  const { width, height, format, charged } = value;
+  return { blob, url: URL.createObjectURL(blob), width, height, format, charged };
+}

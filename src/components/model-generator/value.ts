@@ -1,0 +1,197 @@
+/**
+ * <model-generator>'s value (README "Saving results"): shape 1 of kind `model`. What a running
+ * job's value says, what a succeeded job's says once its files are kept (the GLB, the turntable
+ * video and, in prompt mode, the reference image), the files to keep and where they come from, and
+ * the checks of a value set from outside.
+ */
+import { LIMITS, type ModelJob, type ModelQuality, type ModelStats } from '../../api/index.js';
+import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
+import { JobPoller } from '../../jobs/job-poller.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import { checkAsset, type KeepFile, type ResultAsset, type ResultValueBase } from '../shared/result-value.js';
+import { resultCache } from '../shared/result-cache.js';
+import type { ModelGeneratorMode } from './types.js';
+
+/** The value of <model-generator>, shape 1. */
+export interface ModelValue extends ResultValueBase {
+  kind: 'model';
+  /** The GLB (`model/gltf-binary`). */
+  asset: ResultAsset | null;
+  /** The turntable video (`video/mp4`), kept with the model; null when not kept. */
+  turntable: ResultAsset | null;
+  /** Prompt mode: the reference image the model was built from; null when not kept or in photos mode. */
+  poster: ResultAsset | null;
+  /** The element's mode the job was made in. */
+  mode: ModelGeneratorMode;
+  /** Prompt mode: the description. */
+  prompt?: string;
+  /** Photos mode: how many photos were sent. */
+  images?: number;
+  /** The seed of the model (the same seed and input make the same model). */
+  seed?: number;
+  quality: ModelQuality;
+  removeBackground: boolean;
+  /** The model's statistics, as the result's table shows them (succeeded only). */
+  stats?: ModelStats;
+}
+
+const STATS: readonly (keyof ModelStats)[] = [
+  'triangles',
+  'vertices',
+  'meshes',
+  'materials',
+  'textures',
+  'maxTextureSize',
+  'bytes',
+  'animations',
+];
+
+const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER) =>
+  typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= max;
+
+/** What is wrong with a value's own fields (the common ones are checked before); undefined: nothing. */
+export function check(v: Record<string, unknown>): string | undefined {
+  for (const key of ['turntable', 'poster']) {
+    const problem = v[key] === undefined ? undefined : checkAsset(v[key], key);
+    if (problem) return problem;
+  }
+  if (v['mode'] !== 'photos' && v['mode'] !== 'prompt')
+    return `"mode" must be "photos" or "prompt"; it is ${JSON.stringify(v['mode'])}`;
+  if (v['prompt'] !== undefined && typeof v['prompt'] !== 'string')
+    return '"prompt" must be the description (a string)';
+  if (v['images'] !== undefined && !(whole(v['images'], LIMITS.model.maxImages) && v['images'] !== 0))
+    return `"images" must be the number of photos (1 to ${LIMITS.model.maxImages})`;
+  if (v['seed'] !== undefined && !whole(v['seed'], LIMITS.model.maxSeed))
+    return `"seed" must be a whole number from 0 to ${LIMITS.model.maxSeed}`;
+  if (!(LIMITS.model.qualities as readonly unknown[]).includes(v['quality']))
+    return `"quality" must be one of ${LIMITS.model.qualities.join(', ')}; it is ${JSON.stringify(v['quality'])}`;
+  if (typeof v['removeBackground'] !== 'boolean') return '"removeBackground" must be true or false';
+  const stats = v['stats'] as Record<string, unknown> | undefined;
+  if (stats !== undefined && (!stats || typeof stats !== 'object' || STATS.some((k) => !whole(stats[k]))))
+    return `"stats" must hold whole numbers: ${STATS.join(', ')}`;
+  return undefined;
+}
+
+/** The value of a job shown: running (its handle), or succeeded (its seed and statistics, nothing kept yet). */
+export function toValue(record: JobRecord): ModelValue {
+  const s = record.summary;
+  const job = record.job as ModelJob | undefined;
+  const prompt = s['mode'] === 'text';
+  const succeeded = record.status === 'succeeded';
+  return {
+    v: 1,
+    kind: 'model',
+    status: succeeded ? 'succeeded' : 'running',
+    asset: null,
+    turntable: null,
+    poster: null,
+    ...(record.handle ? { job: record.handle } : {}),
+    created: new Date(record.createdAt).toISOString(),
+    mode: prompt ? 'prompt' : 'photos',
+    ...(prompt ? { prompt: String(s['prompt'] ?? '') } : { images: Number(s['images'] ?? 1) }),
+    ...(job?.seed !== undefined ? { seed: job.seed } : {}),
+    quality: (s['quality'] as ModelQuality | undefined) ?? job?.quality ?? 'standard',
+    removeBackground: !prompt && s['removeBackground'] === true,
+    ...(succeeded && job?.output ? { stats: { ...job.output.stats } } : {}),
+  };
+}
+
+/**
+ * The id of this device's record of a value's job, to follow: the one it knows by the handle, else
+ * a record made for it here (another device or editor started the job), polled like any other.
+ */
+export async function recordFor(value: ModelValue, client: MediaClient): Promise<string> {
+  const handle = value.job!;
+  const poller = JobPoller.for(client);
+  const known = (await poller.list()).find((r) => r.handle === handle);
+  if (known) return known.id;
+  const now = Date.now();
+  await poller.store.put({
+    id: handle,
+    scope: await client.scope(),
+    kind: 'model',
+    idempotencyKey: handle,
+    summary: summaryOfValue(value),
+    createdAt: Date.parse(value.created),
+    updatedAt: now,
+    status: 'queued',
+    progress: 0,
+    handle,
+  });
+  return handle;
+}
+
+/** The summary of a job known only by its value's handle, as `summaryOf` writes it. */
+function summaryOfValue(v: ModelValue): JobRecord['summary'] {
+  return {
+    mode: v.mode === 'prompt' ? 'text' : 'image',
+    quality: v.quality,
+    ...(v.mode === 'prompt' ? { prompt: v.prompt ?? '' } : { images: v.images ?? 1 }),
+    ...(v.removeBackground ? { removeBackground: true } : {}),
+  };
+}
+
+/** The request that makes a value's model again without its photos (prompt mode), else undefined. */
+export function inputOfValue(v: ModelValue | undefined): ModelJobInput | undefined {
+  return v?.mode === 'prompt' && v.prompt ? { mode: 'text', prompt: v.prompt, quality: v.quality } : undefined;
+}
+
+/**
+ * The files of a succeeded job to keep, and how the kept ones go into its value: the GLB, the
+ * turntable and (prompt mode) the reference image. The proxy streams each from upstream by the
+ * job's handle; an `assetHandler` gets the bytes: the GLB from this device's cache when it is
+ * there, else each through a download link polled fresh when the one in hand is about to expire.
+ */
+export function keepable(
+  record: JobRecord,
+  client: MediaClient,
+): { files: KeepFile[]; place(value: ModelValue, assets: ResultAsset[]): ModelValue } {
+  const handle = record.handle!;
+  const job = record.job as ModelJob;
+  const fresh = async (pick: (job: ModelJob) => string | undefined): Promise<Blob> => {
+    let r: JobRecord | undefined = record;
+    if (r.linksExpireAt !== undefined && r.linksExpireAt < client.serverNow() + 5000)
+      r = (await JobPoller.for(client).refresh(r.id)) ?? r;
+    const url = pick(r.job as ModelJob);
+    if (!url) throw new Error('The job has no such file any more.');
+    return client.download(url);
+  };
+  const files: KeepFile[] = [
+    {
+      name: 'model.glb',
+      type: 'model/gltf-binary',
+      job: { job: handle, file: 'glb' },
+      blob: async () => (await resultCache.get(record.scope, record.id)) ?? fresh((j) => j.output?.model_url),
+    },
+  ];
+  const turntable = job.output?.turntable_url ? files.push(mp4(handle, fresh)) - 1 : -1;
+  const poster = job.reference_image_url ? files.push(png(handle, fresh)) - 1 : -1;
+  return {
+    files,
+    place: (value, assets) => {
+      const { job: _kept, ...rest } = value;
+      return {
+        ...rest,
+        asset: assets[0] ?? null,
+        turntable: assets[turntable] ?? null,
+        poster: assets[poster] ?? null,
+      };
+    },
+  };
+}
+
+type Fresh = (pick: (job: ModelJob) => string | undefined) => Promise<Blob>;
+
+const mp4 = (handle: string, fresh: Fresh): KeepFile => ({
+  name: 'turntable.mp4',
+  type: 'video/mp4',
+  job: { job: handle, file: 'mp4' },
+  blob: () => fresh((j) => j.output?.turntable_url),
+});
+
+const png = (handle: string, fresh: Fresh): KeepFile => ({
+  name: 'reference.png',
+  type: 'image/png',
+  job: { job: handle, file: 'image' },
+  blob: () => fresh((j) => j.reference_image_url),
+});
