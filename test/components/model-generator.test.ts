@@ -1111,6 +1111,8 @@ describe('<model-generator>: a value that lasts (README "Saving results")', func
     } finally {
       console.warn = warn;
     }
+    // The result view loads on idle: under load the state can come a frame before the viewer.
+    await until(() => viewerOf(el), 10_000, 'the viewer');
     expect(viewerOf(el)!.getAttribute('src')).to.equal('/__assets/Duck.glb');
     el.value = '';
     await el.updateComplete;
