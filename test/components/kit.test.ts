@@ -108,6 +108,27 @@ describe('the kit: intake, words, form value, announcements', function () {
     expect(el.status).to.equal('idle');
   });
 
+  it('keeps the running job when the host sets the value it set before (a framework re-rendering before its state caught up)', async () => {
+    const el = await fixture<VideoTo3dUploader>(
+      html`<video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader>`,
+    );
+    el.value = ''; // what a controlled React wrapper sets on its first render
+    el.selectFile(await video());
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    await el.start();
+    const running = el.value;
+    expect(JSON.parse(running)).to.include({ status: 'running' });
+    el.value = ''; // the same render again: the host's state has not seen an input or change yet
+    await el.updateComplete;
+    expect(el.value, 'the job is still the value').to.equal(running);
+    expect(el.status).to.not.equal('idle');
+    el.value = running; // the host catches up
+    el.value = ''; // and now clears it on purpose
+    await el.updateComplete;
+    expect(el.value).to.equal('');
+    expect(el.status).to.equal('idle');
+  });
+
   it('never takes the focus from the page when a job ends in the background', async () => {
     const wrap = await fixture(
       html`<div><input aria-label="Notes" /><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`,

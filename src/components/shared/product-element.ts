@@ -36,7 +36,8 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
    * The result as a JSON string of the element's documented, versioned shape ('' when none): also
    * the form value. Setting it shows that result with no API call and no credit spent (a running
    * job is followed again where this session may); an invalid value is refused with a console
-   * warning and the element stays as it was.
+   * warning and the element stays as it was. Setting the value set last once more changes nothing,
+   * so a framework re-rendering with state that has not caught up keeps what the user has made.
    */
   @property({ noAccessor: true })
   get value(): string {

@@ -120,6 +120,8 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   readonly #o: ResultValueOptions<V>;
   #value: V | null = null;
   #json = '';
+  /** The last value handed in from outside (see `set`). */
+  #given: string | undefined;
   #keeping: Keeping = 'idle';
   #retry: (() => void) | undefined;
   #run = 0;
@@ -152,10 +154,14 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   /**
    * A value from outside (the `value` property or attribute, a restored form): checked, then shown
    * with no API call. An invalid one is refused with a console warning; nothing changes. No event
-   * fires (as with an input's `value`).
+   * fires (as with an input's `value`). The value handed in last, handed in again, changes nothing:
+   * a framework that sets every property on every render (React's wrappers do) must not wipe a
+   * result or a job the user has made since, because its state has not caught up yet.
    */
   set(json: string): void {
-    if (json === this.#json) return;
+    const again = json === this.#given;
+    this.#given = json;
+    if (again || json === this.#json) return;
     if (json === '' || json === null || json === undefined) {
       this.#apply(null);
       this.#o.show(null);
