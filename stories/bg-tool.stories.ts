@@ -3,7 +3,7 @@ import { html } from 'lit';
 import '../src/components/bg-tool/define.js';
 import type { BgTool } from '../src/components/bg-tool/bg-tool.js';
 import { sampleProduct } from '../demo/samples.js';
-import { fault, until } from './sandbox.js';
+import { asField, fault, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -154,4 +154,12 @@ export const InAForm: Story = {
     })()}
     <p><button>Save</button> <button type="reset">Reset</button> <output></output></p>
   </form>`,
+};
+
+/** Field mode (`appearance="field"`), as a CMS edit form shows it: Create opens the whole tool in a dialog. */
+export const Field: Story = { render: (args, context) => asField(meta.render!(args, context)) };
+
+/** Field mode with a result made and kept: its picture, what made it, Open / Replace / Remove. */
+export const FieldWithResult: Story = {
+  render: (args, context) => asField(Succeeded.render!(args, context)),
 };

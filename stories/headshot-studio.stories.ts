@@ -3,7 +3,7 @@ import { html } from 'lit';
 import '../src/components/headshot-studio/define.js';
 import type { HeadshotStudio } from '../src/components/headshot-studio/headshot-studio.js';
 import { sampleSelfie } from '../demo/samples.js';
-import { fault, until } from './sandbox.js';
+import { asField, fault, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -162,4 +162,12 @@ export const Themed: Story = {
     el.style.cssText += ';--mk-accent:#7c3aed;--mk-radius:4px;--mk-surface-2:#f5f3ff;--mk-border:#ddd6fe';
     return el;
   },
+};
+
+/** Field mode (`appearance="field"`), as a CMS edit form shows it: Create opens the whole tool in a dialog. */
+export const Field: Story = { render: (args, context) => asField(meta.render!(args, context)) };
+
+/** Field mode with a result made and kept: its picture, what made it, Open / Replace / Remove. */
+export const FieldWithResult: Story = {
+  render: (args, context) => asField(Succeeded.render!(args, context)),
 };

@@ -4,7 +4,7 @@ import '../src/components/model-generator/define.js';
 import type { ModelGenerator } from '../src/components/model-generator/model-generator.js';
 import { MediaClient } from '../src/client/media-client.js';
 import { oversizedPhoto, sampleViews } from '../demo/model-generator.samples.js';
-import { advance, fault, until } from './sandbox.js';
+import { advance, asField, fault, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -187,4 +187,13 @@ export const Themed: Story = {
     el.style.cssText += ';--mk-accent:#7c3aed;--mk-radius:4px;--mk-surface-2:#f5f3ff;--mk-border:#ddd6fe';
     return el;
   },
+};
+
+/** Field mode (`appearance="field"`), as a CMS edit form shows it: Create opens the whole tool in a dialog. */
+export const Field: Story = { render: (args, context) => asField(meta.render!(args, context)) };
+
+/** Field mode with a result made and kept: its picture, what made it, Open / Replace / Remove. */
+export const FieldWithResult: Story = {
+  tags: ['sandbox-state'],
+  render: (args, context) => asField(Succeeded.render!(args, context)),
 };

@@ -62,3 +62,9 @@ export const until = async (check: () => boolean, ms = 60_000): Promise<void> =>
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
 };
+
+/** Field mode (`appearance="field"`): the same element, as a CMS edit form shows it. */
+export function asField<T>(el: T): T {
+  (el as HTMLElement).setAttribute('appearance', 'field');
+  return el;
+}

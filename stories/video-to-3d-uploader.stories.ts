@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import '../src/components/video-to-3d-uploader/define.js';
 import type { VideoTo3dUploader } from '../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
-import { advance, fault, sampleVideo, until } from './sandbox.js';
+import { advance, asField, fault, sampleVideo, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -144,4 +144,13 @@ export const Themed: Story = {
       .themed video-to-3d-uploader::part(confirm-button) { text-transform: uppercase; letter-spacing: 0.04em; }
     </style>
     <div class="themed">${drive(args, async (el) => el.selectFile(await sampleVideo()))}</div>`,
+};
+
+/** Field mode (`appearance="field"`), as a CMS edit form shows it: Create opens the whole tool in a dialog. */
+export const Field: Story = { render: (args, context) => asField(meta.render!(args, context)) };
+
+/** Field mode with a result made and kept: its picture, what made it, Open / Replace / Remove. */
+export const FieldWithResult: Story = {
+  tags: ['sandbox-state'],
+  render: (args, context) => asField(Succeeded.render!(args, context)),
 };

@@ -8,3 +8,4 @@ export * from './file-select.js';
 export * from './headshots-ready.js';
 export * from './headshot-choose.js';
 export * from './image-ready.js';
+export * from './request-expand.js';

@@ -15,5 +15,6 @@ export const BgTool = createComponent({
     onInput: 'input' as EventName<Event & { target: BgToolElement }>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkImageReady: 'mk-image-ready' as EventName<GlobalEventHandlersEventMap['mk-image-ready']>,
+    onMkRequestExpand: 'mk-request-expand' as EventName<GlobalEventHandlersEventMap['mk-request-expand']>,
   },
 });

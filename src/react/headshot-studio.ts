@@ -16,5 +16,6 @@ export const HeadshotStudio = createComponent({
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkHeadshotChoose: 'mk-headshot-choose' as EventName<GlobalEventHandlersEventMap['mk-headshot-choose']>,
     onMkHeadshotsReady: 'mk-headshots-ready' as EventName<GlobalEventHandlersEventMap['mk-headshots-ready']>,
+    onMkRequestExpand: 'mk-request-expand' as EventName<GlobalEventHandlersEventMap['mk-request-expand']>,
   },
 });

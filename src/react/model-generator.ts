@@ -18,5 +18,6 @@ export const ModelGenerator = createComponent({
     onMkJobFailed: 'mk-job-failed' as EventName<GlobalEventHandlersEventMap['mk-job-failed']>,
     onMkJobProgress: 'mk-job-progress' as EventName<GlobalEventHandlersEventMap['mk-job-progress']>,
     onMkJobSucceeded: 'mk-job-succeeded' as EventName<GlobalEventHandlersEventMap['mk-job-succeeded']>,
+    onMkRequestExpand: 'mk-request-expand' as EventName<GlobalEventHandlersEventMap['mk-request-expand']>,
   },
 });

@@ -18,6 +18,7 @@ export const VideoTo3dUploader = createComponent({
     onMkJobFailed: 'mk-job-failed' as EventName<GlobalEventHandlersEventMap['mk-job-failed']>,
     onMkJobProgress: 'mk-job-progress' as EventName<GlobalEventHandlersEventMap['mk-job-progress']>,
     onMkJobSucceeded: 'mk-job-succeeded' as EventName<GlobalEventHandlersEventMap['mk-job-succeeded']>,
+    onMkRequestExpand: 'mk-request-expand' as EventName<GlobalEventHandlersEventMap['mk-request-expand']>,
     onMkUploadProgress: 'mk-upload-progress' as EventName<GlobalEventHandlersEventMap['mk-upload-progress']>,
   },
 });

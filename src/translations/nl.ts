@@ -29,6 +29,14 @@ const nl: Translation = {
   keepSaved: 'Opgeslagen.',
   keepFailed: 'Het resultaat kon niet worden opgeslagen. Het staat hier nog: probeer het opnieuw.',
   keepRetry: 'Opnieuw opslaan',
+  fieldCreate: 'Maken',
+  fieldOpen: 'Openen',
+  fieldReplace: 'Vervangen',
+  fieldRemove: 'Verwijderen',
+  fieldDone: 'Klaar',
+  fieldEmpty: 'Nog niets gemaakt.',
+  fieldRunning: 'Bezig. Het gaat door terwijl u bewerkt.',
+  fieldNotSaved: 'Gemaakt, maar niet opgeslagen.',
   noStorageUpload:
     'Deze browser bewaart geen gegevens voor deze pagina: herladen betekent dat de upload verloren gaat.',
   waitingRetry: (p, f) =>

@@ -2,7 +2,6 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
 import { ImageReadyEvent } from '../../events/image-ready.js';
-import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
@@ -14,6 +13,7 @@ import { RequestController, type SendContext } from '../shared/request-controlle
 import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
+import type { FieldFacts } from '../shared/field.js';
 import { bgToolStyles } from './bg-tool.styles.js';
 import { CompareController } from './compare.js';
 import { BgImage } from './image.js';
@@ -42,7 +42,19 @@ export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
  * @event mk-image-ready - The background was removed: `detail.blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response). Not for a value set from outside.
  * @event input - The value changed: a new result, not kept yet.
  * @event change - A result was committed (once it is kept, or keeping was not possible), or the user removed it ("Use another image", a new image).
+ * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
+ * @csspart field - Field mode (`appearance="field"`): the compact box.
+ * @csspart field-preview - Field mode: the result's picture.
+ * @csspart field-title - Field mode: what the element makes.
+ * @csspart field-detail - Field mode: what made the result.
+ * @csspart field-status - Field mode: nothing yet, in progress, saving, saved.
+ * @csspart field-create - Field mode: opens the tool when there is no result.
+ * @csspart field-open - Field mode: opens the tool on the result.
+ * @csspart field-replace - Field mode: opens the tool at its start, keeping the result until a new one is made.
+ * @csspart field-remove - Field mode: removes the result.
+ * @csspart dialog - Field mode: the modal dialog around the whole tool.
+ * @csspart dialog-close - Field mode: the dialog's Done button.
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped image.
  * @csspart choose-button - Opens the file picker.
@@ -80,14 +92,13 @@ export class BgTool extends ProductElement<BgToolValue> {
   static override styles = [elementStyles, bgToolStyles];
 
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, bgStrings);
-  readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #request = new RequestController(this);
   readonly #phase = new PhaseController<BgToolStatus>(this, {
     phases: PHASES,
     derive: () => phaseOf(this.#request.busy, this.#image, this.#outcome, !!this.results.value),
     states: (names, now) => this.setPhase(names, now),
-    announcer: this.#announce,
+    announcer: this.announce,
     say: (now) => phaseSay(this.#t, now, this.#outcome),
     focus: focusFor,
   });
@@ -190,7 +201,7 @@ export class BgTool extends ProductElement<BgToolValue> {
 
   /** Copies the result to the clipboard as PNG (where the browser allows it). */
   copy(): Promise<boolean> {
-    return this.#outcome.copy(this.#t, this.#announce);
+    return this.#outcome.copy(this.#t, this.announce);
   }
 
   /** Back to the start: forgets the image, the result and the value (no event: the user did not remove it). */
@@ -280,7 +291,18 @@ export class BgTool extends ProductElement<BgToolValue> {
     };
   }
 
-  protected override render() {
+  protected override fieldFacts(): FieldFacts {
+    const v = this.results.value;
+    return {
+      t: this.#t,
+      title: this.#t.term('bgTitle'),
+      detail: v ? `${this.#t.f.number(v.width)}×${this.#t.f.number(v.height)} ${v.format.toUpperCase()}` : undefined,
+      preview: v?.asset?.url,
+      busy: this.status === 'working',
+    };
+  }
+
+  protected override renderCard() {
     const t = this.#t;
     return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
       <header class="head">
@@ -288,7 +310,7 @@ export class BgTool extends ProductElement<BgToolValue> {
         ${this.#image.source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
       ${renderBody(this.#view())}
-      ${this.#announce.render()}
+      ${this.announce.render()}
     </section>`;
   }
 }

@@ -3,7 +3,6 @@ import { property } from 'lit/decorators.js';
 import { headshotCharge, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
-import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
@@ -15,6 +14,7 @@ import { RequestController } from '../shared/request-controller.js';
 import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
+import type { FieldFacts } from '../shared/field.js';
 import { HeadshotBatch } from './batch.js';
 import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
@@ -43,7 +43,19 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
  * @event mk-headshot-choose - The user chose one headshot (`detail.slot`, `file`); it is now the value's `chosen` and `file`.
  * @event input - The value changed (a batch or a retried slot came back, a headshot was chosen) before it is kept.
  * @event change - A result was committed (the batch done, a retried slot landed, a headshot chosen), once its PNGs are kept; or the user removed it ("Use another photo", "Change style or versions").
+ * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
+ * @csspart field - Field mode (`appearance="field"`): the compact box.
+ * @csspart field-preview - Field mode: the result's picture.
+ * @csspart field-title - Field mode: what the element makes.
+ * @csspart field-detail - Field mode: what made the result.
+ * @csspart field-status - Field mode: nothing yet, in progress, saving, saved.
+ * @csspart field-create - Field mode: opens the tool when there is no result.
+ * @csspart field-open - Field mode: opens the tool on the result.
+ * @csspart field-replace - Field mode: opens the tool at its start, keeping the result until a new one is made.
+ * @csspart field-remove - Field mode: removes the result.
+ * @csspart dialog - Field mode: the modal dialog around the whole tool.
+ * @csspart dialog-close - Field mode: the dialog's Done button.
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped photo.
  * @csspart choose-button - Opens the file picker.
@@ -89,7 +101,6 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   static override styles = [elementStyles, headshotStyles];
 
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, headshotStrings);
-  readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #request = new RequestController(this);
   readonly #camera = new CameraController(this, (open) => this.setState('camera', open));
@@ -119,7 +130,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
     phases: PHASES,
     derive: () => deriveStatus(this.#photo, this.#batch),
     states: (names, now) => this.setPhase(names, now),
-    announcer: this.#announce,
+    announcer: this.announce,
     say: (now, before) => sayFor(this.#t, now, before, slotsOf(this.variants).length, this.#batch),
     focus: (now, before) => focusAfter(now, before, this.#batch.retried),
   });
@@ -187,7 +198,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   async capture(): Promise<void> {
     const file = await this.#camera.take();
     if (!file) return;
-    this.#announce.say(this.#t.term('hsCaptured'));
+    this.announce.say(this.#t.term('hsCaptured'));
     this.#intake.offer([file], 'camera');
   }
 
@@ -208,7 +219,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   /** Chooses one succeeded headshot: the value's `chosen` and `file` (fires `input`, `change`, then `mk-headshot-choose`). */
   choose(slot: VariantSlot): void {
     if (!this.#batch.choose(slot)) return;
-    this.#announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
+    this.announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
     commit(this, this.results, this.#batch, true);
     void this.#batch.chosenDetail().then((detail) => detail && this.dispatchEvent(new HeadshotChooseEvent(detail)));
   }
@@ -268,7 +279,21 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   // ---------------------------------------------------------------- rendering
 
-  protected override render() {
+  protected override fieldFacts(): FieldFacts {
+    const v = this.results.value;
+    const shown = v?.variants.find((x) => x.slot === v.chosen && x.asset) ?? v?.variants.find((x) => x.asset);
+    return {
+      t: this.#t,
+      title: this.#t.term('hsTitle'),
+      detail: v
+        ? `${this.#t.term(`hsStyle_${v.style}`)}${v.chosen !== null ? ` · ${this.#t.term('hsChosen')}` : ''}`
+        : undefined,
+      preview: (shown?.asset ?? v?.asset)?.url,
+      busy: this.status === 'working',
+    };
+  }
+
+  protected override renderCard() {
     const slots = slotsOf(this.variants);
     return renderStudio({
       t: this.#t,
@@ -286,7 +311,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
       startOver: (keepPhoto) => this.#startOver(keepPhoto),
       topUpHref: this.topUpHref || undefined,
       waitSeconds: this.#request.waitSeconds,
-      announcer: this.#announce.render(),
+      announcer: this.announce.render(),
       panel: (error, options) => this.#panel.render(this.#t, error, options),
     });
   }

@@ -2,7 +2,6 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS, type ModelQuality } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
-import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
@@ -12,6 +11,7 @@ import { ProductElement } from '../shared/product-element.js';
 import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
+import type { FieldFacts } from '../shared/field.js';
 import { ModelJobsController } from './jobs.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
 import { PhotoListController } from './photo-list.js';
@@ -48,7 +48,19 @@ export type { ModelValue } from './value.js';
  * @event mk-job-failed - The job failed; `detail.refunded` says whether the 2 credits came back.
  * @event input - The value changed while working: a job started (a `running` value), or it failed (the value is empty).
  * @event change - A model was committed (a job succeeded or was chosen, its files kept), once each; or the user went back to change the input (the value is empty).
+ * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
+ * @csspart field - Field mode (`appearance="field"`): the compact box.
+ * @csspart field-preview - Field mode: the result's picture.
+ * @csspart field-title - Field mode: what the element makes.
+ * @csspart field-detail - Field mode: what made the result.
+ * @csspart field-status - Field mode: nothing yet, in progress, saving, saved.
+ * @csspart field-create - Field mode: opens the tool when there is no result.
+ * @csspart field-open - Field mode: opens the tool on the result.
+ * @csspart field-replace - Field mode: opens the tool at its start, keeping the result until a new one is made.
+ * @csspart field-remove - Field mode: removes the result.
+ * @csspart dialog - Field mode: the modal dialog around the whole tool.
+ * @csspart dialog-close - Field mode: the dialog's Done button.
  * @csspart base - The card around everything.
  * @csspart tabs - The tab list (photos / description).
  * @csspart drop-zone - The area that takes dropped photos.
@@ -126,11 +138,10 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   @state() private _notice = '';
 
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, modelGeneratorStrings);
-  readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #photos: PhotoListController = new PhotoListController(this, {
     t: this.#t,
-    announce: this.#announce,
+    announce: this.announce,
     // Other photos are another input: the next send gets a new Idempotency-Key.
     onChange: () => this.#run.request.forget(),
     onError: (err) => (this._error = err),
@@ -146,7 +157,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   // The job shown and sending one: JobController, RequestController, JobHistoryController, the model and its turntable.
   readonly #run: ModelJobsController = new ModelJobsController(this, {
     t: this.#t,
-    announce: this.#announce,
+    announce: this.announce,
     photos: this.#photos,
     results: this.results,
     client: () => this.mediaClient(),
@@ -162,7 +173,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     phases: PHASES,
     derive: () => this.#run.phase(this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready),
     states: (names, now) => this.setPhase(names, now),
-    announcer: this.#announce,
+    announcer: this.announce,
     say: (now) => (now in SAY ? this.#t.term(SAY[now as keyof typeof SAY]) : undefined),
     focus: focusAfter,
     freeFocus: true,
@@ -204,7 +215,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
       this.#run.request.forget();
     // The counter is announced once near the limit and once over it, not on every key.
     const { left, milestone } = promptLeft(this.prompt);
-    if (milestone && milestone !== this.#milestone) this.#announce.say(this.#t.term('mgCharsLeft', { left }));
+    if (milestone && milestone !== this.#milestone) this.announce.say(this.#t.term('mgCharsLeft', { left }));
     this.#milestone = milestone;
   }
 
@@ -264,7 +275,18 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     onEdit: () => this.#run.edit(),
   };
 
-  protected override render() {
+  protected override fieldFacts(): FieldFacts {
+    const v = this.results.value;
+    return {
+      t: this.#t,
+      title: this.#t.term('mgTitle'),
+      detail: v ? v.prompt || this.#t.term('mgModelFromPhotos', { count: v.images ?? 1 }) : undefined,
+      preview: v?.poster?.url,
+      busy: ['creating', 'resending', 'queued', 'processing'].includes(this.status),
+    };
+  }
+
+  protected override renderCard() {
     const t = this.#t;
     const topUpHref = this.topUpHref || undefined;
     const { mode, prompt, quality, seed, removeBackground } = this;
@@ -288,7 +310,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
         photos: this.#photos,
         run: this.#run,
       })}
-      ${this.#announce.render()}
+      ${this.announce.render()}
     </section>`;
   }
 }

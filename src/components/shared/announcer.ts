@@ -3,7 +3,7 @@
  * outcome once). Failures go through the error panel's role=alert instead. The same text is never
  * announced twice in a row, and the region is cleared before a new text so screen readers notice.
  */
-import { html, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 
 export class AnnouncerController implements ReactiveController {
   readonly host: ReactiveControllerHost;
@@ -49,7 +49,15 @@ export class AnnouncerController implements ReactiveController {
     return this.#text;
   }
 
+  /** Where the element's card puts the region; nothing while the region lives elsewhere (field mode). */
+  elsewhere = false;
+
   render() {
+    return this.elsewhere ? nothing : this.region();
+  }
+
+  /** The region itself. */
+  region() {
     return html`<div class="sr-only" part="announcer" aria-live="polite" aria-atomic="true">${this.#text}</div>`;
   }
 }

@@ -5,10 +5,20 @@
  * `keep`, `assetHandler`; README "Saving results"). Each element makes its `ResultValueController`
  * (what its value holds, how it is checked and shown) and hands it over as `results`.
  */
+import { nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { FormAssociated } from '../../internal/form-associated.js';
+import { AnnouncerController } from './announcer.js';
 import { ClientElement } from './client-element.js';
+import type { ExpandReason, FieldController, FieldFacts } from './field.js';
 import type { AssetHandler, ResultValueBase, ResultValueController } from './result-value.js';
+
+type FieldModule = typeof import('./field.js');
+// Field mode is opt-in: its code and styles load the first time an element asks for it, so a page
+// of full elements never pays for it (scripts/size.mjs).
+let fieldModule: FieldModule | undefined;
+let fieldLoading: Promise<FieldModule> | undefined;
+const loadField = (): Promise<FieldModule> => (fieldLoading ??= import('./field.js').then((m) => (fieldModule = m)));
 
 export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormAssociated(
   ClientElement,
@@ -29,8 +39,56 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
    */
   @property({ attribute: false }) assetHandler: AssetHandler | undefined;
 
+  /**
+   * `full` (the whole tool) or `field`: a compact field for an edit form (a CMS) that shows the
+   * saved result with Create / Open / Replace / Remove and opens the whole tool in a dialog (README
+   * "In a CMS"). Default `full`.
+   */
+  @property({ reflect: true }) appearance: 'full' | 'field' = 'full';
+
   /** The element's result value (its shape, checks and display). */
   protected abstract readonly results: ResultValueController<V>;
+
+  /** The element's one polite live region (milestones only). */
+  protected readonly announce = new AnnouncerController(this);
+
+  #field: FieldController | undefined;
+
+  /** The whole tool (the card); field mode puts it in its dialog. */
+  protected abstract renderCard(): TemplateResult;
+
+  /** What field mode shows of the result. */
+  protected abstract fieldFacts(): FieldFacts;
+
+  protected override render(): TemplateResult | typeof nothing {
+    const field = this.appearance === 'field';
+    this.announce.elsewhere = field;
+    if (!field) return this.renderCard();
+    if (!fieldModule) {
+      void loadField().then(() => this.requestUpdate());
+      return nothing;
+    }
+    this.#field ??= new fieldModule.FieldController(this, {
+      facts: () => this.fieldFacts(),
+      results: () => this.results as unknown as ResultValueController<ResultValueBase>,
+      reset: () => this.formResetCallback(),
+    });
+    return this.#field.render(this.renderCard(), this.announce.region());
+  }
+
+  /**
+   * Field mode: opens the whole tool on the value (`open`), at its start (`create`), or at its start
+   * keeping the value until something new is made (`replace`), after `mk-request-expand`; false
+   * when the host took it (cancelled the event). In full mode, false.
+   */
+  expand(reason: ExpandReason = 'open'): boolean {
+    return this.appearance === 'field' && !!this.#field?.expand(reason);
+  }
+
+  /** Field mode: closes the tool's dialog; whatever runs goes on. */
+  collapse(): void {
+    this.#field?.close();
+  }
 
   /**
    * The result as a JSON string of the element's documented, versioned shape ('' when none): also

@@ -120,8 +120,9 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   readonly #o: ResultValueOptions<V>;
   #value: V | null = null;
   #json = '';
-  /** The last value handed in from outside (see `set`). */
+  /** The last value handed in from outside, and whether the element has worked on since (see `set`). */
   #given: string | undefined;
+  #working = false;
   #keeping: Keeping = 'idle';
   #retry: (() => void) | undefined;
   #run = 0;
@@ -154,14 +155,21 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   /**
    * A value from outside (the `value` property or attribute, a restored form): checked, then shown
    * with no API call. An invalid one is refused with a console warning; nothing changes. No event
-   * fires (as with an input's `value`). The value handed in last, handed in again, changes nothing:
-   * a framework that sets every property on every render (React's wrappers do) must not wipe a
-   * result or a job the user has made since, because its state has not caught up yet.
+   * fires (as with an input's `value`). The value handed in last, handed in again while the
+   * element works on (it fired `input` since, and no `change` yet), changes nothing: a framework
+   * that sets every property on every render (React's wrappers do) must not wipe the job or the
+   * result the user is making because its state has not caught up yet.
    */
   set(json: string): void {
-    const again = json === this.#given;
+    const again = json === this.#given && this.#working;
     this.#given = json;
-    if (again || json === this.#json) return;
+    if (!again) this.restore(json);
+  }
+
+  /** Shows a value the element had before (field mode's Replace, closed with nothing new): as `set`. */
+  restore(json: string): void {
+    this.#working = false;
+    if (json === this.#json) return;
     if (json === '' || json === null || json === undefined) {
       this.#apply(null);
       this.#o.show(null);
@@ -187,11 +195,15 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
 
   /** The element's own value while it works (a job started, a choice made): fires `input`. */
   update(value: V | null): void {
-    if (this.#apply(value)) this.#fire('input');
+    if (this.#apply(value)) {
+      this.#working = true;
+      this.#fire('input');
+    }
   }
 
   /** Forgets the value without events (a reset, a new input): the element shows nothing. */
   clear(): void {
+    this.#working = false;
     this.#run++;
     this.#keeping = 'idle';
     this.#retry = undefined;
@@ -314,6 +326,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   }
 
   #fire(type: 'input' | 'change'): void {
+    if (type === 'change') this.#working = false;
     this.#host.dispatchEvent(new Event(type, { bubbles: true, composed: true }));
   }
 }

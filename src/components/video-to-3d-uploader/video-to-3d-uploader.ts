@@ -4,7 +4,6 @@ import { COSTS } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { isAbort } from '../../internal/small.js';
 import { jobErrorText } from '../shared/job-error.js';
-import { AnnouncerController } from '../shared/announcer.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { LazyAwayController } from '../shared/lazy-away.js';
@@ -15,6 +14,7 @@ import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
+import type { FieldFacts } from '../shared/field.js';
 import { VideoCheckController } from './check.js';
 import { renderIdle, renderTips } from './idle-view.js';
 import { UploaderJobs } from './jobs.js';
@@ -45,7 +45,19 @@ const loadViews = () => import('./views.js');
  * @event mk-job-failed - The job failed or its result expired; `detail.refunded` says whether the 20 credits came back.
  * @event input - `value` changed while working (the job was created: a running value).
  * @event change - A scene was committed (the job succeeded, after its PLY was kept), or the user removed it (start another, a new video, a recent scene opened).
+ * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
+ * @csspart field - Field mode (`appearance="field"`): the compact box.
+ * @csspart field-preview - Field mode: the result's picture.
+ * @csspart field-title - Field mode: what the element makes.
+ * @csspart field-detail - Field mode: what made the result.
+ * @csspart field-status - Field mode: nothing yet, in progress, saving, saved.
+ * @csspart field-create - Field mode: opens the tool when there is no result.
+ * @csspart field-open - Field mode: opens the tool on the result.
+ * @csspart field-replace - Field mode: opens the tool at its start, keeping the result until a new one is made.
+ * @csspart field-remove - Field mode: removes the result.
+ * @csspart dialog - Field mode: the modal dialog around the whole tool.
+ * @csspart dialog-close - Field mode: the dialog's Done button.
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped video.
  * @csspart choose-button - The button that opens the file picker.
@@ -105,7 +117,6 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
   @state() private _notice = '';
 
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, uploaderStrings);
-  readonly #announce = new AnnouncerController(this);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #video: VideoCheckController = new VideoCheckController(this, () =>
     Promise.all([this.#views.load(), this.#jobs.running()]),
@@ -121,11 +132,11 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     phases: PHASES,
     derive: () => this.#derive(),
     states: (names, now) => this.setPhase(names, now),
-    announcer: this.#announce,
+    announcer: this.announce,
     say: (now) => (now in SAY ? this.#t.term(SAY[now as keyof typeof SAY]) : undefined),
     focus: (now) => FOCUS[now],
     // A resend counts its quarters from zero again, as its bytes do.
-    onChange: (now) => now === 'resending' && this.#announce.resetProgress(),
+    onChange: (now) => now === 'resending' && this.announce.resetProgress(),
   });
   // User Timing: validate, upload, queue, process, first-frame (README "Telemetry").
   readonly #timings = new PhaseTimingsController(this, {
@@ -190,7 +201,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     this.#away.askPermission();
     this._error = undefined;
     this._notice = '';
-    this.#announce.resetProgress();
+    this.announce.resetProgress();
     try {
       await (await this.#jobs.running()).send(file, checked);
       this.#video.clear();
@@ -269,11 +280,20 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       confirmOff,
       intake: this.#intake,
       panel: this.#panel,
-      announce: this.#announce,
+      announce: this.announce,
     };
   }
 
-  protected override render() {
+  protected override fieldFacts(): FieldFacts {
+    return {
+      t: this.#t,
+      title: this.#t.term('vtTitle'),
+      detail: this.results.value?.name,
+      busy: ['uploading', 'resending', 'queued', 'processing'].includes(this.status),
+    };
+  }
+
+  protected override renderCard() {
     const t = this.#t;
     const s = this.status;
     const recent = this.#jobs.history.recent(this.job?.id);
@@ -288,7 +308,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
       ${s === 'idle' || s === 'ready' ? renderTips(t) : nothing}
       ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => (this.results.remove(), this.#jobs.adopt(id))) : nothing}
-      ${this.#announce.render()}
+      ${this.announce.render()}
     </section>`;
   }
 }

@@ -5,6 +5,7 @@
  * test/ssr/render.test.ts.
  */
 import { expect, fixture } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import { languages } from '../../../src/translations/languages.js';
 import { until } from '../../fixtures/browser.js';
@@ -29,6 +30,7 @@ export interface ContractOptions {
 
 type Status = HTMLElement & { status: string; updateComplete: Promise<boolean> };
 type ValueElement = Status & { value: string; result: unknown; formStateRestoreCallback(state: unknown): void };
+type FieldElement = ValueElement & { expand(reason?: string): boolean; collapse(): void };
 type FormElement = Status & { validity: ValidityState; validationMessage: string; checkValidity(): boolean };
 
 const root = (el: Element) => el.shadowRoot!.querySelector<HTMLElement>('[lang]')!;
@@ -42,6 +44,9 @@ async function mount(o: ContractOptions, attrs = '', wrapper = ''): Promise<{ el
   );
   const el = wrap.querySelector<Status>(o.tag)!;
   await el.updateComplete;
+  // Field mode's code loads on first use.
+  if (attrs.includes('appearance="field"'))
+    await until(() => el.shadowRoot!.querySelector('[part~="field"]'), 5_000, 'the field');
   return { el, wrap };
 }
 
@@ -149,7 +154,124 @@ export function runProductElementTests(options: ContractOptions): void {
       expect(enabled().length).to.be.greaterThan(0);
     });
 
+    it('field mode: a compact box; Create opens the whole element in a modal dialog (focus inside, axe clean), Escape closes it and gives the focus back', async () => {
+      const { el } = await mount(o, 'appearance="field"');
+      const sr = el.shadowRoot!;
+      const box = sr.querySelector<HTMLElement>('[part~="field"]')!;
+      expect(!!box, 'the field').to.equal(true);
+      expect(box.getBoundingClientRect().height).to.be.within(40, 200);
+      expect(sr.querySelector('[part~="field-status"]')!.textContent).to.contain('Nothing made yet.');
+      const regions = sr.querySelectorAll('[aria-live="polite"]');
+      expect(regions.length, 'one polite region').to.equal(1);
+      expect(regions[0]!.closest('dialog'), 'the region is outside the dialog').to.equal(null);
+      await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+      const dialog = sr.querySelector('dialog')!;
+      expect(dialog.open).to.equal(false);
+      const create = sr.querySelector<HTMLButtonElement>('[part~="field-create"]')!;
+      const asked: CustomEvent[] = [];
+      el.addEventListener('mk-request-expand', (e) => asked.push(e as CustomEvent));
+      create.focus();
+      await sendKeys({ press: 'Enter' });
+      await until(() => dialog.open, 2_000, 'the dialog opens');
+      expect(asked.map((e) => e.detail.reason)).to.deep.equal(['create']);
+      expect(dialog.contains(sr.activeElement), 'the focus is in the dialog').to.equal(true);
+      expect(!!dialog.querySelector('[part~="base"]'), 'the whole element is in it').to.equal(true);
+      expect(dialog.getAttribute('aria-labelledby')).to.equal('title');
+      await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+      await sendKeys({ press: 'Escape' });
+      await until(() => !dialog.open, 2_000, 'Escape closes it');
+      await until(() => sr.activeElement === create, 2_000, 'the focus back on Create');
+    });
+
+    it('field mode: a host that cancels `mk-request-expand` shows the element in its own modal: nothing opens here', async () => {
+      const { el, wrap } = await mount(o, 'appearance="field"');
+      const reasons: string[] = [];
+      wrap.addEventListener('mk-request-expand', (e) => {
+        e.preventDefault();
+        reasons.push((e as CustomEvent).detail.reason);
+      });
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="field-create"]')!.click();
+      await el.updateComplete;
+      expect(reasons).to.deep.equal(['create']);
+      expect(el.shadowRoot!.querySelector('dialog')!.open).to.equal(false);
+      expect((el as unknown as FieldElement).expand('create')).to.equal(false);
+    });
+
     if (!o.produce) return;
+
+    it('field mode: a result made in the dialog shows in the field; Open shows it; Replace then Escape keeps it; Remove clears it with one `change`; a saved value shows with no API call', async () => {
+      const { el } = await mount(o, 'appearance="field"');
+      const f = el as unknown as FieldElement;
+      const sr = el.shadowRoot!;
+      const dialog = sr.querySelector('dialog')!;
+      const part = (name: string) => sr.querySelector<HTMLElement>(`[part~="${name}"]`);
+      expect(f.expand('create')).to.equal(true);
+      const changes: string[] = [];
+      el.addEventListener('change', () => changes.push(f.value));
+      await o.produce!(el);
+      await until(() => changes.length >= (o.commits ?? 1), 120_000, '`change`');
+      expect(dialog.open, 'the dialog stays open on the result').to.equal(true);
+      part('dialog-close')!.click();
+      await until(() => !dialog.open, 2_000, 'Done closes it');
+      await el.updateComplete;
+      const saved = f.value;
+      expect(part('field-status')!.textContent).to.contain('Saved.');
+      expect(part('field-detail')!.textContent!.trim().length, 'what made it').to.be.greaterThan(0);
+      const preview = part('field-preview') as HTMLImageElement | null;
+      if (o.kind !== 'scene') {
+        expect(!!preview, 'a picture of the result').to.equal(true);
+        await until(() => preview!.complete && preview!.naturalWidth > 0, 10_000, 'the preview loads');
+        expect(preview!.src).to.not.match(/^blob:|^data:/);
+      }
+      expect(part('field')!.getBoundingClientRect().height).to.be.at.most(200);
+      await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
+
+      // Open: the result again, in the dialog.
+      part('field-open')!.click();
+      await until(() => dialog.open, 2_000, 'Open');
+      await el.updateComplete;
+      expect(el.status).to.equal(o.doneState ?? 'succeeded');
+      f.collapse();
+      await until(() => !dialog.open, 2_000, 'collapse()');
+
+      // Replace, then Escape with nothing new: the value comes back, no event.
+      changes.length = 0;
+      part('field-replace')!.click();
+      await until(() => dialog.open, 2_000, 'Replace');
+      expect(f.value, 'the tool starts over').to.equal('');
+      expect(el.status).to.equal(o.idleState);
+      await sendKeys({ press: 'Escape' });
+      await until(() => !dialog.open, 2_000, 'Escape');
+      await until(() => f.value === saved, 10_000, 'the old value back');
+      expect(changes).to.deep.equal([]);
+
+      // Remove: one `change`, no value, Create again.
+      part('field-remove')!.click();
+      await el.updateComplete;
+      expect(changes).to.deep.equal(['']);
+      expect(f.value).to.equal('');
+      expect(!!part('field-create'), 'Create again').to.equal(true);
+
+      // The saved value on a new field (a CMS form opened again): shown with no API call.
+      const api = () =>
+        performance
+          .getEntriesByType('resource')
+          .filter((r) => new URL(r.name).pathname.startsWith(`${o.endpoint}/api/`)).length;
+      const before = api();
+      const { el: again } = await mount(o, 'appearance="field"');
+      (again as unknown as FieldElement).value = saved;
+      await again.updateComplete;
+      const sr2 = again.shadowRoot!;
+      expect(sr2.querySelector('[part~="field-status"]')!.textContent).to.contain('Saved.');
+      if (o.kind !== 'scene') {
+        const img = sr2.querySelector<HTMLImageElement>('[part~="field-preview"]')!;
+        await until(() => img.complete && img.naturalWidth > 0, 10_000, 'the preview of the saved value');
+        const kept = [...saved.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]);
+        expect(kept, 'a kept file of the value').to.include(img.getAttribute('src'));
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      expect(api(), 'requests to the API').to.equal(before);
+    });
 
     it('submits its result synchronously once made, and a form reset clears it back to idle', async () => {
       const { el, wrap } = await mount(o, 'name="field" required');
