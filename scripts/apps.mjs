@@ -7,7 +7,8 @@
 //   4. each example app under test/apps/<name> is built from the installed package (and, where its
 //      app.json has `typecheck`, checked with its framework's checker: vue-tsc, svelte-check),
 //      served behind the package's own dev stack (proxy + sandbox), and driven in Chromium:
-//      <video-to-3d-uploader> takes a video to its succeeded state.
+//      <video-to-3d-uploader> takes a video to its succeeded state; an app whose app.json names a
+//      `journey` (a CMS) runs that module instead, with its own servers and its own checks.
 // The apps share one node_modules (one install). Usage: node scripts/apps.mjs [app names...]
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -217,6 +218,13 @@ try {
       }
       const built = ((performance.now() - tb) / 1000).toFixed(1);
       const typechecked = spec.typecheck ? await typecheck(app, spec.typecheck) : '';
+      // An app with a journey of its own (a CMS: its own server, sign-in, save and re-open) runs it:
+      // journey.mjs's default export gets what it needs and answers a line for the log.
+      if (spec.journey) {
+        const { default: journey } = await import(pathToFileURL(join(app, spec.journey)).href);
+        const said = await journey({ app, shared, installed, tarball, browser, createDevStack, video, log });
+        return `built in ${built} s; ${said}`;
+      }
       if (spec.serverRendered) {
         // Rendered on the server: the built HTML already holds the element's tag.
         const html = readFileSync(join(app, spec.out, 'index.html'), 'utf8');

@@ -126,7 +126,7 @@ export function FormAssociated<T extends Constructor<MkElement>>(Base: T): T & C
         if (state === null) this.internals.setFormValue(value);
         else this.internals.setFormValue(value, state);
         const anchor = this.renderRoot?.querySelector?.('[data-validity-anchor]') as HTMLElement | null;
-        if (this.required && value === null)
+        if (this.required && (value === null || value === ''))
           this.internals.setValidity({ valueMissing: true }, this.requiredMessage(), anchor ?? undefined);
         else this.internals.setValidity({});
       } catch {

@@ -355,7 +355,7 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     expect(qa(el, '[part~="choose-result"]')[1]!.getAttribute('aria-pressed')).to.equal('true');
     form.reset();
     // Cleared with the reset itself.
-    expect(new FormData(form).get('portrait')).to.equal(null);
+    expect(new FormData(form).get('portrait')).to.equal('');
     expect(new FormData(form).get('portrait-file')).to.equal(null);
     await el.updateComplete;
     expect(el.value).to.equal('');

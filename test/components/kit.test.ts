@@ -104,7 +104,7 @@ describe('the kit: intake, words, form value, announcements', function () {
     expect(form.checkValidity()).to.equal(true);
     form.reset();
     await el.updateComplete;
-    expect(new FormData(form).get('scene')).to.equal(null);
+    expect(new FormData(form).get('scene')).to.equal('');
     expect(el.status).to.equal('idle');
   });
 

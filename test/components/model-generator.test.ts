@@ -525,7 +525,7 @@ describe('<model-generator>: making a model', function () {
     form.reset();
     await el.updateComplete;
     expect(el.value).to.equal('');
-    expect(new FormData(form).get('model')).to.equal(null);
+    expect(new FormData(form).get('model')).to.equal('');
     expect(el.status).to.equal('idle');
     expect(log.length, 'no event for a reset').to.equal(before);
   });

@@ -23,7 +23,7 @@ import { removeBackground, resultFile, type BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
 import { focusFor, PHASES, type BgToolStatus, type BgView, type Strings } from './types.js';
 import { UrlField } from './url-field.js';
-import { files, formValue, place, toValue, VALUE, type BgToolValue } from './value.js';
+import { files, place, toValue, VALUE, type BgToolValue } from './value.js';
 import { renderBody } from './views.js';
 
 export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
@@ -212,8 +212,8 @@ export class BgTool extends ProductElement<BgToolValue> {
 
   // ---------------------------------------------------------------- form association
 
-  protected override formValue(): FormData | string | null {
-    return formValue(this.name, this.results.json, this.file);
+  protected override formFile(): File | null {
+    return this.file;
   }
 
   protected requiredMessage(): string {

@@ -43,15 +43,6 @@ export function toValue(result: BgToolResult, { size, format, bgColor, crop }: B
   };
 }
 
-/** The form value: the JSON, and with a name and the image, both as entries (`name`, `${name}-file`). */
-export function formValue(name: string, json: string, file: File | null): FormData | string | null {
-  if (!json || !file || !name) return json || null;
-  const data = new FormData();
-  data.append(name, json);
-  data.append(`${name}-file`, file);
-  return data;
-}
-
 /** What is kept: the image only this page holds, as its bytes. */
 export function files(file: File): KeepFile[] {
   return [{ name: file.name, type: file.type, blob: () => Promise.resolve(file) }];

@@ -23,7 +23,7 @@ import { renderStudio } from './studio-view.js';
 import { headshotStrings } from './strings.js';
 import { deriveStatus, focusAfter, PHASES, sayFor, slotsOf, variantsConverter } from './types.js';
 import type { HeadshotStatus, Strings } from './types.js';
-import { check, commit, formEntries, type HeadshotValue } from './value.js';
+import { check, commit, type HeadshotValue } from './value.js';
 
 export type { HeadshotStatus } from './types.js';
 export type { HeadshotValue, HeadshotVariantValue } from './value.js';
@@ -240,8 +240,8 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
     this.#stop();
   }
 
-  protected override formValue(): string | FormData | null {
-    return formEntries(this.name, this.results.json, this.#batch.chosenFile());
+  protected override formFile(): File | null {
+    return this.#batch.chosenFile();
   }
 
   override requestUpdate(...args: Parameters<ProductElement['requestUpdate']>): void {

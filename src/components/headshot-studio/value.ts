@@ -94,15 +94,6 @@ export function toValue(batch: HeadshotBatch): HeadshotValue | null {
   };
 }
 
-/** The form value: the JSON, and with a `name` and a chosen headshot, that PNG as `${name}-file` too (for plain multipart forms). */
-export function formEntries(name: string, json: string, file: File | null): string | FormData | null {
-  if (!json || !file || !name) return json || null;
-  const data = new FormData();
-  data.append(name, json);
-  data.append(`${name}-file`, file);
-  return data;
-}
-
 /** One KeepFile per PNG, so keeping it again (a retry, a later commit) sends the same Idempotency-Key. */
 const keepFiles = new WeakMap<Blob, KeepFile>();
 

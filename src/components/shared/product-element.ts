@@ -121,8 +121,24 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
     return root;
   }
 
-  protected formValue(): File | string | FormData | null {
-    return this.results.json || null;
+  /**
+   * The form value: the JSON (`''` when there is none, posted as an empty entry, as an empty
+   * input's is, so a server can tell "removed" from "not sent"), and with a `name` and a file
+   * (`formFile`), the file as `${name}-file` too, for plain multipart forms.
+   */
+  protected formValue(): string | FormData {
+    const json = this.results.json;
+    const file = this.formFile();
+    if (!json || !file || !this.name) return json;
+    const data = new FormData();
+    data.append(this.name, json);
+    data.append(`${this.name}-file`, file);
+    return data;
+  }
+
+  /** The result as a file the form posts beside the JSON (the image elements); null: none. */
+  protected formFile(): File | null {
+    return null;
   }
 
   protected override formState(): string | null {
