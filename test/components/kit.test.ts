@@ -129,6 +129,49 @@ describe('the kit: intake, words, form value, announcements', function () {
     expect(el.status).to.equal('idle');
   });
 
+  it('field mode: a job started in the dialog goes on after Done; the field says so, and a second field given the running value follows it to the kept scene', async () => {
+    const el = await fixture<VideoTo3dUploader>(
+      html`<video-to-3d-uploader endpoint=${endpoint} appearance="field"></video-to-3d-uploader>`,
+    );
+    await until(() => q(el, '[part~="field"]'), 5_000, 'the field');
+    // (Create, or Open where the element took up a job an earlier test left running on this endpoint.)
+    expect(el.expand('create')).to.equal(true);
+    el.selectFile(await video());
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    await el.start();
+    q(el, '[part~="dialog-close"]')!.click();
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('dialog')!.open).to.equal(false);
+    expect(JSON.parse(el.value)).to.include({ status: 'running' });
+    expect(q(el, '[part~="field-status"]')!.textContent).to.contain('In progress');
+    expect(q(el, '[part~="field-open"]'), 'Open follows the job').to.not.equal(undefined);
+
+    // The form is saved and opened again (another tab, the next day): the running value resumes.
+    const again = await fixture<VideoTo3dUploader>(
+      html`<video-to-3d-uploader endpoint=${endpoint} appearance="field"></video-to-3d-uploader>`,
+    );
+    await until(() => q(again, '[part~="field"]'), 5_000, 'the second field');
+    again.value = el.value;
+    const changed = new Promise((r) => again.addEventListener('change', r, { once: true }));
+    await until(
+      async () => {
+        await fetch('/sandbox-kit/__sandbox/clock', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"advance_ms":60000}',
+        });
+        return again.status === 'succeeded' && el.status === 'succeeded';
+      },
+      40_000,
+      'both fields to see the job end',
+    );
+    await changed;
+    await again.updateComplete;
+    expect(JSON.parse(again.value).asset.url).to.match(/^\/mk-kit\/results\//);
+    expect(q(again, '[part~="field-status"]')!.textContent).to.contain('Saved.');
+    expect(q(again, '[part~="field-detail"]')!.textContent).to.contain('.mp4');
+  });
+
   it('never takes the focus from the page when a job ends in the background', async () => {
     const wrap = await fixture(
       html`<div><input aria-label="Notes" /><video-to-3d-uploader endpoint=${endpoint}></video-to-3d-uploader></div>`,

@@ -741,7 +741,7 @@ describe('<video-to-3d-uploader>: its value', function () {
     wrap.reset();
     await el.updateComplete;
     expect([el.value, el.status]).to.deep.equal(['', 'idle']);
-    expect(new FormData(wrap).get('scene')).to.equal(null);
+    expect(new FormData(wrap).get('scene')).to.equal('');
     el.value = value;
     el.value = '';
     await el.updateComplete;

@@ -282,6 +282,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
       title: this.#t.term('mgTitle'),
       detail: v ? v.prompt || this.#t.term('mgModelFromPhotos', { count: v.images ?? 1 }) : undefined,
       preview: v?.poster?.url,
+      icon: 'model',
       busy: ['creating', 'resending', 'queued', 'processing'].includes(this.status),
     };
   }

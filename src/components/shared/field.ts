@@ -27,7 +27,17 @@ export interface FieldFacts {
   preview?: string | undefined;
   /** The element is working (a request or a job) with no value to show yet. */
   busy: boolean;
+  /** The icon where there is no picture: an image (default), a model, a scene. */
+  icon?: 'image' | 'model' | 'scene';
 }
+
+const ICONS = {
+  image:
+    'M4 5a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V5zm2 0v10.6l3.3-3.3a1 1 0 0 1 1.4 0l2.3 2.3 3.3-3.3a1 1 0 0 1 1.4 0l.3.3V5H6zm3 4.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z',
+  model:
+    'M12 2.5 3.5 7v10l8.5 4.5 8.5-4.5V7L12 2.5zm0 2.3L18.1 8 12 11.2 5.9 8 12 4.8zM5.5 9.7l5.5 2.9v6.3l-5.5-2.9V9.7zm7.5 9.2v-6.3l5.5-2.9v6.3L13 18.9z',
+  scene: 'M3 18.5 9 9l4 6 2.5-3.5L21 18.5H3zM16.5 8a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM2 20h20v1.5H2V20z',
+};
 
 export type { ExpandReason };
 
@@ -126,10 +136,7 @@ export class FieldController implements ReactiveController {
             f.preview
               ? html`<img part="field-preview" src=${f.preview} alt="" />`
               : html`<svg viewBox="0 0 24 24" width="28" height="28">
-                <path
-                  fill="currentColor"
-                  d="M4 5a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V5zm2 0v10.6l3.3-3.3a1 1 0 0 1 1.4 0l2.3 2.3 3.3-3.3a1 1 0 0 1 1.4 0l.3.3V5H6zm3 4.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z"
-                />
+                <path fill="currentColor" d=${ICONS[f.icon ?? 'image']} />
               </svg>`
           }
         </div>

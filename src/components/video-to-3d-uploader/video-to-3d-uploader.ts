@@ -289,6 +289,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       t: this.#t,
       title: this.#t.term('vtTitle'),
       detail: this.results.value?.name,
+      icon: 'scene',
       busy: ['uploading', 'resending', 'queued', 'processing'].includes(this.status),
     };
   }
