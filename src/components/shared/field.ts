@@ -108,6 +108,16 @@ export class FieldController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
+  /**
+   * Escape closes the dialog, claimed here: a host that gives an unclaimed Escape a meaning of its
+   * own (Gutenberg's iframe canvas cancels it and moves the focus out) then leaves it alone.
+   */
+  #keydown = (e: KeyboardEvent): void => {
+    if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
+    e.preventDefault();
+    this.close();
+  };
+
   #closed = (): void => {
     // Replace, then closed with nothing new made or running: the old value comes back, silently.
     const previous = this.#previous;
@@ -185,7 +195,13 @@ export class FieldController implements ReactiveController {
           }
         </div>
       </div>
-      <dialog part="dialog" class="field-dialog" aria-labelledby="title" @close=${this.#closed}>
+      <dialog
+        part="dialog"
+        class="field-dialog"
+        aria-labelledby="title"
+        @close=${this.#closed}
+        @keydown=${this.#keydown}
+      >
         <div class="dialog-bar" lang=${t.resolved} dir=${t.dir}>
           <button type="button" class="button secondary" part="dialog-close" @click=${() => this.close()}>
             ${t.term('fieldDone')}
