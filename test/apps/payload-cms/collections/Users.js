@@ -1,0 +1,7 @@
+/** @type {import('payload').CollectionConfig} */
+export const Users = {
+  slug: 'users',
+  admin: { useAsTitle: 'email' },
+  auth: true,
+  fields: [],
+};

@@ -1,0 +1,6 @@
+// The schema for production (`next start`: Payload pushes no schema there). Written by
+// `payload migrate:create initial` from this config (TypeScript types removed); after changing a
+// collection, run it again: PAYLOAD_CONFIG_PATH=payload.config.js npx payload migrate:create <name>.
+import * as initial from './20261124_192249_initial.js';
+
+export const migrations = [{ up: initial.up, down: initial.down, name: '20261124_192249_initial' }];
