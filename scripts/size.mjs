@@ -27,18 +27,18 @@ const KiB = 1024;
  *
  * Issue 22 (field mode) loads its view and styles only when an element has `appearance="field"`
  * (a lazy chunk, about 2.3 KiB); what stays on first load is each element's field facts, the
- * eight English strings, and the on-demand loader: measured +0.5 to +1.0 KiB (bg-tool 31.9,
- * headshot 35.4, model 44.4, uploader 29.3; the whole-page rows 67.6 and 72.1).
+ * eight English strings, and the on-demand loader with its fallback: measured +0.6 to +1.1 KiB
+ * (bg-tool 32.0, headshot 35.5, model 44.6, uploader 29.4; the whole-page rows 67.7 and 72.2).
  */
 const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 12,
   'video-to-3d-uploader.js': 29.5,
   // Issue 21's figures rounded up to the half KiB (measured 30.9, 18.3, 34.4, 43.9; the viewers
   // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4).
-  'bg-tool.js': 32,
+  'bg-tool.js': 32.5,
   'credit-badge.js': 18.5,
-  'headshot-studio.js': 35.5,
-  'model-generator.js': 44.5,
+  'headshot-studio.js': 36,
+  'model-generator.js': 45,
   'glb-viewer.js': 13.5,
   'splat-viewer.js': 13.5,
   'the five product elements on one page': 68,

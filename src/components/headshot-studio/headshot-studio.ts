@@ -279,6 +279,11 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   // ---------------------------------------------------------------- rendering
 
+  /** Field mode's dialog closed: the camera goes off (its light would stay on with nothing shown). */
+  protected override fieldClosed(): void {
+    this.#camera.stop();
+  }
+
   protected override fieldFacts(): FieldFacts {
     const v = this.results.value;
     const shown = v?.variants.find((x) => x.slot === v.chosen && x.asset) ?? v?.variants.find((x) => x.asset);
@@ -289,6 +294,8 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
         ? `${this.#t.term(`hsStyle_${v.style}`)}${v.chosen !== null ? ` · ${this.#t.term('hsChosen')}` : ''}`
         : undefined,
       preview: (shown?.asset ?? v?.asset)?.url,
+      // A batch with no headshot chosen yet has no `asset`, but its variants are kept.
+      kept: v ? v.variants.some((x) => x.asset) : undefined,
       busy: this.status === 'working',
     };
   }

@@ -29,6 +29,8 @@ export interface FieldFacts {
   busy: boolean;
   /** The icon where there is no picture: an image (default), a model, a scene. */
   icon?: 'image' | 'model' | 'scene';
+  /** Whether the result is kept; default: the value has an `asset`. */
+  kept?: boolean | undefined;
 }
 
 const ICONS = {
@@ -44,6 +46,7 @@ export type { ExpandReason };
 type Host = HTMLElement & {
   addController(c: ReactiveController): void;
   requestUpdate(): void;
+  readonly updateComplete: Promise<boolean>;
   readonly renderRoot: HTMLElement | DocumentFragment;
   value: string;
 };
@@ -53,13 +56,19 @@ export interface FieldOptions {
   results(): ResultValueController<ResultValueBase>;
   /** Back to the element's start with no event (the form reset's path). */
   reset(): void;
+  /** The dialog closed (the element stops what only the dialog needs, such as a camera). */
+  closed?(): void;
+  /** The element is disabled (itself, or a disabled fieldset). */
+  disabled(): boolean;
 }
 
 export class FieldController implements ReactiveController {
   readonly #host: Host;
   readonly #o: FieldOptions;
-  /** The value before Replace, put back if the dialog closes with nothing new. */
+  /** The value before Replace, put back when the dialog is closed and nothing new was made. */
   #previous: string | undefined;
+  /** Whether the dialog is open (set at once, before the dialog's queued `close` event). */
+  #isOpen = false;
 
   constructor(host: Host, options: FieldOptions) {
     this.#host = host;
@@ -72,7 +81,27 @@ export class FieldController implements ReactiveController {
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   }
 
-  hostConnected(): void {}
+  hostConnected(): void {
+    this.#host.addEventListener('change', this.#committed);
+  }
+
+  hostDisconnected(): void {
+    this.#host.removeEventListener('change', this.#committed);
+    // Moved or removed while open: the top layer lets go of the dialog without closing it.
+    this.close();
+  }
+
+  /** Replace, closed, and nothing new made or on its way (or the new job failed): the old value comes back. */
+  hostUpdated(): void {
+    const previous = this.#previous;
+    if (previous === undefined || this.#isOpen || this.#host.value || this.#o.facts().busy) return;
+    this.#previous = undefined;
+    this.#o.results().restore(previous);
+  }
+
+  #committed = (): void => {
+    this.#previous = undefined;
+  };
 
   get #dialog(): HTMLDialogElement | null {
     return this.#host.renderRoot.querySelector('dialog');
@@ -80,32 +109,50 @@ export class FieldController implements ReactiveController {
 
   /** Whether the element's own dialog is open. */
   get open(): boolean {
-    return !!this.#dialog?.open;
+    return this.#isOpen;
   }
 
   /** Opens the whole element, in its dialog or (when the host cancels `mk-request-expand`) the host's. */
   expand(reason: ExpandReason): boolean {
     if (!this.#host.dispatchEvent(new RequestExpandEvent({ reason }))) return false;
     if (reason === 'replace') {
-      this.#previous = this.#host.value;
+      this.#previous ??= this.#host.value;
       this.#o.reset();
+      // A host that sets the old value again on its next render must not undo the Replace.
+      this.#o.results().working();
     }
     const dialog = this.#dialog;
     if (dialog && !dialog.open) dialog.showModal();
+    this.#isOpen = !!dialog?.open;
     this.#host.requestUpdate();
-    return true;
+    return this.#isOpen;
   }
 
   /** Closes the element's dialog (Done); whatever runs goes on. */
   close(): void {
-    this.#dialog?.close();
+    const dialog = this.#dialog;
+    if (dialog?.open) dialog.close();
+    this.#closed();
   }
 
   /** The user removed the result: the value is cleared, `change` fires, the element starts over. */
   remove(): void {
+    this.#previous = undefined;
     this.#o.results().remove();
     this.#o.reset();
     this.#host.requestUpdate();
+    void this.#refocus();
+  }
+
+  /** The button that opened the dialog may be gone (Create became Open): the focus goes to the field's first action. */
+  async #refocus(): Promise<void> {
+    // Until no update is pending (a restored value renders Open in a second update).
+    for (let i = 0; i < 5 && !(await this.#host.updateComplete); i++);
+    const root = this.#host.renderRoot as ShadowRoot;
+    const active = root.activeElement;
+    if (active && active.isConnected && !this.#dialog?.contains(active)) return;
+    if (!active && document.activeElement !== document.body && document.activeElement !== null) return;
+    root.querySelector<HTMLElement>('[part~="field-open"], [part~="field-create"]')?.focus();
   }
 
   /**
@@ -118,12 +165,17 @@ export class FieldController implements ReactiveController {
     this.close();
   };
 
+  /** The dialog's `close` event comes a task later: by then it may be open again (Done, then Replace). */
+  #onClose = (): void => {
+    if (!this.#dialog?.open) this.#closed();
+  };
+
   #closed = (): void => {
-    // Replace, then closed with nothing new made or running: the old value comes back, silently.
-    const previous = this.#previous;
-    this.#previous = undefined;
-    if (previous && !this.#host.value && !this.#o.facts().busy) this.#o.results().restore(previous);
+    if (!this.#isOpen) return;
+    this.#isOpen = false;
+    this.#o.closed?.();
     this.#host.requestUpdate();
+    void this.#refocus();
   };
 
   /** The field and the dialog around the element's card; `announcer` is the element's live region. */
@@ -133,12 +185,15 @@ export class FieldController implements ReactiveController {
     const results = this.#o.results();
     const value = results.value;
     const has = value !== null;
+    const off = this.#o.disabled();
+    // One primary button, Create or Open, so the focus stays on it when one becomes the other.
+    const open = has || f.busy;
     let status: string;
     if (results.keeping === 'keeping') status = t.term('keepSaving');
     else if (results.keeping === 'failed') status = t.term('fieldNotSaved');
     else if (value?.status === 'running' || (!has && f.busy)) status = t.term('fieldRunning');
     else if (!has) status = t.term('fieldEmpty');
-    else if (value.asset) status = t.term('keepSaved');
+    else if (f.kept ?? !!value.asset) status = t.term('keepSaved');
     else status = t.term('fieldNotSaved');
     return html`<div part="field" class="field-box" lang=${t.resolved} dir=${t.dir}>
         <div class="field-preview" aria-hidden="true">
@@ -151,47 +206,51 @@ export class FieldController implements ReactiveController {
           }
         </div>
         <div class="field-text">
-          <span part="field-title" class="field-title">${f.title}</span>
+          <span part="field-title" class="field-title" id="mk-field-title">${f.title}</span>
           ${has && f.detail ? html`<span part="field-detail" class="field-detail">${f.detail}</span>` : nothing}
           <span part="field-status" class="field-status muted">${status}</span>
         </div>
         <div class="field-actions">
+          <button
+            type="button"
+            class="button primary"
+            part=${open ? 'field-open' : 'field-create'}
+            aria-haspopup="dialog"
+            aria-describedby="mk-field-title"
+            data-validity-anchor
+            ?disabled=${off}
+            @click=${() => this.expand(open ? 'open' : 'create')}
+          >
+            ${t.term(open ? 'fieldOpen' : 'fieldCreate')}
+          </button>
           ${
-            has || f.busy
+            has && value.status !== 'running'
               ? html`<button
-                  type="button"
-                  class="button primary"
-                  part="field-open"
-                  aria-haspopup="dialog"
-                  @click=${() => this.expand('open')}
-                >
-                  ${t.term('fieldOpen')}
-                </button>
-                ${
-                  has
-                    ? html`<button
-                        type="button"
-                        class="button secondary"
-                        part="field-replace"
-                        aria-haspopup="dialog"
-                        @click=${() => this.expand('replace')}
-                      >
-                        ${t.term('fieldReplace')}
-                      </button>
-                      <button type="button" class="button secondary" part="field-remove" @click=${() => this.remove()}>
-                        ${t.term('fieldRemove')}
-                      </button>`
-                    : nothing
-                }`
-              : html`<button
                 type="button"
-                class="button primary"
-                part="field-create"
+                class="button secondary"
+                part="field-replace"
                 aria-haspopup="dialog"
-                @click=${() => this.expand('create')}
+                aria-describedby="mk-field-title"
+                ?disabled=${off}
+                @click=${() => this.expand('replace')}
               >
-                ${t.term('fieldCreate')}
+                ${t.term('fieldReplace')}
               </button>`
+              : nothing
+          }
+          ${
+            has
+              ? html`<button
+                type="button"
+                class="button secondary"
+                part="field-remove"
+                aria-describedby="mk-field-title"
+                ?disabled=${off}
+                @click=${() => this.remove()}
+              >
+                ${t.term('fieldRemove')}
+              </button>`
+              : nothing
           }
         </div>
       </div>
@@ -199,7 +258,7 @@ export class FieldController implements ReactiveController {
         part="dialog"
         class="field-dialog"
         aria-labelledby="title"
-        @close=${this.#closed}
+        @close=${this.#onClose}
         @keydown=${this.#keydown}
       >
         <div class="dialog-bar" lang=${t.resolved} dir=${t.dir}>
@@ -207,13 +266,16 @@ export class FieldController implements ReactiveController {
             ${t.term('fieldDone')}
           </button>
         </div>
-        ${card}
+        ${card} ${this.#isOpen ? announcer : nothing}
       </dialog>
-      ${announcer}`;
+      ${this.#isOpen ? nothing : announcer}`;
   }
 }
 
 export const fieldStyles = css`
+  :host {
+    container-type: inline-size;
+  }
   .field-box {
     display: grid;
     grid-template-columns: auto minmax(0, 1fr) auto;
@@ -223,7 +285,6 @@ export const fieldStyles = css`
     background: var(--_surface);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
-    max-block-size: 200px;
     min-inline-size: 0;
   }
   .field-preview {
@@ -264,7 +325,7 @@ export const fieldStyles = css`
     gap: var(--_space);
     justify-content: flex-end;
   }
-  @media (max-width: 480px) {
+  @container (max-width: 480px) {
     .field-box {
       grid-template-columns: auto minmax(0, 1fr);
     }

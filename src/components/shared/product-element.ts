@@ -18,7 +18,16 @@ type FieldModule = typeof import('./field.js');
 // of full elements never pays for it (scripts/size.mjs).
 let fieldModule: FieldModule | undefined;
 let fieldLoading: Promise<FieldModule> | undefined;
-const loadField = (): Promise<FieldModule> => (fieldLoading ??= import('./field.js').then((m) => (fieldModule = m)));
+const loadField = (): Promise<FieldModule> =>
+  (fieldLoading ??= import('./field.js').then(
+    (m) => (fieldModule = m),
+    (err: unknown) => {
+      // A chunk that cannot load (a deploy replaced it, a CSP): the full element shows instead.
+      console.warn('[mediakit] field mode could not load; showing the full element.', err);
+      throw err;
+    },
+  ));
+let fieldFailed = false;
 
 export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormAssociated(
   ClientElement,
@@ -60,26 +69,47 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
   /** What field mode shows of the result. */
   protected abstract fieldFacts(): FieldFacts;
 
+  /** Field mode's dialog closed: stop what only the open tool needs (a camera). */
+  protected fieldClosed(): void {}
+
   protected override render(): TemplateResult | typeof nothing {
     const field = this.appearance === 'field';
     this.announce.elsewhere = field;
-    if (!field) return this.renderCard();
+    try {
+      // In field mode the element is a labelled group of the field's actions (`<label for>` names it).
+      this.internals.role = field ? 'group' : null;
+    } catch {
+      // No ElementInternals (server rendering).
+    }
+    if (!field || fieldFailed) {
+      this.announce.elsewhere = false;
+      if (this.#field?.open) this.#field.close();
+      return this.renderCard();
+    }
     if (!fieldModule) {
-      void loadField().then(() => this.requestUpdate());
+      void loadField().then(
+        () => this.requestUpdate(),
+        () => {
+          fieldFailed = true;
+          this.requestUpdate();
+        },
+      );
       return nothing;
     }
     this.#field ??= new fieldModule.FieldController(this, {
       facts: () => this.fieldFacts(),
       results: () => this.results as unknown as ResultValueController<ResultValueBase>,
       reset: () => this.formResetCallback(),
+      closed: () => this.fieldClosed(),
+      disabled: () => this.isDisabled,
     });
     return this.#field.render(this.renderCard(), this.announce.region());
   }
 
   /**
-   * Field mode: opens the whole tool on the value (`open`), at its start (`create`), or at its start
-   * keeping the value until something new is made (`replace`), after `mk-request-expand`; false
-   * when the host took it (cancelled the event). In full mode, false.
+   * Field mode: opens the whole tool as it is (`open`, `create`), or at its start keeping the value
+   * until something new is made (`replace`), after `mk-request-expand`. False when the host took
+   * it (cancelled the event), in full mode, and before the field has rendered once.
    */
   expand(reason: ExpandReason = 'open'): boolean {
     return this.appearance === 'field' && !!this.#field?.expand(reason);

@@ -196,9 +196,15 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   /** The element's own value while it works (a job started, a choice made): fires `input`. */
   update(value: V | null): void {
     if (this.#apply(value)) {
-      this.#working = true;
+      // A value that became nothing (a failure) is no newer work: the host may set its own again.
+      this.#working = value !== null;
       this.#fire('input');
     }
+  }
+
+  /** The element starts on something new (field mode's Replace): the value set last, set again, is ignored. */
+  working(): void {
+    this.#working = true;
   }
 
   /** Forgets the value without events (a reset, a new input): the element shows nothing. */

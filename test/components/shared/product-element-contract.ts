@@ -177,10 +177,33 @@ export function runProductElementTests(options: ContractOptions): void {
       expect(dialog.contains(sr.activeElement), 'the focus is in the dialog').to.equal(true);
       expect(!!dialog.querySelector('[part~="base"]'), 'the whole element is in it').to.equal(true);
       expect(dialog.getAttribute('aria-labelledby')).to.equal('title');
+      await el.updateComplete;
+      // Outside the modal dialog the page is inert, a live region too: it moves into the dialog.
+      const inside = sr.querySelectorAll('[aria-live="polite"]');
+      expect(inside.length, 'one polite region while open').to.equal(1);
+      expect(dialog.contains(inside[0]!), 'the region is in the open dialog').to.equal(true);
       await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
       await sendKeys({ press: 'Escape' });
       await until(() => !dialog.open, 2_000, 'Escape closes it');
       await until(() => sr.activeElement === create, 2_000, 'the focus back on Create');
+      expect(sr.querySelector('[aria-live="polite"]')!.closest('dialog'), 'the region back outside').to.equal(null);
+    });
+
+    it('field mode: `required` says what to do, and a disabled fieldset disables its buttons', async () => {
+      const { el, wrap } = await mount(o, 'appearance="field" name="field" required');
+      const form = document.createElement('form');
+      const fieldset = document.createElement('fieldset');
+      form.append(fieldset);
+      wrap.append(form);
+      fieldset.append(el);
+      await el.updateComplete;
+      const sr = el.shadowRoot!;
+      expect(form.checkValidity()).to.equal(false);
+      expect((el as unknown as FormElement).validationMessage.length).to.be.greaterThan(10);
+      fieldset.disabled = true;
+      await until(() => el.matches(':disabled'), 2_000, ':disabled');
+      await el.updateComplete;
+      expect(sr.querySelector<HTMLButtonElement>('[part~="field-create"]')!.disabled).to.equal(true);
     });
 
     it('field mode: a host that cancels `mk-request-expand` shows the element in its own modal: nothing opens here', async () => {
@@ -234,23 +257,31 @@ export function runProductElementTests(options: ContractOptions): void {
       f.collapse();
       await until(() => !dialog.open, 2_000, 'collapse()');
 
-      // Replace, then Escape with nothing new: the value comes back, no event.
+      // Replace, then Escape with nothing new: the value comes back, no event, the focus on Open.
+      f.value = saved; // a host that caught up (as a framework binding does)
       changes.length = 0;
-      part('field-replace')!.click();
+      part('field-replace')!.focus();
+      await sendKeys({ press: 'Enter' });
       await until(() => dialog.open, 2_000, 'Replace');
       expect(f.value, 'the tool starts over').to.equal('');
       expect(el.status).to.equal(o.idleState);
+      f.value = saved; // the host renders again with its (old) value: the Replace stands
+      await el.updateComplete;
+      expect(f.value, 'Replace is not undone by the host').to.equal('');
       await sendKeys({ press: 'Escape' });
       await until(() => !dialog.open, 2_000, 'Escape');
       await until(() => f.value === saved, 10_000, 'the old value back');
       expect(changes).to.deep.equal([]);
+      await until(() => sr.activeElement === part('field-open'), 2_000, 'the focus on Open');
 
-      // Remove: one `change`, no value, Create again.
-      part('field-remove')!.click();
+      // Remove: one `change`, no value, Create again, with the focus on it.
+      part('field-remove')!.focus();
+      await sendKeys({ press: 'Enter' });
       await el.updateComplete;
       expect(changes).to.deep.equal(['']);
       expect(f.value).to.equal('');
       expect(!!part('field-create'), 'Create again').to.equal(true);
+      await until(() => sr.activeElement === part('field-create'), 2_000, 'the focus on Create');
 
       // The saved value on a new field (a CMS form opened again): shown with no API call.
       const api = () =>
