@@ -63,6 +63,18 @@ export interface ModelStats {
   animations: number;
 }
 
+/** Every field of `ModelStats`, in the order the spec lists them (each a whole number). */
+export const MODEL_STAT_FIELDS: readonly (keyof ModelStats)[] = [
+  'triangles',
+  'vertices',
+  'meshes',
+  'materials',
+  'textures',
+  'maxTextureSize',
+  'bytes',
+  'animations',
+];
+
 export interface ModelJobOutput {
   model_url: string;
   provider_model_url: string;

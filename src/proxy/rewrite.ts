@@ -8,6 +8,7 @@ import {
   ERROR_CODES,
   KEY_PREFIXES,
   LIMITS,
+  MODEL_STAT_FIELDS,
   type HeadshotStyle,
   type HeadshotVariant,
   type JobError,
@@ -62,17 +63,6 @@ export async function videoJobView(data: Json, handle: string, rw: Rewriter): Pr
   return out;
 }
 
-const STAT_FIELDS: (keyof ModelStats)[] = [
-  'triangles',
-  'vertices',
-  'meshes',
-  'materials',
-  'textures',
-  'maxTextureSize',
-  'bytes',
-  'animations',
-];
-
 export async function modelJobView(data: Json, handle: string, rw: Rewriter): Promise<ModelJob> {
   const out: ModelJob = {
     job_id: handle,
@@ -90,7 +80,7 @@ export async function modelJobView(data: Json, handle: string, rw: Rewriter): Pr
   if (o && typeof o === 'object' && str(o['model_url'])) {
     const stats = {} as ModelStats;
     const s = (o['stats'] ?? {}) as Json;
-    for (const f of STAT_FIELDS) stats[f] = int(s[f]) ?? 0;
+    for (const f of MODEL_STAT_FIELDS) stats[f] = int(s[f]) ?? 0;
     const model = await rw.ticket(o['model_url'] as string, 'glb');
     // The provider's direct link carries the provider's own ids and expiry; the browser gets a
     // ticket that streams the same file through the proxy.

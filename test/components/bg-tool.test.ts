@@ -2,10 +2,10 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../src/components/bg-tool/define.js';
 import type { BgTool, BgToolValue } from '../../src/components/bg-tool/bg-tool.js';
-import type { AssetHandler, AssetInfo } from '../../src/components/shared/result-value.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import type { ImageReadyEvent } from '../../src/events/image-ready.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
+import { assetLibrary, apiRequests } from '../fixtures/asset-library.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
@@ -511,29 +511,7 @@ describe('<bg-tool>: phases', function () {
  * path of this page and answers that path itself (a stand-in for the CMS's file server, so the
  * kept URL is an ordinary same-origin URL the element fetches).
  */
-function library() {
-  const kept = new Map<string, Blob>();
-  const calls: { blob: Blob; info: AssetInfo }[] = [];
-  const fetch = window.fetch;
-  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
-    const blob = kept.get(path);
-    return blob ? Promise.resolve(new Response(blob, { headers: { 'content-type': blob.type } })) : fetch(input, init);
-  };
-  const handler: AssetHandler = async (blob, info) => {
-    calls.push({ blob, info });
-    const id = String(kept.size + 1);
-    const url = `/__library/${id}/${info.filename}`;
-    kept.set(url, blob);
-    return { id, url };
-  };
-  return { kept, calls, handler, close: () => void (window.fetch = fetch) };
-}
-
-/** Requests to the API of the element's proxy so far (restoring must make none). */
-const apiCalls = () =>
-  performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith(`${endpoint}/api/`))
-    .length;
+const apiCalls = () => apiRequests(endpoint);
 
 /** The events `el` fires from now on, by type. */
 function record(el: Element, types = ['input', 'change', 'mk-image-ready']): string[] {
@@ -546,13 +524,13 @@ const bytesOf = async (blob: Blob) => [...new Uint8Array(await blob.arrayBuffer(
 
 describe('<bg-tool>: its value', function () {
   this.timeout(90_000);
-  let lib: ReturnType<typeof library>;
+  let lib: ReturnType<typeof assetLibrary>;
   /** One result, made and kept in `lib` once (the tests below show it again, which costs nothing). */
   let first: { el: BgTool; seen: string[]; calls: typeof lib.calls };
   let saved: string;
   let savedFile: File;
   before(async () => {
-    lib = library();
+    lib = assetLibrary();
     const el = await mount({ 'bg-color': '#0f0', keep: 'auto' });
     el.assetHandler = lib.handler;
     const seen = record(el);

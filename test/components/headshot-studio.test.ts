@@ -7,6 +7,7 @@ import type { HeadshotsReadyEvent } from '../../src/events/headshots-ready.js';
 import type { HeadshotChooseEvent } from '../../src/events/headshot-choose.js';
 import type { FileSelectEvent } from '../../src/events/file-select.js';
 import { fault, ledger, photo, requestsTo, until, type StackName } from '../fixtures/browser.js';
+import { apiRequests } from '../fixtures/asset-library.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
@@ -522,9 +523,7 @@ function savedValue(over: Record<string, unknown> = {}): Record<string, unknown>
   };
 }
 
-const apiCalls = () =>
-  performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith(`${endpoint}/api/`))
-    .length;
+const apiCalls = () => apiRequests(endpoint);
 
 describe('<headshot-studio>: the value', function () {
   this.timeout(90_000);

@@ -2,12 +2,12 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/video-to-3d-uploader/define.js';
 import type { SceneValue, VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
-import type { AssetHandler, AssetInfo } from '../../src/components/shared/result-value.js';
 import type { VideoJob } from '../../src/api/index.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
 import { advance, fault, ledger, padded, requestsTo, until, video } from '../fixtures/browser.js';
+import { assetLibrary, apiRequests } from '../fixtures/asset-library.js';
 import { coverage } from '../fixtures/pixels.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
@@ -496,29 +496,7 @@ describe('<video-to-3d-uploader>: results kept on this device, and the end of a 
  * path of this page and answers that path itself (a stand-in for the CMS's file server, so the
  * kept URL is an ordinary same-origin URL that the viewer fetches).
  */
-function library() {
-  const kept = new Map<string, Blob>();
-  const calls: { blob: Blob; info: AssetInfo }[] = [];
-  const fetch = window.fetch;
-  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
-    const blob = kept.get(path);
-    return blob ? Promise.resolve(new Response(blob, { headers: { 'content-type': blob.type } })) : fetch(input, init);
-  };
-  const handler: AssetHandler = async (blob, info) => {
-    calls.push({ blob, info });
-    const id = String(kept.size + 1);
-    const url = `/__library/${id}/${info.filename}`;
-    kept.set(url, blob);
-    return { id, url };
-  };
-  return { kept, calls, handler, close: () => void (window.fetch = fetch) };
-}
-
-/** Requests to the API of the element's proxy so far (showing a kept scene must make none). */
-const apiCalls = () =>
-  performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith(`${endpoint}/api/`))
-    .length;
+const apiCalls = () => apiRequests(endpoint);
 
 /** The value events `el` fires from now on (heard on `on`, an ancestor or itself), in order, with its value then. */
 function record(el: VideoTo3dUploader, on: Element = el): { type: string; value: string; composed: boolean }[] {
@@ -559,8 +537,8 @@ async function drawn(el: VideoTo3dUploader): Promise<HTMLElement & { src: string
 
 describe('<video-to-3d-uploader>: its value', function () {
   this.timeout(150_000);
-  let lib: ReturnType<typeof library>;
-  beforeEach(() => (lib = library()));
+  let lib: ReturnType<typeof assetLibrary>;
+  beforeEach(() => (lib = assetLibrary()));
   afterEach(() => lib.close());
 
   it('is a running value from the job (`input`), then the scene with its PLY kept by the assetHandler (`change` once); a form submits it', async () => {

@@ -4,7 +4,7 @@
  * video and, in prompt mode, the reference image), the files to keep and where they come from, and
  * the checks of a value set from outside.
  */
-import { LIMITS, type ModelJob, type ModelQuality, type ModelStats } from '../../api/index.js';
+import { LIMITS, MODEL_STAT_FIELDS, type ModelJob, type ModelQuality, type ModelStats } from '../../api/index.js';
 import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
 import { JobPoller } from '../../jobs/job-poller.js';
 import type { JobRecord } from '../../jobs/job-store.js';
@@ -35,17 +35,6 @@ export interface ModelValue extends ResultValueBase {
   stats?: ModelStats;
 }
 
-const STATS: readonly (keyof ModelStats)[] = [
-  'triangles',
-  'vertices',
-  'meshes',
-  'materials',
-  'textures',
-  'maxTextureSize',
-  'bytes',
-  'animations',
-];
-
 const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER) =>
   typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= max;
 
@@ -67,8 +56,8 @@ export function check(v: Record<string, unknown>): string | undefined {
     return `"quality" must be one of ${LIMITS.model.qualities.join(', ')}; it is ${JSON.stringify(v['quality'])}`;
   if (typeof v['removeBackground'] !== 'boolean') return '"removeBackground" must be true or false';
   const stats = v['stats'] as Record<string, unknown> | undefined;
-  if (stats !== undefined && (!stats || typeof stats !== 'object' || STATS.some((k) => !whole(stats[k]))))
-    return `"stats" must hold whole numbers: ${STATS.join(', ')}`;
+  if (stats !== undefined && (!stats || typeof stats !== 'object' || MODEL_STAT_FIELDS.some((k) => !whole(stats[k]))))
+    return `"stats" must hold whole numbers: ${MODEL_STAT_FIELDS.join(', ')}`;
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import { expect, fixture } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import { languages } from '../../../src/translations/languages.js';
+import { apiRequests } from '../../fixtures/asset-library.js';
 import { until } from '../../fixtures/browser.js';
 
 export interface ContractOptions {
@@ -284,10 +285,7 @@ export function runProductElementTests(options: ContractOptions): void {
       await until(() => sr.activeElement === part('field-create'), 2_000, 'the focus on Create');
 
       // The saved value on a new field (a CMS form opened again): shown with no API call.
-      const api = () =>
-        performance
-          .getEntriesByType('resource')
-          .filter((r) => new URL(r.name).pathname.startsWith(`${o.endpoint}/api/`)).length;
+      const api = () => apiRequests(o.endpoint);
       const before = api();
       const { el: again } = await mount(o, 'appearance="field"');
       (again as unknown as FieldElement).value = saved;
@@ -380,10 +378,7 @@ export function runProductElementTests(options: ContractOptions): void {
       const submitted = new FormData(form).get('field');
       expect(submitted).to.equal(v.value);
 
-      const api = () =>
-        performance
-          .getEntriesByType('resource')
-          .filter((r) => new URL(r.name).pathname.startsWith(`${o.endpoint}/api/`)).length;
+      const api = () => apiRequests(o.endpoint);
       const before = api();
       const { el: again } = await mount(o);
       (again as unknown as ValueElement).value = v.value;
