@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
+import { watchedPage } from './scripts/page-watch.mjs';
 import { createDevStack } from './src/dev/index.ts';
 import { readFile } from 'node:fs/promises';
 import { inspectStats } from './test/fixtures/inspect.ts';
@@ -212,6 +213,8 @@ export default {
         executablePath: process.env.CHROME_PATH ?? findChromium(),
         args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
       },
+      // Says when a page crashes, opens a dialog or freezes, and where (scripts/page-watch.mjs).
+      createPage: (args) => watchedPage(args),
     }),
   ],
   middleware: [
