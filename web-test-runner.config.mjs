@@ -12,7 +12,8 @@
 // /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
 // ffmpeg (test/fixtures/media.ts), /__fixtures/splat?asset=NAME&to=ksplat|spz|spz-v3 converts a shared
-// splat asset with maintained tools (test/fixtures/splat-convert.ts), /__fixtures/draco?asset=NAME
+// splat asset with maintained tools (test/fixtures/splat-convert.ts), /__fixtures/held-ply serves a PLY
+// that stops part-way until the test releases it, /__fixtures/draco?asset=NAME
 // Draco-compresses a shared GLB with Google's encoder (test/fixtures/draco.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
 // reports a GLB's statistics by @gltf-transform/functions' inspect().
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,7 @@ import { makeVideo } from './test/fixtures/media.ts';
 import { convertSplat } from './test/fixtures/splat-convert.ts';
 import { dracoGlb } from './test/fixtures/draco.ts';
 import { hostileEndpoint } from './test/fixtures/hostile-endpoint.ts';
+import { ballPly } from './test/fixtures/splats.ts';
 
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
 const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undefined);
@@ -101,8 +103,36 @@ const stacks = {
   }),
 };
 
+/** Downloads held part-way by /__fixtures/held-ply until the test releases them. */
+const held = new Map();
+
 /** Test-only routes (Koa). */
 async function testRoutes(ctx, next) {
+  // A PLY (ballPly(n), SH degree `sh`) whose download stops after `first` of its bytes until
+  // /__fixtures/held-ply/release?id=ID (test/viewers/splat-stream: a scene shown while it downloads).
+  if (ctx.path === '/__fixtures/held-ply' && /^\w{1,40}$/.test(ctx.query.id ?? '')) {
+    const n = Math.max(1, Math.min(200_000, Number(ctx.query.n) || 1000));
+    const sh = [0, 1, 2, 3].includes(Number(ctx.query.sh)) ? Number(ctx.query.sh) : 0;
+    const bytes = ballPly(n, undefined, sh);
+    const first = Math.floor(bytes.byteLength * Math.max(0, Math.min(1, Number(ctx.query.first) || 0.25)));
+    // Written to the socket itself: the dev server reads a stream body whole before it sends it.
+    ctx.respond = false;
+    ctx.res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'no-store',
+    });
+    ctx.res.write(bytes.subarray(0, first));
+    held.set(ctx.query.id, () => ctx.res.end(bytes.subarray(first)));
+    return;
+  }
+  if (ctx.path === '/__fixtures/held-ply/release') {
+    const release = held.get(ctx.query.id);
+    held.delete(ctx.query.id);
+    release?.();
+    ctx.body = { released: !!release };
+    return;
+  }
   if (ctx.path === '/__test/account') {
     const stack = stacks[ctx.query.stack ?? 'mediakit'];
     ctx.body = { account_id: stack ? await stack.account : null };

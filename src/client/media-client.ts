@@ -232,6 +232,16 @@ export class MediaClient {
    * are fetched; an expired link is an ApiError `link_expired`: poll the job for a fresh one.
    */
   async download(url: string, options: CallOptions = {}): Promise<Blob> {
+    const r = await this.#fetchWithRetry(this.fileUrl(url), { method: 'GET', signal: options.signal }, false);
+    return r.blob();
+  }
+
+  /**
+   * The absolute URL of a file link from an answer (`ply_url` and the like), for a viewer that
+   * reads it itself; throws a ValidationError for a link outside `{endpoint}` (what a hostile
+   * answer would carry), as `download()` does.
+   */
+  fileUrl(url: string): string {
     const target = new URL(url, this.endpoint + '/');
     if (
       target.origin !== new URL(this.endpoint).origin ||
@@ -243,8 +253,7 @@ export class MediaClient {
         `download() fetches files from ${this.endpoint} only; open other URLs directly.`,
       );
     }
-    const r = await this.#fetchWithRetry(target.href, { method: 'GET', signal: options.signal }, false);
-    return r.blob();
+    return target.href;
   }
 
   /**

@@ -4,8 +4,10 @@ export interface ViewerLoadDetail {
   src: string;
   /** GLB viewer: the file's statistics (the spec's fields), read from the file itself. */
   stats?: ModelStats;
-  /** Splat viewer: the number of splats. */
+  /** Splat viewer: the number of splats in the file. */
   splats?: number;
+  /** Splat viewer: the number drawn (fewer than `splats` when the scene is thinned to the budget). */
+  shown?: number;
 }
 
 /** A viewer showed its first frame of `src`. */

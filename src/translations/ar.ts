@@ -442,6 +442,8 @@ const ar: Translation = {
   vwErrTimeout: 'استغرق عرض الملف وقتًا طويلًا جدًا؛ ربما يكون كبيرًا جدًا على هذا الجهاز.',
   vwThinned: (p, f) =>
     `يُعرض ${f.number(p.shown)} من أصل ${f.number(p.total)} من عناصر splat: المشهد أكبر من الحد المسموح به لهذا الجهاز (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `جارٍ التحميل ${f.percent(p.percent / 100)} · ${f.number(p.shown)} من أصل ${f.number(p.total)} من عناصر splat معروضة`,
 };
 
 export default ar;

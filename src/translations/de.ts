@@ -416,6 +416,8 @@ const de: Translation = {
   vwErrTimeout: 'Das Anzeigen hat zu lange gedauert; die Datei ist für dieses Gerät vielleicht zu groß.',
   vwThinned: (p, f) =>
     `${f.number(p.shown)} von ${f.number(p.total)} Splats werden gezeigt: Die Szene ist größer als das Budget dieses Geräts (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Wird geladen: ${f.percent(p.percent / 100)} · ${f.number(p.shown)} von ${f.number(p.total)} Splats sichtbar`,
 };
 
 export default de;

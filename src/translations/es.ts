@@ -429,6 +429,8 @@ const es: Translation = {
   vwErrTimeout: 'El archivo ha tardado demasiado en mostrarse; puede que sea demasiado grande para este dispositivo.',
   vwThinned: (p, f) =>
     `Se muestran ${f.number(p.shown)} de ${f.number(p.total)} splats: la escena supera el presupuesto de este dispositivo (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Cargando ${f.percent(p.percent / 100)} · ${f.number(p.shown)} de ${f.number(p.total)} splats en pantalla`,
 };
 
 export default es;

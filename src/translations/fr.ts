@@ -439,6 +439,8 @@ const fr: Translation = {
     'L’affichage du fichier a pris trop de temps\u00a0; il est peut-être trop volumineux pour cet appareil.',
   vwThinned: (p, f) =>
     `${f.number(p.shown)} splats affichés sur ${f.number(p.total)}\u00a0: la scène dépasse le budget de cet appareil (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Chargement ${f.percent(p.percent / 100)} · ${f.number(p.shown)} splats affichés sur ${f.number(p.total)}`,
 };
 
 export default fr;

@@ -421,6 +421,8 @@ const it: Translation = {
     'La visualizzazione del file ha richiesto troppo tempo; potrebbe essere troppo grande per questo dispositivo.',
   vwThinned: (p, f) =>
     `Mostrati ${f.number(p.shown)} splat su ${f.number(p.total)}: la scena supera il budget di questo dispositivo (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Caricamento ${f.percent(p.percent / 100)} · ${f.number(p.shown)} splat su ${f.number(p.total)} visibili`,
 };
 
 export default it;

@@ -417,6 +417,8 @@ const ja: Translation = {
   vwErrTimeout: 'ファイルの表示に時間がかかりすぎました。このデバイスには大きすぎる可能性があります。',
   vwThinned: (p, f) =>
     `${f.number(p.total)} 個中 ${f.number(p.shown)} 個のスプラットを表示しています。シーンがこのデバイスの上限（splat-budget）を超えています。`,
+  vwStreaming: (p, f) =>
+    `読み込み中 ${f.percent(p.percent / 100)} · ${f.number(p.total)} 個中 ${f.number(p.shown)} 個のスプラットを表示中`,
 };
 
 export default ja;

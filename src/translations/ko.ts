@@ -405,6 +405,8 @@ const ko: Translation = {
   vwErrTimeout: '파일을 표시하는 데 너무 오래 걸렸습니다. 이 기기에서 처리하기에는 파일이 너무 클 수 있습니다.',
   vwThinned: (p, f) =>
     `스플랫 ${f.number(p.total)}개 중 ${f.number(p.shown)}개만 표시합니다. 장면이 이 기기의 표시 한도(splat-budget)보다 큽니다.`,
+  vwStreaming: (p, f) =>
+    `불러오는 중 ${f.percent(p.percent / 100)} · 스플랫 ${f.number(p.total)}개 중 ${f.number(p.shown)}개 표시 중`,
 };
 
 export default ko;

@@ -426,6 +426,8 @@ const nl: Translation = {
   vwErrTimeout: 'Het weergeven van het bestand duurde te lang; het is mogelijk te groot voor dit apparaat.',
   vwThinned: (p, f) =>
     `${f.number(p.shown)} van ${f.number(p.total)} splats worden getoond: de scène is groter dan het budget van dit apparaat (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Laden ${f.percent(p.percent / 100)} · ${f.number(p.shown)} van ${f.number(p.total)} splats zichtbaar`,
 };
 
 export default nl;

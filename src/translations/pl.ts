@@ -426,6 +426,8 @@ const pl: Translation = {
   vwErrTimeout: 'Wyświetlanie pliku trwało zbyt długo; może być za duży dla tego urządzenia.',
   vwThinned: (p, f) =>
     `Wyświetlane splaty: ${f.number(p.shown)} z ${f.number(p.total)}. Scena przekracza budżet tego urządzenia (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Wczytywanie ${f.percent(p.percent / 100)} · widoczne splaty: ${f.number(p.shown)} z ${f.number(p.total)}`,
 };
 
 export default pl;

@@ -411,6 +411,8 @@ const ptBR: Translation = {
   vwErrTimeout: 'O arquivo demorou demais para ser exibido; talvez seja grande demais para este dispositivo.',
   vwThinned: (p, f) =>
     `Mostrando ${f.number(p.shown)} de ${f.number(p.total)} splats: a cena é maior que o limite deste dispositivo (splat-budget).`,
+  vwStreaming: (p, f) =>
+    `Carregando ${f.percent(p.percent / 100)} · ${f.number(p.shown)} de ${f.number(p.total)} splats na tela`,
 };
 
 export default ptBR;

@@ -400,6 +400,8 @@ const zhHans: Translation = {
   vwErrTimeout: '文件显示耗时过长；对于此设备，文件可能过大。',
   vwThinned: (p, f) =>
     `正在显示 ${f.number(p.total)} 个泼溅点中的 ${f.number(p.shown)} 个：场景超出了此设备的预算（splat-budget）。`,
+  vwStreaming: (p, f) =>
+    `正在加载 ${f.percent(p.percent / 100)} · 已显示 ${f.number(p.total)} 个泼溅点中的 ${f.number(p.shown)} 个`,
 };
 
 export default zhHans;

@@ -3,6 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/video-to-3d-uploader/define.js';
 import type { SceneValue, VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
 import type { VideoJob } from '../../src/api/index.js';
+import type { SplatViewer } from '../../src/viewers/splat-viewer/splat-viewer.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { JobPoller } from '../../src/jobs/job-poller.js';
 import type { JobEvent } from '../../src/events/job-events.js';
@@ -455,6 +456,17 @@ describe('<video-to-3d-uploader>: results kept on this device, and the end of a 
     await reach(el, 'succeeded');
     await loaded(el);
     const id = el.job!.id;
+    // This device keeps the scene as the viewer read it (a .ksplat), not the trainer's PLY.
+    const ply = await jobPly(el);
+    const cache = await caches.open('mediakit-results');
+    const key = await until(
+      async () => (await cache.keys()).find((k) => k.url.endsWith(`/${encodeURIComponent(id)}`)),
+      20_000,
+      'the scene kept on this device',
+    );
+    const kept = await (await cache.match(key))!.arrayBuffer();
+    expect(new TextDecoder().decode(kept.slice(0, 3)), 'not the PLY').to.not.equal('ply');
+    expect(kept.byteLength / ply.size, 'share of the PLY stored').to.be.lessThan(0.3);
     el.remove();
     const downloads = requestsTo(`${endpoint}/files/`);
     const again = await mount(); // the page comes back
@@ -463,6 +475,8 @@ describe('<video-to-3d-uploader>: results kept on this device, and the end of a 
     await loaded(again);
     expect(requestsTo(`${endpoint}/files/`), 'no download of the scene').to.equal(downloads);
     expect(cut(again).textContent).to.contain('Shown from this device');
+    const splats = await until(() => q<SplatViewer>(again, 'splat-viewer')?.splats, 20_000, 'the splat count');
+    expect(splats, 'the same scene').to.equal(Number(/element vertex (\d+)/.exec(await ply.slice(0, 4096).text())![1]));
   });
 
   it('marks the tab title while the page is hidden when a job ends, and restores it on return', async () => {

@@ -8,7 +8,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/splat-viewer/define.js';
 import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
-import { coverage } from '../fixtures/pixels.js';
+import { coverage, difference } from '../fixtures/pixels.js';
 import { expectSplatRendered, mountViewer, settle } from '../fixtures/viewers.js';
 import { blobUrl } from '../fixtures/splats.js';
 
@@ -17,21 +17,6 @@ const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).a
 /** Requests for the SPZ decoder's module (@adobe/spz) so far. */
 const spzDecoderRequests = () =>
   performance.getEntriesByType('resource').filter((e) => e.name.includes('@adobe/spz')).length;
-
-/** Mean absolute difference of two same-sized screenshots, over RGBA, as a share of 255. */
-async function difference(a: Blob, b: Blob): Promise<number> {
-  const read = async (png: Blob) => {
-    const bitmap = await createImageBitmap(png);
-    const ctx = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
-    ctx.drawImage(bitmap, 0, 0);
-    return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
-  };
-  const [x, y] = await Promise.all([read(a), read(b)]);
-  expect(x.length).to.equal(y.length);
-  let sum = 0;
-  for (let i = 0; i < x.length; i++) sum += Math.abs(x[i]! - y[i]!);
-  return sum / x.length / 255;
-}
 
 /** The error a user sees: the event's code and message, and the same message in the element's alert. */
 async function expectRefused(bytes: Uint8Array, code: string, message: RegExp): Promise<string> {

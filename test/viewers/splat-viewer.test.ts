@@ -21,12 +21,22 @@ describe('<splat-viewer>', function () {
       html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
     );
     const phases = new Set<string>();
-    el.addEventListener('mk-viewer-progress', (e) => phases.add(e.detail.phase));
+    const streamed: number[] = [];
+    el.addEventListener('mk-viewer-progress', (e) => {
+      phases.add(e.detail.phase);
+      if (e.detail.phase === 'stream') {
+        expect(e.detail.of).to.equal(3000);
+        streamed.push(e.detail.splats!);
+      }
+    });
     const settled = settle(el);
     el.src = blobUrl(ballPly(3000));
     const event = await settled;
     expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
-    expect([...phases]).to.include.members(['download', 'parse']);
+    // A standard PLY is read as it downloads (splat-stream.ts): its builds are reported as `stream`.
+    expect([...phases]).to.include.members(['download', 'stream']);
+    expect(streamed.at(-1), 'the last build holds every splat').to.equal(3000);
+    expect((event as ViewerLoadEvent).detail.shown).to.equal(3000);
     expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.02);
     expect(el.splats).to.equal(3000);
   });

@@ -47,7 +47,7 @@ export function running(
   const scene = new SceneController(host, client, () => jobs.refresh());
   const restored = followValue(host, {
     results,
-    blob: async (record) => (await scene.blob(record)).blob ?? Promise.reject(new Error('The scene is gone.')),
+    blob: async (record) => (await scene.original(record)) ?? Promise.reject(new Error('The scene is gone.')),
   });
   return {
     jobs,

@@ -1,9 +1,14 @@
 /**
  * `SceneController`: the scene <video-to-3d-uploader> shows: a job's, once it succeeded (or
- * expired but is still kept on this device), loaded once per job as a blob URL for the viewer, with
+ * expired but is still kept on this device), from its download link (the viewer reads the PLY as it
+ * arrives and shows it while it does) or from this device as a blob URL, with
  * whether it came from this device, why it failed, and whether the job ended while the page was
  * closed; or a kept scene's (a value's asset), shown from its URL. Part of the uploader's lazy
  * running.ts chunk; the viewer (and three.js behind it) loads only when there is a scene to show.
+ *
+ * This device keeps the scene in the compact form the viewer read it into (`compactScene()`: a
+ * .ksplat of what is drawn, about a fifth of a trainer's PLY), once the viewer has shown it; a site
+ * that keeps the result (an `assetHandler`) always gets the PLY as the API made it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { VideoJob } from '../../api/index.js';
@@ -28,6 +33,8 @@ export class SceneController implements ReactiveController {
   readonly #refresh: () => Promise<JobRecord | undefined>;
   #for = '';
   #blob: { id: string; read: Promise<{ blob: Blob | undefined; cached: boolean }> } | undefined;
+  /** The job shown from its download (not this device), to keep in compact form once the viewer shows it. */
+  #toKeep: { scope: string; id: string } | undefined;
 
   /** `refresh`: polls the job now for fresh download links. */
   constructor(
@@ -40,6 +47,23 @@ export class SceneController implements ReactiveController {
     this.#refresh = refresh;
     host.addController(this);
     host.addEventListener('mk-job-succeeded', (e) => (this.away = e.detail.whileAway));
+    host.addEventListener('mk-viewer-load', (e) => void this.#keep(e.composedPath()[0]));
+    // The viewer could not read the download (a link that expired meanwhile, a lost connection):
+    // the uploader says so with its retry, which asks for fresh links.
+    host.addEventListener('mk-viewer-error', (e) => {
+      if (!this.#toKeep || this.#for !== this.#toKeep.id) return;
+      this.error = new Error(e.detail.message);
+      this.host.requestUpdate();
+    });
+  }
+
+  /** The viewer showed the downloaded scene: this device keeps it in the compact form the viewer read it into. */
+  async #keep(viewer: EventTarget | undefined): Promise<void> {
+    const keep = this.#toKeep;
+    if (!keep || this.#for !== keep.id) return;
+    this.#toKeep = undefined;
+    const compact = (viewer as { compactScene?: () => Blob | undefined } | undefined)?.compactScene?.();
+    if (compact) await resultCache.put(keep.scope, keep.id, compact);
   }
 
   hostConnected(): void {}
@@ -60,7 +84,7 @@ export class SceneController implements ReactiveController {
     // The viewer may still be reading the blob URL: revoke it once the viewer is gone from the page.
     const url = this.url;
     if (url?.startsWith('blob:')) setTimeout(() => URL.revokeObjectURL(url), 30_000);
-    this.url = this.error = this.#blob = undefined;
+    this.url = this.error = this.#blob = this.#toKeep = undefined;
     this.cached = this.away = false;
     this.#for = '';
     this.host.requestUpdate();
@@ -77,9 +101,10 @@ export class SceneController implements ReactiveController {
   }
 
   /**
-   * The PLY of `record`: from this device's result cache, else downloaded through the proxy (with
-   * fresh links when the ones in hand are about to expire) and kept there. Once per job: the viewer
-   * and the site's `assetHandler` share the download. Undefined for an expired job not on this device.
+   * The scene of `record`: from this device's result cache (its compact form), else the PLY
+   * downloaded through the proxy (with fresh links when the ones in hand are about to expire). Once
+   * per job: the viewer and the site's `assetHandler` share the download. Undefined for an expired
+   * job not on this device.
    */
   blob(record: JobSnapshot): Promise<{ blob: Blob | undefined; cached: boolean }> {
     if (this.#blob?.id !== record.id) {
@@ -94,33 +119,59 @@ export class SceneController implements ReactiveController {
   }
 
   async #read(record: JobSnapshot): Promise<{ blob: Blob | undefined; cached: boolean }> {
-    const output = (record.job as VideoJob | undefined)?.output;
     let blob = await resultCache.get(record.scope, record.id);
     const cached = blob !== undefined;
-    if (!blob && output && record.status === 'succeeded') {
-      const client = this.#client();
-      const fresh =
-        record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000
-          ? await this.#refresh()
-          : record;
-      blob = await client.download((fresh?.job as VideoJob | undefined)?.output?.ply_url ?? output.ply_url);
-      await resultCache.put(record.scope, record.id, blob);
+    if (!blob) {
+      const url = await this.#link(record);
+      if (url) blob = await this.#client().download(url);
     }
     return { blob, cached };
+  }
+
+  /** The PLY's download link of a succeeded job (fresh when the ones in hand are about to expire). */
+  async #link(record: JobSnapshot): Promise<string | undefined> {
+    const output = (record.job as VideoJob | undefined)?.output;
+    if (!output || record.status !== 'succeeded') return undefined;
+    const client = this.#client();
+    const fresh =
+      record.linksExpireAt !== undefined && record.linksExpireAt < client.serverNow() + 5000
+        ? await this.#refresh()
+        : record;
+    return client.fileUrl((fresh?.job as VideoJob | undefined)?.output?.ply_url ?? output.ply_url);
+  }
+
+  /**
+   * The PLY of `record` as the API made it, for a site that keeps it: the download the viewer
+   * shows, or, when the scene on screen came from this device (in compact form), a new download.
+   */
+  async original(record: JobSnapshot): Promise<Blob | undefined> {
+    const shown = await this.blob(record);
+    if (!shown.cached || !shown.blob || (await isPly(shown.blob))) return shown.blob;
+    const url = await this.#link(record);
+    return url ? this.#client().download(url) : undefined;
   }
 
   async #load(record: JobRecord): Promise<void> {
     this.#for = record.id;
     try {
-      const { blob, cached } = await this.blob(record);
-      if (!blob || this.#for !== record.id) return;
+      // From this device when it kept the scene; else the viewer reads the download itself, as it
+      // arrives (a scene of a million splats shows its first splats in seconds, not after 250 MB).
+      const kept = await resultCache.get(record.scope, record.id);
+      const url = kept ? undefined : await this.#link(record);
+      if ((!kept && !url) || this.#for !== record.id) return;
       await import('../../viewers/splat-viewer/define.js');
       if (this.#for !== record.id) return;
-      this.cached = cached;
-      this.url = URL.createObjectURL(blob);
+      this.cached = kept !== undefined;
+      if (!kept) this.#toKeep = { scope: record.scope, id: record.id };
+      this.url = kept ? URL.createObjectURL(kept) : url;
     } catch (err) {
       if (this.#for === record.id) this.error = err;
     }
     this.host.requestUpdate();
   }
+}
+
+/** A PLY (a cache entry from before scenes were kept in compact form), not a .ksplat. */
+async function isPly(blob: Blob): Promise<boolean> {
+  return (await blob.slice(0, 4).text()).startsWith('ply');
 }

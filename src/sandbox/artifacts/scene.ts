@@ -97,7 +97,8 @@ export async function buildScene(input: SceneInput, options: SceneOptions = {}):
       rotation: [1, 0, 0, 0],
     });
   }
-  const ply = encodePly(splats);
+  // Spherical harmonics of degree 3 (zero here), as the reference trainer writes them: 248 bytes a splat.
+  const ply = encodePly(splats, 3);
   const zip = zipSync({ 'scene.ply': [ply, { level: 6 }] });
   return { ply, zip, splats: splats.length, source: pixels ? 'frames' : 'digest' };
 }

@@ -21,6 +21,7 @@ import {
 } from 'three';
 import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
 import { ViewerError } from '../shared/viewer-error.js';
+import { readAll } from '../shared/fetch-bytes.js';
 import { viewerMessages } from '../shared/viewer-messages.js';
 import { Orbit, frame, keyboardOrbit, samplePoints, uprightRotation } from '../shared/orbit.js';
 import { readGlbStats } from './glb-stats.js';
@@ -118,7 +119,9 @@ export function createGlbRenderer(
   }
 
   return {
-    async load(bytes, signal, onProgress) {
+    async load(source, signal, onProgress) {
+      // <glb-viewer> does not stream: its element hands over the whole file.
+      const bytes = source instanceof Uint8Array ? source : await readAll(source);
       const stats = readGlbStats(bytes);
       onProgress({ phase: 'parse', loaded: bytes.byteLength, total: bytes.byteLength });
       const gltf = await parseGlb(bytes, stage.renderer, options);

@@ -18,7 +18,7 @@ import { ViewerError } from './viewer-error.js';
 import { LocalizeController } from '../../internal/localize.js';
 import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
 import { reasonOf, viewerMessages } from './viewer-messages.js';
-import { fetchBytes } from './fetch-bytes.js';
+import { fetchBytes, fetchStream, type ByteStream } from './fetch-bytes.js';
 
 // Imported for its side effect too: it registers the English words.
 
@@ -33,12 +33,17 @@ const UPS: readonly ViewerUp[] = ['+y', '-y', '+z', '-z'];
 export interface ViewerRenderer {
   /** Sets which axis of the file points up; the view is turned and framed again. */
   setUp(up: ViewerUp): void;
-  /** Shows the file's bytes (downloaded by the element, in parallel with the renderer's import). */
+  /**
+   * Shows the file: its bytes (downloaded by the element, in parallel with the renderer's import),
+   * or, for a renderer that streams, the download as it arrives (the renderer reports its progress).
+   */
   load(
-    bytes: Uint8Array,
+    source: Uint8Array | ByteStream,
     signal: AbortSignal,
     onProgress: (detail: ViewerProgressDetail) => void,
   ): Promise<Omit<ViewerLoadDetail, 'src'> & { thinned?: Thinned }>;
+  /** What is shown, in a compact form that shows the same again (a splat renderer's .ksplat), if it has one. */
+  compact?(): Uint8Array | undefined;
   /** The largest device-pixel ratio drawn. */
   setMaxPixelRatio(ratio: number): void;
   setAutoRotate(on: boolean): void;
@@ -86,6 +91,8 @@ export abstract class ViewerElement extends MkElement {
   @state() private hasPoster = false;
   /** The scene shown is thinned to the splat budget (said in the notice part). */
   @state() private thinned: Thinned | undefined;
+  /** While a streamed scene arrives: the splats on screen so far, of the file's. */
+  @state() private streamed: Thinned | undefined;
 
   #renderer: ViewerRenderer | undefined;
   #load: AbortController | undefined;
@@ -99,11 +106,16 @@ export abstract class ViewerElement extends MkElement {
   #releaseTimer: ReturnType<typeof setTimeout> | undefined;
   /** The bytes shown, kept while the context is given back so coming into view needs no download. */
   #kept: { src: string; bytes: Uint8Array } | undefined;
+  /** What is shown in the renderer's compact form, when it has one (a streamed splat scene). */
+  #compact: Uint8Array | undefined;
   /** User Timing `mediakit:glb-viewer|splat-viewer:first-frame` (the library's tag, whatever a page registered): from starting to load a src to its first frame. */
   #perf: PhaseTimer | undefined;
 
   /** Gives the renderer (and its WebGL context) back when the element has been out of view a moment. */
   protected releaseOffscreen = false;
+
+  /** The renderer reads the download as it arrives (and shows it while it does). */
+  protected streams = false;
 
   /** Words in the element's language (closest [lang]); `strings` overrides single ones. */
   @property({ attribute: false }) strings: Partial<ViewerStrings> | undefined;
@@ -170,9 +182,10 @@ export abstract class ViewerElement extends MkElement {
     }
   }
 
-  /** A PNG of the current view; rejects until the first frame. */
+  /** A PNG of the current view; rejects until the first frame (of a streamed scene: its first splats). */
   async screenshot(): Promise<Blob> {
-    if (!this.#renderer || this.status !== 'loaded') throw new Error(viewerMessages.notShownYet);
+    if (!this.#renderer || !(this.status === 'loaded' || (this.status === 'loading' && this.streamed)))
+      throw new Error(viewerMessages.notShownYet);
     return this.#renderer.screenshot();
   }
 
@@ -187,17 +200,23 @@ export abstract class ViewerElement extends MkElement {
     this.progress = undefined;
     this.errorMessage = '';
     this.thinned = undefined;
+    this.streamed = undefined;
+    this.#compact = undefined;
     const onProgress = (detail: ViewerProgressDetail) => {
       if (load.signal.aborted) return;
       this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
+      if (detail.phase === 'stream' && detail.splats !== undefined)
+        this.streamed = { shown: detail.splats, total: detail.of ?? detail.splats };
       this.dispatchEvent(new ViewerProgressEvent(detail));
     };
     try {
       // The file downloads while the renderer module (three.js) loads, not after it.
       const kept = this.#kept?.src === src ? this.#kept.bytes : undefined;
-      const bytes = kept
+      const bytes: Promise<Uint8Array | ByteStream> = kept
         ? Promise.resolve(kept)
-        : fetchBytes(src, load.signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
+        : this.streams
+          ? fetchStream(src, load.signal)
+          : fetchBytes(src, load.signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
       bytes.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
       const factory = await this.loadRenderer();
       load.signal.throwIfAborted();
@@ -207,12 +226,17 @@ export abstract class ViewerElement extends MkElement {
       this.#renderer.setUp(this.#up());
       this.#renderer.setMaxPixelRatio(this.#pixelRatio());
       const data = await bytes;
-      if (this.releaseOffscreen) this.#kept = { src, bytes: data };
+      if (this.releaseOffscreen && data instanceof Uint8Array) this.#kept = { src, bytes: data };
       this.#released = false;
       const result = await this.#renderer.load(data, load.signal, onProgress);
       if (load.signal.aborted) return;
+      // A streamed scene is kept in its compact form (the raw file was never held).
+      const compact = this.#renderer.compact?.();
+      this.#compact = compact;
+      if (this.releaseOffscreen && compact) this.#kept = { src, bytes: compact };
       const { thinned, ...detail } = result;
       this.thinned = thinned;
+      this.streamed = undefined;
       this.status = 'loaded';
       this.#perf.end('first-frame');
       this.dispatchEvent(new ViewerLoadEvent({ src, ...detail }));
@@ -231,6 +255,11 @@ export abstract class ViewerElement extends MkElement {
       this.errorCode = e.code;
       this.dispatchEvent(new ViewerErrorEvent({ code: e.code, message: e.message, src }));
     }
+  }
+
+  /** The file shown, in the renderer's compact form (see the subclass), once loaded. */
+  protected compactBytes(): Uint8Array | undefined {
+    return this.status === 'loaded' ? this.#compact : undefined;
   }
 
   #setState(status: Status): void {
@@ -281,8 +310,8 @@ export abstract class ViewerElement extends MkElement {
     const waiting = this.status === 'idle' || this.status === 'loading';
     return html`<div part="base" class="base">
       ${keyed(this.canvasGeneration, html`<canvas part="canvas" tabindex="0" role="img" aria-label=${t.term('vwCanvas', { label })}></canvas>`)}
-      <slot name="poster" ?hidden=${this.status === 'loaded'} @slotchange=${this.#handlePosterChange}></slot>
-      ${waiting && !this.hasPoster ? this.#renderHint() : nothing}
+      <slot name="poster" ?hidden=${this.status === 'loaded' || !!this.streamed} @slotchange=${this.#handlePosterChange}></slot>
+      ${waiting && !this.hasPoster && !this.streamed ? this.#renderHint() : nothing}
       ${
         this.status === 'loading'
           ? html`<div part="progress" class="progress" role="progressbar" aria-label=${t.term('vwLoading', { label })} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
@@ -292,6 +321,11 @@ export abstract class ViewerElement extends MkElement {
       }
       ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${this.#errorText()}</div>` : nothing}
       ${this.status === 'loaded' && this.thinned ? html`<div part="notice" class="notice" role="status">${t.term('vwThinned', this.thinned)}</div>` : nothing}
+      ${
+        this.status === 'loading' && this.streamed
+          ? html`<div part="notice streaming" class="notice">${t.term('vwStreaming', { percent: pct ?? 0, ...this.streamed })}</div>`
+          : nothing
+      }
       <div class="sr-only" aria-live="polite">${announce}</div>
     </div>`;
   }

@@ -1,7 +1,7 @@
 /**
  * The viewers' words as the elements' dictionaries have them (English here, the other languages in
  * src/translations/, loaded on first use), through the same LocalizeController: the label, the empty hint, loading and loaded, the
- * canvas description, a sentence per error code, and the notice of a thinned scene. The detailed
+ * canvas description, a sentence per error code, the notice of a thinned scene, and the progress of a scene shown while it downloads. The detailed
  * English message of an error (viewer-messages.ts) stays in `mk-viewer-error`'s detail for developers.
  */
 import type { Formatter } from '../../internal/format.js';
@@ -23,6 +23,8 @@ export const viewerStrings = {
   vwErrTimeout: 'The file took too long to show; it may be too large for this device.',
   vwThinned: (p: { shown: number; total: number }, f: Formatter) =>
     `Showing ${f.number(p.shown)} of ${f.number(p.total)} splats: the scene is larger than this device's budget (splat-budget).`,
+  vwStreaming: (p: { percent: number; shown: number; total: number }, f: Formatter) =>
+    `Loading ${f.percent(p.percent / 100)} · ${f.number(p.shown)} of ${f.number(p.total)} splats on screen`,
 };
 
 export type ViewerStrings = typeof viewerStrings;

@@ -36,6 +36,16 @@ declare module '@mkkellogg/gaussian-splats-3d' {
       sortRunning: boolean;
       sortWorker?: Worker;
       splatMesh: { getSplatCount(): number } | null;
+      /** What the library's progressive loader calls for each build of a growing SplatBuffer. */
+      addSplatBuffers(
+        splatBuffers: SplatBuffer[],
+        options: { splatAlphaRemovalThreshold?: number }[],
+        finalBuild: boolean,
+        showLoadingUI: boolean,
+        showLoadingUIForSplatTreeBuild: boolean,
+        replaceExisting: boolean,
+        enableRenderBeforeFirstSort: boolean,
+      ): Promise<void>;
     };
     addSplatScene(path: string, options?: AddSceneOptions): Promise<void> & { abort?: (reason?: unknown) => void };
     getSceneCount(): number;
@@ -51,6 +61,8 @@ declare module '@mkkellogg/gaussian-splats-3d' {
     readonly bufferData: ArrayBuffer;
     readonly compressionLevel: number;
     getSplatCount(): number;
+    /** Sets how many sections and splats of a preallocated buffer are filled (progressive loading). */
+    updateLoadedCounts(sectionCount: number, splatCount: number): void;
     getSplatCenter(index: number, out: Vector3): void;
     getSplatScaleAndRotation(index: number, outScale: Vector3, outRotation: Quaternion): void;
     /** RGBA, each 0..255. */

@@ -236,7 +236,7 @@ function fromZip(zip: Uint8Array): Uint8Array {
   return files[name]!;
 }
 
-interface Element {
+export interface PlyElement {
   name: string;
   count: number;
   props: { name: string; type: string }[];
@@ -261,7 +261,7 @@ const SIZES: Record<string, number> = {
   float64: 8,
 };
 
-function parseHeader(bytes: Uint8Array): { elements: Element[]; dataStart: number; text: string } {
+export function parseHeader(bytes: Uint8Array): { elements: PlyElement[]; dataStart: number; text: string } {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, MAX_HEADER)));
   const end = head.indexOf('end_header');
   if (end < 0)
@@ -274,7 +274,7 @@ function parseHeader(bytes: Uint8Array): { elements: Element[]; dataStart: numbe
       'unsupported_format',
       'Only binary little-endian PLY files are supported; re-export the scene as binary PLY.',
     );
-  const elements: Element[] = [];
+  const elements: PlyElement[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim().split(/\s+/);
     if (line[0] === 'element') elements.push({ name: line[1]!, count: Number(line[2]), props: [] });
@@ -331,7 +331,7 @@ function fromPly(bytes: Uint8Array): PreparedSplats {
 }
 
 /** SuperSplat's compressed PLY: 256 splats per chunk, quantized within each chunk's ranges. */
-function fromCompressedPly(bytes: Uint8Array, elements: Element[], dataStart: number): PreparedSplats {
+function fromCompressedPly(bytes: Uint8Array, elements: PlyElement[], dataStart: number): PreparedSplats {
   const chunk = elements.find((e) => e.name === 'chunk')!;
   const vertex = elements.find((e) => e.name === 'vertex')!;
   if (elements[0] !== chunk || elements[1] !== vertex)

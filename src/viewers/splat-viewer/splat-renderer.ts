@@ -12,6 +12,9 @@
 import { Box3, Group, PerspectiveCamera, Quaternion, Scene, Vector3, Vector4, WebGLRenderer } from 'three';
 import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode, SplatBuffer } from '@mkkellogg/gaussian-splats-3d';
 import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
+import type { ViewerProgressDetail } from '../../events/viewer-progress.js';
+import { joinChunks, type ByteStream } from '../shared/fetch-bytes.js';
+import { KSPLAT_HEADER, PlyStream } from './splat-stream.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { FrameScheduler, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
@@ -23,6 +26,11 @@ const LOAD_TIMEOUT_MS = 60_000;
 const FIT_QUANTILE = 0.98;
 /** Frames keep coming this long after a change, while the sort worker catches up. */
 const SETTLE_MS = 600;
+
+type LoadResult = Awaited<ReturnType<ViewerRenderer['load']>>;
+
+/** `ply` and a line end: a PLY file (its header says which kind). */
+const isPly = (b: Uint8Array) => b[0] === 0x70 && b[1] === 0x6c && b[2] === 0x79 && (b[3] === 0x0a || b[3] === 0x0d);
 
 /** What the library is given: PLY or .splat bytes, or a .ksplat with its centres sampled here. */
 type Scene3 =
@@ -120,49 +128,209 @@ export function createSplatRenderer(
     await old.dispose().catch(() => undefined);
   }
 
+  /** A fresh library viewer in our scene (the old one disposed). */
+  async function newViewer(): Promise<DropInViewer> {
+    await clear();
+    const isolated = globalThis.crossOriginIsolated === true;
+    const viewer = withoutInjectedStyles(
+      () =>
+        new DropInViewer({
+          sharedMemoryForWorkers: isolated,
+          gpuAcceleratedSort: isolated,
+          sphericalHarmonicsDegree: 0,
+          sceneRevealMode: SceneRevealMode.Instant,
+          logLevel: LogLevel.None,
+          freeIntermediateSplatData: true,
+          // Its (hidden, unused) loading UI goes into our canvas, never into the host page's body.
+          rootElement: canvas,
+        }),
+    );
+    splats = viewer;
+    root.add(viewer);
+    return viewer;
+  }
+
+  /** Frames the view on these bounds and sampled centres (in the file's axes), unless the user has moved it. */
+  function frameOn(min: [number, number, number], max: [number, number, number], centres: Float32Array): void {
+    fileBounds = new Box3(new Vector3(...min), new Vector3(...max));
+    filePoints = centres;
+    fit();
+  }
+
+  /** Draws until the library's sort worker has ordered the splats once, then one more frame. */
+  function firstSortedFrame(viewer: DropInViewer, signal: AbortSignal): Promise<void> {
+    const start = performance.now();
+    return new Promise<void>((resolve, reject) => {
+      const tick = () => {
+        if (signal.aborted) return reject(signal.reason);
+        renderer.render(scene, camera);
+        if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning)
+          return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
+        if (performance.now() - start > LOAD_TIMEOUT_MS)
+          return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
+        requestAnimationFrame(tick);
+      };
+      tick();
+    });
+  }
+
+  function afterLoad(viewer: DropInViewer): void {
+    // The library's sort worker can fault while it is being torn down (seen with tiny scenes);
+    // an unhandled worker error would surface as an error of the host page, which is not ours to raise.
+    viewer.viewer.sortWorker?.addEventListener('error', (e) => e.preventDefault());
+  }
+
+  /** The scene being (or last) streamed, for its compact form. */
+  let streamed: PlyStream | undefined;
+
+  const budget = () => Math.max(1, Math.floor(options.budget?.() ?? Infinity));
+
+  /**
+   * A standard 3DGS PLY shown while it downloads (splat-stream.ts): the first splats as soon as
+   * the first records are read, more as they arrive, each build handed to the library as a growing
+   * SplatBuffer (as its own progressive loader does, but from our download and in one compact copy).
+   * Any other file is read whole and goes the whole-file way.
+   */
+  async function loadStream(
+    source: ByteStream,
+    signal: AbortSignal,
+    onProgress: (detail: ViewerProgressDetail) => void,
+  ): Promise<LoadResult | Uint8Array> {
+    const total = source.total;
+    let loaded = 0;
+    const next = async () => {
+      const chunk = await source.read();
+      if (signal.aborted) throw signal.reason;
+      if (chunk) {
+        loaded += chunk.byteLength;
+        onProgress({ phase: 'download', loaded, total });
+      }
+      return chunk;
+    };
+    const rest = async (head: Uint8Array[]) => {
+      const chunks = [...head];
+      for (let c = await next(); c; c = await next()) chunks.push(c);
+      return joinChunks(chunks);
+    };
+    const first = await next();
+    if (!first || !isPly(first)) return rest(first ? [first] : []);
+    const stream = new PlyStream(budget());
+    stream.push(first);
+    while (!stream.header) {
+      const c = await next();
+      if (!c) break;
+      stream.push(c);
+    }
+    if (!stream.header) stream.finish(); // throws: the file ends inside its header
+    if (!stream.streamable) return rest(stream.head);
+    streamed = undefined;
+
+    const viewer = await newViewer();
+    const header = stream.header!;
+    // Frames keep coming while the scene streams in: the library sorts (and so finishes each
+    // build) only as it is drawn.
+    busyUntil = Infinity;
+    let splatBuffer: SplatBuffer | undefined;
+    let shown = 0;
+    let building: Promise<void> | undefined;
+    const build = async (final: boolean) => {
+      const count = stream.count;
+      if (!splatBuffer) {
+        // As the library's own progressive loader: the section says the count it was made with.
+        new Uint32Array(stream.buffer!, KSPLAT_HEADER, 1)[0] = count;
+        splatBuffer = new SplatBuffer(stream.buffer!, false);
+      }
+      splatBuffer.updateLoadedCounts(1, count);
+      await viewer.viewer.addSplatBuffers(
+        [splatBuffer],
+        [{ splatAlphaRemovalThreshold: 1 }],
+        final,
+        false,
+        false,
+        true,
+        true,
+      );
+      if (signal.aborted || splats !== viewer) return;
+      if (!touched && stream.centresCount > 0) {
+        const centres = stream.centres.subarray(0, stream.centresCount * 3);
+        const { min, max } = robustBounds(stream.centresCount, (i, out) => {
+          out[0] = centres[i * 3]!;
+          out[1] = centres[i * 3 + 1]!;
+          out[2] = centres[i * 3 + 2]!;
+        });
+        frameOn(min, max, centres.slice());
+      }
+      renderer.render(scene, camera);
+      shown = count;
+      wake();
+      onProgress({ phase: 'stream', loaded, total, splats: count, of: header.total });
+    };
+    const buildMore = () => {
+      if (building || stream.count === shown || stream.count === 0) return;
+      scheduler.request();
+      building = build(false).finally(() => (building = undefined));
+      building.catch(() => undefined); // awaited below
+    };
+    try {
+      buildMore(); // the records that came with the header
+      for (let c = await next(); c; c = await next()) {
+        stream.push(c);
+        buildMore();
+      }
+      stream.finish();
+      while (building) await building;
+      await build(true);
+      afterLoad(viewer);
+      await firstSortedFrame(viewer, signal);
+    } catch (err) {
+      if (splats === viewer) await clear();
+      if (err instanceof ViewerError || signal.aborted) throw err;
+      throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
+    } finally {
+      busyUntil = 0;
+    }
+    streamed = stream;
+    wake();
+    return {
+      splats: header.total,
+      shown: stream.count,
+      ...(stream.thinning ? { thinned: { shown: stream.count, total: header.total } } : {}),
+    };
+  }
+
   return {
-    async load(raw, signal, onProgress) {
+    async load(source, signal, onProgress) {
+      let raw: Uint8Array;
+      if (source instanceof Uint8Array) raw = source;
+      else {
+        const result = await loadStream(source, signal, onProgress);
+        if (!(result instanceof Uint8Array)) return result;
+        raw = result;
+      }
+      streamed = undefined;
       const whole = await readScene(prepareSplats(raw));
       if (signal.aborted) throw signal.reason;
-      const budget = Math.max(1, Math.floor(options.budget?.() ?? Infinity));
+      const most = budget();
       // Over the budget: every k-th splat, so the whole scene still shows, thinner, instead of
       // a tab that runs out of memory (sorting and textures grow with the count).
       const prepared: Scene3 =
-        whole.count <= budget
+        whole.count <= most
           ? whole
           : whole.format === 'ksplat'
             ? {
                 ...whole,
                 format: 'splat',
                 centres: undefined,
-                bytes: ksplatRecords(whole.buffer, whole.count, budget),
-                count: budget,
+                bytes: ksplatRecords(whole.buffer, whole.count, most),
+                count: most,
               }
-            : { ...whole, ...thin(whole.bytes, whole.format, whole.count, budget) };
+            : { ...whole, ...thin(whole.bytes, whole.format, whole.count, most) };
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
-      await clear();
-      const isolated = globalThis.crossOriginIsolated === true;
-      const viewer = withoutInjectedStyles(
-        () =>
-          new DropInViewer({
-            sharedMemoryForWorkers: isolated,
-            gpuAcceleratedSort: isolated,
-            sphericalHarmonicsDegree: 0,
-            sceneRevealMode: SceneRevealMode.Instant,
-            logLevel: LogLevel.None,
-            freeIntermediateSplatData: true,
-            // Its (hidden, unused) loading UI goes into our canvas, never into the host page's body.
-            rootElement: canvas,
-          }),
-      );
-      splats = viewer;
-      root.add(viewer);
+      const viewer = await newViewer();
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
       // first, and a later move would leave the first frames empty until the next sort lands.
-      fileBounds = new Box3(new Vector3(...prepared.min), new Vector3(...prepared.max));
-      filePoints = prepared.centres ?? samplePositions(prepared.bytes, prepared.format);
       touched = false;
-      fit();
+      frameOn(prepared.min, prepared.max, prepared.centres ?? samplePositions(prepared.bytes, prepared.format));
       const url = URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
@@ -193,28 +361,17 @@ export function createSplatRenderer(
         clearTimeout(timer);
         URL.revokeObjectURL(url);
       }
-      // The library's sort worker can fault while it is being torn down (seen with tiny scenes);
-      // an unhandled worker error would surface as an error of the host page, which is not ours to raise.
-      viewer.viewer.sortWorker?.addEventListener('error', (e) => e.preventDefault());
-      // Draw until the library's sort worker has ordered the splats once, then one more frame.
-      const start = performance.now();
-      await new Promise<void>((resolve, reject) => {
-        const tick = () => {
-          if (signal.aborted) return reject(signal.reason);
-          renderer.render(scene, camera);
-          if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning)
-            return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
-          if (performance.now() - start > LOAD_TIMEOUT_MS)
-            return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
-          requestAnimationFrame(tick);
-        };
-        tick();
-      });
+      afterLoad(viewer);
+      await firstSortedFrame(viewer, signal);
       wake();
       return {
         splats: whole.count,
+        shown: prepared.count,
         ...(prepared.count < whole.count ? { thinned: { shown: prepared.count, total: whole.count } } : {}),
       };
+    },
+    compact() {
+      return streamed?.compact();
     },
     setUp(next) {
       if (next === up) return;

@@ -42,9 +42,11 @@ export class SplatViewer extends ViewerElement {
   @property({ reflect: true }) override up: ViewerUp = '-y';
 
   /**
-   * The most splats drawn; a larger scene shows thinned evenly to this many, and says so. Default
-   * (unset or 0): by the device, 300 000 per GiB of `navigator.deviceMemory` (4 GiB when the
-   * browser does not say), halved on a phone-sized screen.
+   * The most splats drawn; a larger scene shows thinned to this many (the most visible splats:
+   * opaque and large first), and says so. Default (unset or 0): by the device (`deviceSplatBudget`):
+   * 250 000 per GiB of `navigator.deviceMemory` (4 GiB when the browser does not say), from
+   * 250 000 to 2 500 000; on a phone-sized screen (shorter side under 600 px) half that, at most
+   * 1 000 000.
    */
   @property({ type: Number, attribute: 'splat-budget' }) splatBudget = 0;
 
@@ -55,11 +57,25 @@ export class SplatViewer extends ViewerElement {
   // a WebGL context: made only while the viewer is in view, given back a moment after it leaves.
   protected override releaseOffscreen = true;
   protected override kind = 'scene' as const;
+  // A standard PLY shows while it downloads (splat-stream.ts).
+  protected override streams = true;
   protected defaultUp: ViewerUp = '-y';
 
   constructor() {
     super();
     this.addEventListener('mk-viewer-load', (e) => (this.splats = e.detail.splats));
+  }
+
+  /**
+   * The scene shown, in the compact form a standard PLY is read into as it downloads: a .ksplat
+   * (the splat library's format, 44 bytes a splat against 248 in a PLY with spherical harmonics),
+   * holding only the splats drawn. Set it as `src` (from a blob: URL) to show the same scene again,
+   * for example from an offline cache. Undefined until such a scene is loaded (other formats are
+   * shown as they came).
+   */
+  compactScene(): Blob | undefined {
+    const bytes = this.compactBytes();
+    return bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : undefined;
   }
 
   protected async loadRenderer(): Promise<RendererFactory> {
@@ -69,10 +85,22 @@ export class SplatViewer extends ViewerElement {
 
   #budget(): number {
     if (this.splatBudget > 0) return this.splatBudget;
-    const memory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4;
-    const phone = Math.min(screen.width, screen.height) < 600;
-    return Math.round(memory * 300_000 * (phone ? 0.5 : 1));
+    return deviceSplatBudget(
+      (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
+      Math.min(screen.width, screen.height),
+    );
   }
+}
+
+/**
+ * The default splat budget for a device: 250 000 splats per GiB of memory (`navigator.deviceMemory`,
+ * 4 when unknown), 250 000 to 2 500 000; on a phone-sized screen (shorter side under 600 CSS px)
+ * half that, at most 1 000 000. A 4 GiB phone: 500 000; an 8 GiB laptop: 2 000 000.
+ */
+export function deviceSplatBudget(memoryGiB: number | undefined, shortSide: number): number {
+  const memory = memoryGiB && memoryGiB > 0 ? memoryGiB : 4;
+  const budget = Math.min(2_500_000, Math.max(250_000, memory * 250_000));
+  return Math.round(shortSide < 600 ? Math.min(1_000_000, budget / 2) : budget);
 }
 
 declare global {
