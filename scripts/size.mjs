@@ -39,10 +39,12 @@ const BUDGETS = {
   'credit-badge.js': 18.5,
   'headshot-studio.js': 36,
   'model-generator.js': 45,
-  'glb-viewer.js': 13.5,
-  'splat-viewer.js': 13.5,
+  // Issue 24: the viewers' shared base reads a download as it arrives (fetchStream) and shows a
+  // streamed scene's progress line (with its English words): measured 13.6, 13.7 and 73.0.
+  'glb-viewer.js': 14,
+  'splat-viewer.js': 14,
   'the five product elements on one page': 68,
-  'define.js (every tag)': 72.5,
+  'define.js (every tag)': 73.5,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {

@@ -21,7 +21,6 @@ import {
 } from 'three';
 import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { readAll } from '../shared/fetch-bytes.js';
 import { viewerMessages } from '../shared/viewer-messages.js';
 import { Orbit, frame, keyboardOrbit, samplePoints, uprightRotation } from '../shared/orbit.js';
 import { readGlbStats } from './glb-stats.js';
@@ -120,8 +119,9 @@ export function createGlbRenderer(
 
   return {
     async load(source, signal, onProgress) {
-      // <glb-viewer> does not stream: its element hands over the whole file.
-      const bytes = source instanceof Uint8Array ? source : await readAll(source);
+      // <glb-viewer> does not stream (its element's `streams` is false): it is handed the whole file.
+      if (!(source instanceof Uint8Array)) throw new Error('<glb-viewer> reads whole files');
+      const bytes = source;
       const stats = readGlbStats(bytes);
       onProgress({ phase: 'parse', loaded: bytes.byteLength, total: bytes.byteLength });
       const gltf = await parseGlb(bytes, stage.renderer, options);

@@ -70,13 +70,6 @@ export async function fetchBytes(
   return joinChunks(chunks, loaded);
 }
 
-/** The rest of a stream, whole. */
-export async function readAll(stream: ByteStream): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for (let c = await stream.read(); c; c = await stream.read()) chunks.push(c);
-  return joinChunks(chunks);
-}
-
 /** The chunks as one array (the chunk itself when there is one). */
 export function joinChunks(chunks: Uint8Array[], length = chunks.reduce((n, c) => n + c.byteLength, 0)): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
