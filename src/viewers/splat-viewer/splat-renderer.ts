@@ -227,9 +227,6 @@ export function createSplatRenderer(
 
     const viewer = await newViewer();
     const header = stream.header!;
-    // Frames keep coming while the scene streams in: the library sorts (and so finishes each
-    // build) only as it is drawn.
-    busyUntil = Infinity;
     let splatBuffer: SplatBuffer | undefined;
     let shown = 0;
     let building: Promise<void> | undefined;
@@ -250,7 +247,10 @@ export function createSplatRenderer(
         true,
         true,
       );
-      if (signal.aborted || splats !== viewer) return;
+      if (signal.aborted || splats !== viewer) {
+        ended = true; // replaced or given up: no more builds
+        return;
+      }
       if (!touched && stream.centresCount > 0) {
         const centres = stream.centres.subarray(0, stream.centresCount * 3);
         const { min, max } = robustBounds(stream.centresCount, (i, out) => {
@@ -265,20 +265,38 @@ export function createSplatRenderer(
       wake();
       onProgress({ phase: 'stream', loaded, total, splats: count, of: header.total });
     };
+    let ended = false;
+    let failed: { error: unknown } | undefined;
+    // One build at a time, each at least twice the last (a build uploads every splat so far, and a
+    // frame of a million splats is seconds in software WebGL: doubling keeps all the builds together
+    // under two whole-scene builds); when one ends, the next takes what arrived meanwhile (the
+    // download may be waiting). Never again after a failure, an abort or the end: each would come
+    // round at once.
     const buildMore = () => {
-      if (building || stream.count === shown || stream.count === 0) return;
-      scheduler.request();
-      building = build(false).finally(() => (building = undefined));
-      building.catch(() => undefined); // awaited below
+      if (ended || failed || signal.aborted || splats !== viewer) return;
+      if (building || stream.count === 0 || stream.count < shown * 2) return;
+      building = build(false).then(
+        () => {
+          building = undefined;
+          buildMore();
+        },
+        (error: unknown) => {
+          building = undefined;
+          failed = { error };
+        },
+      );
     };
     try {
       buildMore(); // the records that came with the header
       for (let c = await next(); c; c = await next()) {
+        if (failed) throw failed.error;
         stream.push(c);
         buildMore();
       }
       stream.finish();
+      ended = true; // the last build is the final one
       while (building) await building;
+      if (failed) throw failed.error;
       await build(true);
       afterLoad(viewer);
       await firstSortedFrame(viewer, signal);
@@ -286,8 +304,6 @@ export function createSplatRenderer(
       if (splats === viewer) await clear();
       if (err instanceof ViewerError || signal.aborted) throw err;
       throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
-    } finally {
-      busyUntil = 0;
     }
     streamed = stream;
     wake();
