@@ -21,7 +21,10 @@
  *      use, against a plain client upload (upload.ts).
  *   8. Kept results: a 500 MB scene kept through the proxy into the filesystem store and the S3
  *      store (s3rver), memory growth and throughput against a direct write (keep.ts).
- * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`, `elements`, `upload`, `keep`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's.
+ *   9. Splat scenes at their real size (300k, 1M, 2M splats): <splat-viewer>'s time to first
+ *      splats and to the whole scene and Chromium's peak memory, against the splat library alone
+ *      on the same file in the same run, and a phone-class run (scenes.ts).
+ * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`, `elements`, `upload`, `keep`, `scenes`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's, BENCH_SCENES the scene sizes.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -42,6 +45,7 @@ import { viewersBench } from './viewers.js';
 import { elementsBench } from './elements.js';
 import { uploadBench } from './upload.js';
 import { keepBench } from './keep.js';
+import { scenesBench } from './scenes.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -193,3 +197,4 @@ if (!only || only === 'viewers') await viewersBench();
 if (!only || only === 'elements') await elementsBench();
 if (!only || only === 'upload') await uploadBench();
 if (!only || only === 'keep') await keepBench();
+if (!only || only === 'scenes') await scenesBench();

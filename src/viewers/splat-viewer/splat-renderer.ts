@@ -24,10 +24,10 @@ import { prepareSplats, robustBounds, type KSplatFile, type PreparedSplats, type
 const LOAD_TIMEOUT_MS = 60_000;
 /** The first frame fits all but the farthest 2 % of the splat centres (floaters) into the view. */
 const FIT_QUANTILE = 0.98;
+/** The most splats of a streamed scene drawn before the whole of it (see loadStream). */
+const PREVIEW_MOST = 100_000;
 /** Frames keep coming this long after a change, while the sort worker catches up. */
 const SETTLE_MS = 600;
-
-type LoadResult = Awaited<ReturnType<ViewerRenderer['load']>>;
 
 /** `ply` and a line end: a PLY file (its header says which kind). */
 const isPly = (b: Uint8Array) => b[0] === 0x70 && b[1] === 0x6c && b[2] === 0x79 && (b[3] === 0x0a || b[3] === 0x0d);
@@ -128,9 +128,9 @@ export function createSplatRenderer(
     await old.dispose().catch(() => undefined);
   }
 
-  /** A fresh library viewer in our scene (the old one disposed). */
-  async function newViewer(): Promise<DropInViewer> {
-    await clear();
+  /** A fresh library viewer in our scene (the old one disposed, unless `keep`: then it stays drawn until the caller removes it). */
+  async function newViewer(keep = false): Promise<DropInViewer> {
+    if (!keep) await clear();
     const isolated = globalThis.crossOriginIsolated === true;
     const viewer = withoutInjectedStyles(
       () =>
@@ -195,7 +195,7 @@ export function createSplatRenderer(
     source: ByteStream,
     signal: AbortSignal,
     onProgress: (detail: ViewerProgressDetail) => void,
-  ): Promise<LoadResult | Uint8Array> {
+  ): Promise<{ stream: PlyStream; compact: Uint8Array } | Uint8Array> {
     const total = source.total;
     let loaded = 0;
     const next = async () => {
@@ -275,6 +275,9 @@ export function createSplatRenderer(
     const buildMore = () => {
       if (ended || failed || signal.aborted || splats !== viewer) return;
       if (building || stream.count === 0 || stream.count < shown * 2) return;
+      // Previews only up to a tenth of the scene (at most 100 000 splats): the whole scene is built
+      // once at the end, and big previews cost seconds a frame in software WebGL.
+      if (shown > 0 && shown * 2 > Math.min(PREVIEW_MOST, header.total / 10)) return;
       building = build(false).then(
         () => {
           building = undefined;
@@ -294,34 +297,29 @@ export function createSplatRenderer(
         buildMore();
       }
       stream.finish();
-      ended = true; // the last build is the final one
+      ended = true;
       while (building) await building;
       if (failed) throw failed.error;
-      await build(true);
-      afterLoad(viewer);
-      await firstSortedFrame(viewer, signal);
     } catch (err) {
       if (splats === viewer) await clear();
       if (err instanceof ViewerError || signal.aborted) throw err;
       throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
     }
-    streamed = stream;
-    wake();
-    return {
-      splats: header.total,
-      shown: stream.count,
-      ...(stream.thinning ? { thinned: { shown: stream.count, total: header.total } } : {}),
-    };
+    // The whole scene is then built once, from the compact form, the way a .ksplat is shown (a
+    // last progressive build of a million splats left the library's sort unsettled for minutes in
+    // software WebGL); the partial view stays on screen until the new one draws.
+    return { stream, compact: stream.compact()! };
   }
 
   return {
     async load(source, signal, onProgress) {
       let raw: Uint8Array;
+      let stream: PlyStream | undefined;
       if (source instanceof Uint8Array) raw = source;
       else {
         const result = await loadStream(source, signal, onProgress);
-        if (!(result instanceof Uint8Array)) return result;
-        raw = result;
+        if (result instanceof Uint8Array) raw = result;
+        else ({ stream, compact: raw } = result);
       }
       streamed = undefined;
       const whole = await readScene(prepareSplats(raw));
@@ -342,10 +340,17 @@ export function createSplatRenderer(
               }
             : { ...whole, ...thin(whole.bytes, whole.format, whole.count, most) };
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
-      const viewer = await newViewer();
+      // A streamed scene's partial view stays drawn until the whole one has its first frame.
+      const partial = stream ? splats : undefined;
+      const dropPartial = async () => {
+        if (!partial) return;
+        root.remove(partial);
+        await partial.dispose().catch(() => undefined);
+      };
+      const viewer = await newViewer(partial !== undefined);
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
       // first, and a later move would leave the first frames empty until the next sort lands.
-      touched = false;
+      if (!stream) touched = false; // a streamed scene keeps the view the user may have turned meanwhile
       frameOn(prepared.min, prepared.max, prepared.centres ?? samplePositions(prepared.bytes, prepared.format));
       const url = URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -370,6 +375,7 @@ export function createSplatRenderer(
           }),
         ]);
       } catch (err) {
+        await dropPartial();
         if (splats === viewer) await clear();
         if (err instanceof ViewerError || signal.aborted) throw err;
         throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
@@ -378,8 +384,28 @@ export function createSplatRenderer(
         URL.revokeObjectURL(url);
       }
       afterLoad(viewer);
-      await firstSortedFrame(viewer, signal);
+      try {
+        await firstSortedFrame(viewer, signal);
+      } finally {
+        await dropPartial();
+      }
       wake();
+      if (stream) {
+        streamed = stream;
+        const total = stream.header!.total;
+        onProgress({
+          phase: 'stream',
+          loaded: stream.received,
+          total: stream.received,
+          splats: stream.count,
+          of: total,
+        });
+        return {
+          splats: total,
+          shown: stream.count,
+          ...(stream.thinning ? { thinned: { shown: stream.count, total } } : {}),
+        };
+      }
       return {
         splats: whole.count,
         shown: prepared.count,
