@@ -139,20 +139,25 @@ async function runElement(o: RunOptions): Promise<void> {
   el.setAttribute('src', o.src);
 }
 
-/** A canvas and a render loop; `frame()` resolves after the next render call. */
-async function bare(o: RunOptions) {
-  const { WebGLRenderer, Scene, PerspectiveCamera } = await import('three');
+/** A canvas on the page, a renderer, a scene and the camera of the options' view, from this copy of three. */
+function stage(three: typeof import('three'), o: RunOptions) {
   const canvas = document.createElement('canvas');
   canvas.style.cssText = `display:block;width:${o.width}px;height:${o.height}px`;
   document.body.append(canvas);
-  const renderer = new WebGLRenderer({ canvas, antialias: false });
+  const renderer = new three.WebGLRenderer({ canvas, antialias: false });
   // As the element does by default: device pixels, at most 2 per CSS pixel.
   renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
   renderer.setSize(o.width, o.height, false);
-  const scene = new Scene();
-  const camera = new PerspectiveCamera(50, o.width / o.height, 0.01, 1000);
+  const scene = new three.Scene();
+  const camera = new three.PerspectiveCamera(50, o.width / o.height, 0.01, 1000);
   camera.position.set(...o.view.position);
   camera.lookAt(...o.view.target);
+  return { renderer, scene, camera };
+}
+
+/** A canvas and a render loop; `frame()` resolves after the next render call. */
+async function bare(o: RunOptions) {
+  const { renderer, scene, camera } = stage(await import('three'), o);
   const waiting: (() => void)[] = [];
   const everyFrame: (() => void)[] = [];
   let stopped = false;
@@ -249,20 +254,11 @@ interface SparkModule {
 async function runSpark(o: RunOptions): Promise<void> {
   // Spark and three from their own files through the import map, so both use one three.
   const [three, sparkModule] = ['/three/build/three.module.js', '/spark.js'];
-  const [{ WebGLRenderer, Scene, PerspectiveCamera }, spark] = await Promise.all([
+  const [threeModule, spark] = await Promise.all([
     import(/* @vite-ignore */ three) as Promise<typeof import('three')>,
     import(/* @vite-ignore */ sparkModule) as Promise<SparkModule>,
   ]);
-  const canvas = document.createElement('canvas');
-  canvas.style.cssText = `display:block;width:${o.width}px;height:${o.height}px`;
-  document.body.append(canvas);
-  const renderer = new WebGLRenderer({ canvas, antialias: false });
-  renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
-  renderer.setSize(o.width, o.height, false);
-  const scene = new Scene();
-  const camera = new PerspectiveCamera(50, o.width / o.height, 0.01, 1000);
-  camera.position.set(...o.view.position);
-  camera.lookAt(...o.view.target);
+  const { renderer, scene, camera } = stage(threeModule, o);
   const sparkRenderer = new spark.SparkRenderer({ renderer });
   scene.add(sparkRenderer as never);
   const waiting: (() => void)[] = [];
