@@ -145,6 +145,16 @@ export function createSplatRenderer(
           rootElement: canvas,
         }),
     );
+    // The library's sort worker can fault (while it is torn down, as seen with tiny scenes; its
+    // WebAssembly under a CSP without 'wasm-unsafe-eval'): an unhandled worker error would surface
+    // as an error of the host page, which is not ours to raise. Caught from the moment it exists.
+    const inner = viewer.viewer as unknown as { setupSortWorker(mesh: unknown): unknown; sortWorker?: Worker };
+    const setup = inner.setupSortWorker.bind(inner);
+    inner.setupSortWorker = (mesh) => {
+      const done = setup(mesh);
+      inner.sortWorker?.addEventListener('error', (e) => e.preventDefault());
+      return done;
+    };
     splats = viewer;
     root.add(viewer);
     return viewer;
