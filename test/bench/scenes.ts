@@ -270,6 +270,8 @@ export async function scenesBench(): Promise<void> {
           "Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 4, configurable: true });",
         );
       const p = context.pages()[0] ?? (await context.newPage());
+      // Ended from outside (seen here while other work shared the machine): said so, not a timeout.
+      context.on('close', () => settle('the browser went away (ended from outside)'));
       p.on('crash', () => {
         crashed = true;
         settle('renderer crashed');
