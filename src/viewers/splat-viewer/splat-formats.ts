@@ -41,6 +41,10 @@ const MAX_HEADER = 64 * 1024;
 /** The SPZ versions splat-spz.ts's decoder (Niantic's spz, @adobe/spz 0.2) reads. */
 export const SPZ_VERSIONS = [1, 4] as const;
 
+/** `ply` and a line end: a PLY file (its header says which kind). */
+export const isPly = (b: Uint8Array) =>
+  b[0] === 0x70 && b[1] === 0x6c && b[2] === 0x79 && (b[3] === 0x0a || b[3] === 0x0d);
+
 export function prepareSplats(input: Uint8Array): SplatFile {
   if (isZip(input)) {
     const inner = fromZip(input);
@@ -52,8 +56,7 @@ export function prepareSplats(input: Uint8Array): SplatFile {
       );
     return prepareSplats(inner);
   }
-  if (input[0] === 0x70 && input[1] === 0x6c && input[2] === 0x79 && (input[3] === 0x0a || input[3] === 0x0d))
-    return fromPly(input);
+  if (isPly(input)) return fromPly(input);
   if (input[0] === 0x67 && input[1] === 0x6c && input[2] === 0x54 && input[3] === 0x46) {
     throw new ViewerError('unsupported_format', 'This is a GLB model, not a splat scene: show it in <glb-viewer>.');
   }
@@ -124,8 +127,8 @@ function fromSpz(
 }
 
 /** The splat library's SplatBuffer layout (0.4.x): the bytes per splat by compression level and SH degree. */
-const KSPLAT_HEADER = 4096;
-const KSPLAT_SECTION_HEADER = 1024;
+export const KSPLAT_HEADER = 4096;
+export const KSPLAT_SECTION_HEADER = 1024;
 const KSPLAT_BYTES_PER_SPLAT = [
   [44, 80, 140],
   [24, 42, 72],

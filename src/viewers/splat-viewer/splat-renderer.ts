@@ -18,7 +18,14 @@ import { KSPLAT_HEADER, PlyStream } from './splat-stream.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { FrameScheduler, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
-import { prepareSplats, robustBounds, type KSplatFile, type PreparedSplats, type SplatFile } from './splat-formats.js';
+import {
+  isPly,
+  prepareSplats,
+  robustBounds,
+  type KSplatFile,
+  type PreparedSplats,
+  type SplatFile,
+} from './splat-formats.js';
 
 /** A scene that has not shown within this time is reported rather than left spinning. */
 const LOAD_TIMEOUT_MS = 60_000;
@@ -28,9 +35,6 @@ const FIT_QUANTILE = 0.98;
 const PREVIEW_MOST = 100_000;
 /** Frames keep coming this long after a change, while the sort worker catches up. */
 const SETTLE_MS = 600;
-
-/** `ply` and a line end: a PLY file (its header says which kind). */
-const isPly = (b: Uint8Array) => b[0] === 0x70 && b[1] === 0x6c && b[2] === 0x79 && (b[3] === 0x0a || b[3] === 0x0d);
 
 /** What the library is given: PLY or .splat bytes, or a .ksplat with its centres sampled here. */
 type Scene3 =
