@@ -236,6 +236,10 @@ export default {
   // The whole browser run (625 s in a fresh-clone CI with issue 21's tests): the element journeys run real jobs.
   testsFinishTimeout: 1_200_000,
   testFramework: { config: { timeout: 20_000 } },
+  // test/fixtures/report-guard.ts first: a failed assertion on a DOM node is reported, not a hang.
+  testRunnerHtml: (testFramework) =>
+    `<!DOCTYPE html><html><body><script type="module" src="/test/fixtures/report-guard.ts"></script>` +
+    `<script type="module" src="${testFramework}"></script></body></html>`,
   browsers: [
     playwrightLauncher({
       product: 'chromium',

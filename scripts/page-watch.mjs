@@ -2,13 +2,21 @@
 // @web/test-runner sees neither a crashed page nor a frozen main thread: it waits for the test
 // file until testsFinishTimeout. This says which file, and why, as it happens: a crash, a dialog,
 // or a main thread that has not answered for `stallMs` (then the JavaScript stack it is stuck in,
-// read by pausing the page through the Chrome DevTools Protocol).
+// read by pausing the page through the Chrome DevTools Protocol). A page that still answers but
+// whose file runs past `longMs` is reported too, every `longMs` after: the test mocha is in and the
+// requests that have not finished (a module import that never arrives leaves mocha nowhere).
 
 const log = (msg) => process.stderr.write(`\n[page-watch] ${msg}\n`);
 
 /** @param {{ context: import('playwright-core').BrowserContext }} args */
-export async function watchedPage({ context }, { everyMs = 15_000, stallMs = 45_000 } = {}) {
+export async function watchedPage({ context }, { everyMs = 15_000, stallMs = 45_000, longMs = 240_000 } = {}) {
   const page = await context.newPage();
+  const born = Date.now();
+  let nextLong = born + longMs;
+  /** Requests not yet finished, with when they began. */
+  const pending = new Map();
+  page.on('request', (r) => pending.set(r, Date.now()));
+  for (const done of ['requestfinished', 'requestfailed']) page.on(done, (r) => pending.delete(r));
   // The test file this page runs: the first *.test.* module it asks for.
   let file = '';
   page.on('request', (r) => {
@@ -42,6 +50,19 @@ export async function watchedPage({ context }, { everyMs = 15_000, stallMs = 45_
     if (answered) {
       lastAnswer = Date.now();
       reported = false;
+      if (Date.now() > nextLong) {
+        nextLong = Date.now() + longMs;
+        const test = await page
+          .evaluate(() => globalThis.__WTR_MOCHA_RUNNER__?.currentRunnable?.fullTitle?.() ?? '(none)')
+          .catch((e) => `(unreadable: ${e})`);
+        const open = [...pending]
+          .filter(([, t]) => Date.now() - t > 20_000)
+          .map(([r, t]) => `    ${r.method()} ${r.url()} (${Math.round((Date.now() - t) / 1000)} s)`);
+        log(
+          `${where()} has run ${Math.round((Date.now() - born) / 1000)} s; mocha is in: ${test}; ` +
+            `requests open over 20 s: ${open.length ? '\n' + open.join('\n') : 'none'}`,
+        );
+      }
       return;
     }
     if (reported || Date.now() - lastAnswer < stallMs) return;
