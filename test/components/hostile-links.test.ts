@@ -1,8 +1,9 @@
 /**
  * Links from an answer are only http(s) or same-origin (issue 19, item 7). The endpoint here,
- * /mk-hostile (web-test-runner.config.mjs), is the real /mediakit stack with every `*_url` of its
- * JSON answers turned into a `javascript:` link, as an endpoint that is not our proxy could send.
- * No element may put such a URL in an href, src, poster or download link.
+ * /mk-hostile (web-test-runner.config.mjs), is the real /mediakit stack with every `url` and `*_url`
+ * of its JSON answers turned into a `javascript:` link, as an endpoint that is not our proxy could
+ * send. No element may put such a URL in an href, src, poster or download link, nor in its value
+ * (the kept result's answer is refused, so the value keeps `asset: null`).
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/components/video-to-3d-uploader/define.js';
@@ -16,6 +17,14 @@ const endpoint = '/mk-hostile';
 // The hostile links call alert(document.domain): record it instead of blocking the page.
 const alerts: string[] = [];
 window.alert = (message?: unknown) => void alerts.push(String(message));
+
+/** Waits until keeping the result was refused (its retry button shows), so nothing is still on its way. */
+async function keepRefused(el: HTMLElement): Promise<void> {
+  await until(() => el.shadowRoot!.querySelector('[part~="keep-retry"]'), 20_000, 'the kept link refused');
+  const result = (el as unknown as { result: { asset: unknown } | null }).result;
+  expect(result, 'the value is there').to.not.equal(null);
+  expect(result!.asset, 'the value names no file').to.equal(null);
+}
 
 /** Every URL-bearing attribute in an element's shadow tree (and its viewers'), that is not a safe link. */
 function unsafeLinks(el: Element): string[] {
@@ -93,6 +102,7 @@ describe('links from a hostile answer are never rendered', function () {
     await el.updateComplete;
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="confirm-button"]')!.click();
     await reach(el, 'succeeded');
+    await keepRefused(el);
     await el.updateComplete;
     // The poll answer really carried the script links (the route works), and none is on screen.
     const job = (await (await fetch(`${endpoint}/__probe`)).json()) as { rewritten: number };
@@ -112,6 +122,7 @@ describe('links from a hostile answer are never rendered', function () {
     await el.updateComplete;
     void el.start();
     await reach(el, 'succeeded');
+    await keepRefused(el);
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part~="download"]'), 'no download link').to.equal(null);
     expect(el.shadowRoot!.querySelector('[part~="turntable"]'), 'no turntable video').to.equal(null);

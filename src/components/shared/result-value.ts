@@ -318,7 +318,12 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
     let key = this.#keys.get(file);
     if (!key) this.#keys.set(file, (key = crypto.randomUUID()));
     const source: KeepSource = file.job ?? { blob: await file.blob(), name: file.name };
-    return client.keep(source, { idempotencyKey: key });
+    const kept = await client.keep(source, { idempotencyKey: key });
+    // The same rule as a site's handler: a value never names a script or other non-http(s) link,
+    // even when an endpoint that is not our proxy answers one.
+    const problem = checkAsset(kept, "the results store's answer", false);
+    if (problem) throw new TypeError(`${client.endpoint} kept the file but ${problem}.`);
+    return kept;
   }
 
   /** Sets the value; true when it changed. */
