@@ -53,6 +53,9 @@ export class PhaseController<P extends string> implements ReactiveController {
     return this.#phase;
   }
 
+  /** Where focus goes once it is rendered (a phase change's `focus`); undefined: nowhere. */
+  #focusTo: string | undefined;
+
   /** Whether the user's focus was last inside the element. */
   get engaged(): boolean {
     return this.#engaged;
@@ -85,18 +88,27 @@ export class PhaseController<P extends string> implements ReactiveController {
     o.onChange?.(now, before);
     const text = o.say?.(now, before);
     if (text) o.announcer?.say(text);
-    const selector = this.#engaged || o.freeFocus ? o.focus?.(now, before) : undefined;
-    if (selector) void this.host.updateComplete.then(() => focusFirst(this.host.renderRoot, selector));
+    // Moved once what it names is rendered: this update, or a later one when it waits on a lazily
+    // loaded part (the error panel on a slow connection), unless the user went elsewhere meanwhile.
+    this.#focusTo = this.#engaged || o.freeFocus ? o.focus?.(now, before) : undefined;
   }
 
   hostUpdated(): void {
+    // Tried once the host has settled (an update it schedules from this one replaces what it renders).
+    if (this.#focusTo) void this.host.updateComplete.then(() => this.#tryFocus());
     if (this.#shown === this.#phase) return;
     this.#shown = this.#phase;
     this.#o.states(this.#o.phases, this.#phase);
   }
 
+  #tryFocus(): void {
+    if (this.#focusTo && focusFirst(this.host.renderRoot, this.#focusTo)) this.#focusTo = undefined;
+  }
+
   #onFocusIn = () => (this.#engaged = true);
   #onPageFocusIn = (e: Event) => {
-    if (!e.composedPath().includes(this.host)) this.#engaged = false;
+    if (e.composedPath().includes(this.host)) return;
+    this.#engaged = false;
+    this.#focusTo = undefined;
   };
 }

@@ -133,4 +133,48 @@ describe('PhaseController: focus', () => {
     await el.updateComplete;
     expect(el.shadowRoot!.activeElement?.className).to.equal('cancel');
   });
+
+  it('moves focus once a target that arrives later is rendered (a lazily loaded panel), unless the user went elsewhere', async () => {
+    class LateProbe extends MkElement {
+      static override properties = { now: {}, panel: {} };
+      now: Phase = 'idle';
+      /** The panel's module is in (LazyModuleController renders nothing until then). */
+      panel = false;
+      readonly phase = new PhaseController<Phase>(this, {
+        phases: ['idle', 'working', 'done'],
+        derive: () => this.now,
+        states: (n, now) => this.setPhase(n, now),
+        focus: (now) => (now === 'done' ? '.retry' : undefined),
+      });
+      override render() {
+        return litHtml`<button class="start">Start</button>${
+          this.now === 'done' && this.panel ? litHtml`<button class="retry">Try again</button>` : ''
+        }`;
+      }
+    }
+    customElements.define('late-phase-probe', LateProbe);
+    const wrap = await fixture(html`<div><input aria-label="elsewhere" /><late-phase-probe></late-phase-probe></div>`);
+    const el = wrap.querySelector<LateProbe>('late-phase-probe')!;
+    const start = el.shadowRoot!.querySelector<HTMLElement>('.start')!;
+    start.focus();
+    el.now = 'done';
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement, 'nothing to focus yet').to.equal(start);
+    el.panel = true; // the panel's module arrives
+    await el.updateComplete;
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement?.className).to.equal('retry');
+
+    el.now = 'idle';
+    el.panel = false;
+    await el.updateComplete;
+    start.focus();
+    el.now = 'done';
+    await el.updateComplete;
+    wrap.querySelector('input')!.focus(); // the user moved on before the panel came
+    el.panel = true;
+    await el.updateComplete;
+    await el.updateComplete;
+    expect(document.activeElement, 'the focus stays where the user put it').to.equal(wrap.querySelector('input'));
+  });
 });
