@@ -34,6 +34,8 @@ export interface RunState {
   inFile?: number;
   error?: string;
   note?: string;
+  /** Where the element's time went: each progress phase as it began (`stream 2.0 s, parse 9.1 s`) and the download's end. */
+  steps?: string;
 }
 
 export interface PageFacts {
@@ -106,9 +108,20 @@ async function runElement(o: RunOptions): Promise<void> {
   const gl = () => el.shadowRoot?.querySelector('canvas')?.getContext('webgl2');
   const t0 = performance.now();
   let streamed = false;
+  let phase = '';
+  const steps: string[] = [];
   el.addEventListener('mk-viewer-progress', (e) => {
     // `phase: 'stream'` with a splat count: splats already on screen while the rest arrives.
-    const d = e.detail as { phase: string; splats?: number };
+    const d = e.detail as { phase: string; splats?: number; loaded?: number; total?: number };
+    if (d.phase !== phase) {
+      phase = d.phase;
+      steps.push(`${phase} ${seconds(t0).toFixed(1)} s`);
+      state.steps = steps.join(', ');
+    }
+    if (d.phase === 'download' && d.total && d.loaded === d.total) {
+      steps.push(`downloaded ${seconds(t0).toFixed(1)} s`);
+      state.steps = steps.join(', ');
+    }
     if (d.phase === 'stream' && d.splats !== undefined && d.splats !== state.onScreen) {
       state.onScreen = d.splats;
       state.onScreenAt = seconds(t0);

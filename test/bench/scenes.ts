@@ -320,7 +320,8 @@ export async function scenesBench(): Promise<void> {
     const s = r.state;
     console.log(
       `  ${size} ${phone ? 'phone ' : ''}${LABEL[mode]}: ${r.error ? `FAILED: ${r.error}; ` : ''}first ${s.first?.toFixed(1) ?? '-'} s, whole ${s.whole?.toFixed(1) ?? '-'} s, ${s.shown !== undefined ? `${s.shown} splats` : `${s.onScreen ?? '-'} splats on screen${s.onScreenAt !== undefined ? ` (since ${s.onScreenAt.toFixed(1)} s)` : ''}`}${s.note ? ` (${s.note})` : ''}` +
-        `, renderer ${MB(memory.renderer).toFixed(0)} MB, GPU process ${MB(memory.gpu).toFixed(0)} MB (${r.seconds.toFixed(0)} s in all: ${laps.join(', ')})`,
+        `, renderer ${MB(memory.renderer).toFixed(0)} MB, GPU process ${MB(memory.gpu).toFixed(0)} MB (${r.seconds.toFixed(0)} s in all: ${laps.join(', ')})` +
+        (s.steps ? `\n      steps: ${s.steps}` : ''),
     );
     return r;
   }

@@ -266,18 +266,63 @@ export function keyboardOrbit(
   return () => canvas.removeEventListener('keydown', onKey);
 }
 
-/** Coalesces render requests into one per animation frame; `loop()` keeps drawing while it returns true. */
+/**
+ * Keeps at most one frame in the GPU's queue. A draw call only queues work: where a frame takes
+ * longer than an animation frame (software WebGL, a phone with a million splats), drawing on every
+ * animation frame piles up seconds of frames that all run before anything new shows, and takes the
+ * processor from loading. A fence after each frame says when it is done (and how long it took).
+ */
+export class GpuPacer {
+  #fence: WebGLSync | null = null;
+  #since = 0;
+  /** How long the last frame took the GPU, in ms (to the animation frame that saw it done). */
+  frameMs = 0;
+
+  constructor(readonly gl: WebGL2RenderingContext | undefined) {}
+
+  /** True when the GPU has finished the last frame sent (or none is out). */
+  ready(): boolean {
+    const gl = this.gl;
+    if (!gl || !this.#fence) return true;
+    // A lost context answers WAIT_FAILED: ready, so drawing goes on (three handles the loss).
+    if (gl.clientWaitSync(this.#fence, 0, 0) === gl.TIMEOUT_EXPIRED) return false;
+    gl.deleteSync(this.#fence);
+    this.#fence = null;
+    this.frameMs = performance.now() - this.#since;
+    return true;
+  }
+
+  /** A frame's commands were all issued. */
+  sent(): void {
+    const gl = this.gl;
+    if (!gl || this.#fence) return;
+    this.#fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    this.#since = performance.now();
+  }
+}
+
+/**
+ * Coalesces render requests into one per animation frame; `loop()` keeps drawing while it returns
+ * true. With a `pacer`, a frame is drawn only once the GPU has finished the one before.
+ */
 export class FrameScheduler {
   #pending = 0;
   #disposed = false;
 
-  constructor(readonly draw: (time: number) => boolean) {}
+  constructor(
+    readonly draw: (time: number) => boolean,
+    readonly pacer?: GpuPacer,
+  ) {}
 
   request(): void {
     if (this.#pending || this.#disposed) return;
     this.#pending = requestAnimationFrame((t) => {
       this.#pending = 0;
-      if (this.draw(t)) this.request();
+      if (this.pacer && !this.pacer.ready()) return this.request();
+      const again = this.draw(t);
+      this.pacer?.sent();
+      if (again) this.request();
     });
   }
 

@@ -14,10 +14,10 @@ import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode, SplatBuffer } fro
 import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
 import type { ViewerProgressDetail } from '../../events/viewer-progress.js';
 import { joinChunks, type ByteStream } from '../shared/fetch-bytes.js';
-import { KSPLAT_HEADER, PlyStream } from './splat-stream.js';
+import { PlyStream } from './splat-stream.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { FrameScheduler, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
+import { FrameScheduler, GpuPacer, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
 import {
   isPly,
   prepareSplats,
@@ -93,11 +93,20 @@ export function createSplatRenderer(
   let bounds: Box3 | undefined;
   let busyUntil = 0;
 
+  const gl = renderer.getContext();
+  const pacer = new GpuPacer(gl instanceof WebGL2RenderingContext ? gl : undefined);
   const scheduler = new FrameScheduler(() => {
     if (controls.autoRotate) controls.update(1 / 60);
     renderer.render(scene, camera);
     return controls.autoRotate || performance.now() < busyUntil;
-  });
+  }, pacer);
+  /** Draws now unless the GPU is still on the last frame (then the scheduler's next frame will). */
+  const drawNow = () => {
+    if (!pacer.ready()) return false;
+    renderer.render(scene, camera);
+    pacer.sent();
+    return true;
+  };
   const wake = (ms = SETTLE_MS) => {
     busyUntil = Math.max(busyUntil, performance.now() + ms);
     scheduler.request();
@@ -175,11 +184,14 @@ export function createSplatRenderer(
   function firstSortedFrame(viewer: DropInViewer, signal: AbortSignal): Promise<void> {
     const start = performance.now();
     return new Promise<void>((resolve, reject) => {
+      // Each frame lets the library start its sort; at most one frame is queued at a time.
       const tick = () => {
         if (signal.aborted) return reject(signal.reason);
-        renderer.render(scene, camera);
-        if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning)
-          return requestAnimationFrame(() => (renderer.render(scene, camera), resolve()));
+        if (!drawNow()) return requestAnimationFrame(tick);
+        if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) {
+          const last = () => (drawNow() ? resolve() : requestAnimationFrame(last));
+          return requestAnimationFrame(last);
+        }
         if (performance.now() - start > LOAD_TIMEOUT_MS)
           return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
         requestAnimationFrame(tick);
@@ -241,19 +253,14 @@ export function createSplatRenderer(
 
     const viewer = await newViewer();
     const header = stream.header!;
-    let splatBuffer: SplatBuffer | undefined;
     let shown = 0;
     let building: Promise<void> | undefined;
     const build = async (final: boolean) => {
       const count = stream.count;
-      if (!splatBuffer) {
-        // As the library's own progressive loader: the section says the count it was made with.
-        new Uint32Array(stream.buffer!, KSPLAT_HEADER, 1)[0] = count;
-        splatBuffer = new SplatBuffer(stream.buffer!, false);
-      }
-      splatBuffer.updateLoadedCounts(1, count);
+      // Each preview is its own small buffer of the splats so far, replacing the last one.
+      const preview = new SplatBuffer(stream.preview()!.buffer);
       await viewer.viewer.addSplatBuffers(
-        [splatBuffer],
+        [preview],
         [{ splatAlphaRemovalThreshold: 1 }],
         final,
         false,
@@ -274,7 +281,7 @@ export function createSplatRenderer(
         });
         frameOn(min, max, centres.slice());
       }
-      renderer.render(scene, camera);
+      drawNow();
       shown = count;
       wake();
       onProgress({ phase: 'stream', loaded, total, splats: count, of: header.total });
@@ -366,21 +373,23 @@ export function createSplatRenderer(
       // first, and a later move would leave the first frames empty until the next sort lands.
       if (!stream) touched = false; // a streamed scene keeps the view the user may have turned meanwhile
       frameOn(prepared.min, prepared.max, prepared.centres ?? samplePositions(prepared.bytes, prepared.format));
-      const url = URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
+      // A streamed scene is already the library's own form: handed over as it is (no Blob, no
+      // fetch of it back, no second parse: two fewer copies of the scene). Any other file goes the
+      // library's way from a blob URL.
+      const url = stream ? undefined : URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const adding = viewer.addSplatScene(url, {
-          format: { ply: SceneFormat.Ply, splat: SceneFormat.Splat, ksplat: SceneFormat.KSplat }[prepared.format],
-          showLoadingUI: false,
-          progressiveLoad: false,
-          splatAlphaRemovalThreshold: 1,
-          onProgress: (percent) =>
-            onProgress({
-              phase: 'parse',
-              loaded: Math.round((percent / 100) * prepared.bytes.byteLength),
-              total: prepared.bytes.byteLength,
-            }),
-        });
+        const adding = url
+          ? addFile(viewer, url, prepared, onProgress)
+          : viewer.viewer.addSplatBuffers(
+              [new SplatBuffer(wholeBuffer(prepared.bytes))],
+              [{ splatAlphaRemovalThreshold: 1 }],
+              true,
+              false,
+              false,
+              false,
+              false,
+            );
         await Promise.race([
           adding,
           new Promise<never>((_, reject) => {
@@ -395,7 +404,7 @@ export function createSplatRenderer(
         throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
       } finally {
         clearTimeout(timer);
-        URL.revokeObjectURL(url);
+        if (url) URL.revokeObjectURL(url);
       }
       afterLoad(viewer);
       try {
@@ -602,4 +611,32 @@ function withoutInjectedStyles<T>(build: () => T): T {
   } finally {
     document.createElement = create;
   }
+}
+
+/** Adds a whole file to the library viewer from a blob URL (it fetches and parses it itself). */
+function addFile(
+  viewer: DropInViewer,
+  url: string,
+  prepared: { format: 'ply' | 'splat' | 'ksplat'; bytes: Uint8Array },
+  onProgress: (detail: ViewerProgressDetail) => void,
+): Promise<void> {
+  return viewer.addSplatScene(url, {
+    format: { ply: SceneFormat.Ply, splat: SceneFormat.Splat, ksplat: SceneFormat.KSplat }[prepared.format],
+    showLoadingUI: false,
+    progressiveLoad: false,
+    splatAlphaRemovalThreshold: 1,
+    onProgress: (percent) =>
+      onProgress({
+        phase: 'parse',
+        loaded: Math.round((percent / 100) * prepared.bytes.byteLength),
+        total: prepared.bytes.byteLength,
+      }),
+  });
+}
+
+/** The bytes' own ArrayBuffer when they fill it (a SplatBuffer reads from offset 0), else a copy. */
+function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? (bytes.buffer as ArrayBuffer)
+    : (bytes.slice().buffer as ArrayBuffer);
 }

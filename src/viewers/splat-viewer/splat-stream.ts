@@ -202,6 +202,19 @@ export class PlyStream {
       );
   }
 
+  /**
+   * A copy of the splats read so far as a .ksplat of just that many (a preview to draw: the
+   * library sizes its textures and sort buffers by a buffer's capacity, so a preview built on the
+   * whole scene's buffer would cost as much as the whole scene).
+   */
+  preview(): Uint8Array<ArrayBuffer> | undefined {
+    if (!this.buffer) return undefined;
+    const out = new Uint8Array(KSPLAT_DATA + this.count * KSPLAT_STRIDE);
+    out.set(new Uint8Array(this.buffer, 0, out.byteLength));
+    writeHeaders(out.buffer, this.count, this.count);
+    return out;
+  }
+
   /** A .ksplat of exactly the splats kept (headers saying `count`), for a cache or to show again. */
   compact(): Uint8Array | undefined {
     if (!this.buffer) return undefined;
@@ -210,9 +223,15 @@ export class PlyStream {
       writeHeaders(this.buffer, this.count, this.count);
       return new Uint8Array(this.buffer);
     }
-    const out = new Uint8Array(KSPLAT_DATA + this.count * KSPLAT_STRIDE);
-    out.set(new Uint8Array(this.buffer, 0, out.byteLength));
-    writeHeaders(out.buffer, this.count, this.count);
+    const out = this.preview()!;
+    // Every record read: the exact copy becomes the buffer (the bigger one is freed once no
+    // preview holds it), so the scene shown, its cache entry and compactScene() share one copy.
+    if (this.header && this.read >= this.header.total) {
+      this.capacity = this.count;
+      this.buffer = out.buffer;
+      this.#f32 = new Float32Array(this.buffer);
+      this.#u8 = new Uint8Array(this.buffer);
+    }
     return out;
   }
 
