@@ -180,20 +180,28 @@ export function createSplatRenderer(
     fit();
   }
 
-  /** Draws until the library's sort worker has ordered the splats once, then one more frame. */
-  function firstSortedFrame(viewer: DropInViewer, signal: AbortSignal): Promise<void> {
+  /**
+   * Draws the first frame once the library's sort worker has ordered the splats (a scene added
+   * whole resolves after its first sort, so this is usually one frame); `before` runs just before
+   * it (the streamed preview is dropped there, so that frame draws the whole scene alone). Frames
+   * drawn while waiting let the library start its sort; at most one is queued at a time.
+   */
+  function firstSortedFrame(viewer: DropInViewer, signal: AbortSignal, before: () => Promise<void>): Promise<void> {
     const start = performance.now();
     return new Promise<void>((resolve, reject) => {
-      // Each frame lets the library start its sort; at most one frame is queued at a time.
       const tick = () => {
         if (signal.aborted) return reject(signal.reason);
-        if (!drawNow()) return requestAnimationFrame(tick);
+        if (!pacer.ready()) return requestAnimationFrame(tick);
         if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) {
-          const last = () => (drawNow() ? resolve() : requestAnimationFrame(last));
-          return requestAnimationFrame(last);
+          return void before().then(() => {
+            if (signal.aborted) return reject(signal.reason);
+            drawNow();
+            resolve();
+          }, reject);
         }
         if (performance.now() - start > LOAD_TIMEOUT_MS)
           return reject(new ViewerError('timeout', viewerMessages.sceneNoFrame));
+        drawNow();
         requestAnimationFrame(tick);
       };
       tick();
@@ -363,10 +371,12 @@ export function createSplatRenderer(
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
       // A streamed scene's partial view stays drawn until the whole one has its first frame.
       const partial = stream ? splats : undefined;
+      let dropped = !partial;
       const dropPartial = async () => {
-        if (!partial) return;
-        root.remove(partial);
-        await partial.dispose().catch(() => undefined);
+        if (dropped) return;
+        dropped = true;
+        root.remove(partial!);
+        await partial!.dispose().catch(() => undefined);
       };
       const viewer = await newViewer(partial !== undefined);
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
@@ -408,7 +418,7 @@ export function createSplatRenderer(
       }
       afterLoad(viewer);
       try {
-        await firstSortedFrame(viewer, signal);
+        await firstSortedFrame(viewer, signal, dropPartial);
       } finally {
         await dropPartial();
       }
