@@ -32,7 +32,9 @@ const KiB = 1024;
  */
 const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 12,
-  'video-to-3d-uploader.js': 29.5,
+  // 30 since stop 30: the results store's answer is checked like a site handler's, and focus waits
+  // for a lazily loaded target (measured 29.5, over 29.5 by a few bytes).
+  'video-to-3d-uploader.js': 30,
   // Issue 21's figures rounded up to the half KiB (measured 30.9, 18.3, 34.4, 43.9; the viewers
   // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4).
   'bg-tool.js': 32.5,
