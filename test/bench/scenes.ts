@@ -14,6 +14,10 @@
  *      SplatMesh initialized, then its SparkRenderer holding every splat sorted, one frame drawn.
  * A frame counts as drawn when a WebGL fence placed after it has signalled (scenes-page.ts): a
  * render call only queues the work, which SwiftShader then draws for seconds.
+ * "Scene ready" is the moment before that: the whole scene built and sorted, its frame not yet
+ * drawn (the element's load event; the library's addSplatScene resolved). It is the processor's
+ * work, apart from the drawing, whose cost depends on the view: the element frames the subject
+ * itself, closer than the fixed camera of the bare pages, so its frame fills more pixels.
  * Memory is the kernel's VmHWM of that browser's processes: the renderer's (the page, its
  * workers and the decoded splats), the GPU process's (SwiftShader's textures and buffers live
  * there) and the sum over all its processes (shared pages count in each). The element's rows are
@@ -319,7 +323,7 @@ export async function scenesBench(): Promise<void> {
     const r: Result = { ...result, memory, seconds: (performance.now() - started) / 1000 };
     const s = r.state;
     console.log(
-      `  ${size} ${phone ? 'phone ' : ''}${LABEL[mode]}: ${r.error ? `FAILED: ${r.error}; ` : ''}first ${s.first?.toFixed(1) ?? '-'} s, whole ${s.whole?.toFixed(1) ?? '-'} s, ${s.shown !== undefined ? `${s.shown} splats` : `${s.onScreen ?? '-'} splats on screen${s.onScreenAt !== undefined ? ` (since ${s.onScreenAt.toFixed(1)} s)` : ''}`}${s.note ? ` (${s.note})` : ''}` +
+      `  ${size} ${phone ? 'phone ' : ''}${LABEL[mode]}: ${r.error ? `FAILED: ${r.error}; ` : ''}first ${s.first?.toFixed(1) ?? '-'} s, ready ${s.ready?.toFixed(1) ?? '-'} s, whole ${s.whole?.toFixed(1) ?? '-'} s, ${s.shown !== undefined ? `${s.shown} splats` : `${s.onScreen ?? '-'} splats on screen${s.onScreenAt !== undefined ? ` (since ${s.onScreenAt.toFixed(1)} s)` : ''}`}${s.note ? ` (${s.note})` : ''}` +
         `, renderer ${MB(memory.renderer).toFixed(0)} MB, GPU process ${MB(memory.gpu).toFixed(0)} MB (${r.seconds.toFixed(0)} s in all: ${laps.join(', ')})` +
         (s.steps ? `\n      steps: ${s.steps}` : ''),
     );
@@ -334,6 +338,7 @@ export async function scenesBench(): Promise<void> {
     viewer: LABEL[mode],
     'first visible s':
       r.error && r.state.first === undefined ? (/timeout/.test(r.error) ? 'timeout' : 'error') : fmt(r.state.first),
+    'scene ready s': fmt(r.state.ready),
     'whole scene s': r.error ? (/timeout/.test(r.error) ? 'timeout' : 'error') : fmt(r.state.whole),
     'splats shown': r.state.shown ?? (r.state.onScreen !== undefined ? `${r.state.onScreen} at the limit` : ''),
     'renderer peak MB': MB(r.memory.renderer).toFixed(0),

@@ -61,6 +61,19 @@ describe('<splat-viewer>', function () {
     await expectSplatRendered('/__assets/guitar.compressed.ply', 90854);
   });
 
+  it('loads while auto-rotating, streamed or whole (its own frames keep the GPU busy meanwhile)', async () => {
+    for (const src of [blobUrl(ballPly(3000)), '/__assets/guitar.compressed.ply']) {
+      const el = await fixture<SplatViewer>(
+        html`<splat-viewer loading="eager" auto-rotate style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
+      );
+      const settled = settle(el, 60_000);
+      el.src = src;
+      const event = await settled;
+      expect(event.type, (event as ViewerErrorEvent).detail?.message ?? src).to.equal('mk-viewer-load');
+      expect(el.status).to.equal('loaded');
+    }
+  });
+
   it('renders an antimatter15 .splat', async () => {
     const { event } = await viewer('/__assets/minimal.splat');
     expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');

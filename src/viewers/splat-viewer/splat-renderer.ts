@@ -189,13 +189,14 @@ export function createSplatRenderer(
   function firstSortedFrame(viewer: DropInViewer, signal: AbortSignal, before: () => Promise<void>): Promise<void> {
     const start = performance.now();
     return new Promise<void>((resolve, reject) => {
+      // The frame loop may be drawing too (auto-rotate): then its frames do both jobs, and this one
+      // never waits on the GPU for its own turn.
       const tick = () => {
         if (signal.aborted) return reject(signal.reason);
-        if (!pacer.ready()) return requestAnimationFrame(tick);
         if (viewer.viewer.splatRenderReady && !viewer.viewer.sortRunning) {
           return void before().then(() => {
             if (signal.aborted) return reject(signal.reason);
-            drawNow();
+            if (!drawNow()) wake();
             resolve();
           }, reject);
         }
