@@ -70,7 +70,7 @@ describe('<splat-viewer>', function () {
       el.src = src;
       const event = await settled;
       expect(event.type, (event as ViewerErrorEvent).detail?.message ?? src).to.equal('mk-viewer-load');
-      expect(el.status).to.equal('loaded');
+      expect(el.matches(':state(loaded)'), 'the loaded state').to.equal(true);
     }
   });
 
