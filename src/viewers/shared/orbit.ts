@@ -270,13 +270,10 @@ export function keyboardOrbit(
  * Keeps at most one frame in the GPU's queue. A draw call only queues work: where a frame takes
  * longer than an animation frame (software WebGL, a phone with a million splats), drawing on every
  * animation frame piles up seconds of frames that all run before anything new shows, and takes the
- * processor from loading. A fence after each frame says when it is done (and how long it took).
+ * processor from loading. A fence after each frame says when it is done.
  */
 export class GpuPacer {
   #fence: WebGLSync | null = null;
-  #since = 0;
-  /** How long the last frame took the GPU, in ms (to the animation frame that saw it done). */
-  frameMs = 0;
 
   constructor(readonly gl: WebGL2RenderingContext | undefined) {}
 
@@ -288,7 +285,6 @@ export class GpuPacer {
     if (gl.clientWaitSync(this.#fence, 0, 0) === gl.TIMEOUT_EXPIRED) return false;
     gl.deleteSync(this.#fence);
     this.#fence = null;
-    this.frameMs = performance.now() - this.#since;
     return true;
   }
 
@@ -298,7 +294,6 @@ export class GpuPacer {
     if (!gl || this.#fence) return;
     this.#fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     gl.flush();
-    this.#since = performance.now();
   }
 }
 

@@ -264,14 +264,14 @@ export function createSplatRenderer(
     const header = stream.header!;
     let shown = 0;
     let building: Promise<void> | undefined;
-    const build = async (final: boolean) => {
+    const build = async () => {
       const count = stream.count;
       // Each preview is its own small buffer of the splats so far, replacing the last one.
       const preview = new SplatBuffer(stream.preview()!.buffer);
       await viewer.viewer.addSplatBuffers(
         [preview],
         [{ splatAlphaRemovalThreshold: 1 }],
-        final,
+        false,
         false,
         false,
         true,
@@ -308,7 +308,7 @@ export function createSplatRenderer(
       // Previews only up to a tenth of the scene (at most 100 000 splats): the whole scene is built
       // once at the end, and big previews cost seconds a frame in software WebGL.
       if (shown > 0 && shown * 2 > Math.min(PREVIEW_MOST, header.total / 10)) return;
-      building = build(false).then(
+      building = build().then(
         () => {
           building = undefined;
           buildMore();
@@ -335,9 +335,9 @@ export function createSplatRenderer(
       if (err instanceof ViewerError || signal.aborted) throw err;
       throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
     }
-    // The whole scene is then built once, from the compact form, the way a .ksplat is shown (a
-    // last progressive build of a million splats left the library's sort unsettled for minutes in
-    // software WebGL); the partial view stays on screen until the new one draws.
+    // The whole scene is then built once, from the compact form, in a viewer of its own (a last
+    // progressive build of a million splats left the library's sort unsettled for minutes in
+    // software WebGL); the partial view stays on screen until the new one draws (load()).
     return { stream, compact: stream.compact()! };
   }
 
@@ -384,23 +384,24 @@ export function createSplatRenderer(
       // first, and a later move would leave the first frames empty until the next sort lands.
       if (!stream) touched = false; // a streamed scene keeps the view the user may have turned meanwhile
       frameOn(prepared.min, prepared.max, prepared.centres ?? samplePositions(prepared.bytes, prepared.format));
-      // A streamed scene is already the library's own form: handed over as it is (no Blob, no
-      // fetch of it back, no second parse: two fewer copies of the scene). Any other file goes the
-      // library's way from a blob URL.
-      const url = stream ? undefined : URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
+      // A streamed scene is already the library's own form: the SplatBuffer readScene made over
+      // it is handed over as it is (no Blob, no fetch of it back, no second parse: two fewer copies
+      // of the scene). Any other file goes the library's way from a blob URL.
+      const direct = stream && prepared.format === 'ksplat' ? prepared.buffer : undefined;
+      const url = direct ? undefined : URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const adding = url
-          ? addFile(viewer, url, prepared, onProgress)
-          : viewer.viewer.addSplatBuffers(
-              [new SplatBuffer(wholeBuffer(prepared.bytes))],
+        const adding = direct
+          ? viewer.viewer.addSplatBuffers(
+              [direct],
               [{ splatAlphaRemovalThreshold: 1 }],
               true,
               false,
               false,
               false,
               false,
-            );
+            )
+          : addFile(viewer, url!, prepared, onProgress);
         await Promise.race([
           adding,
           new Promise<never>((_, reject) => {
@@ -643,11 +644,4 @@ function addFile(
         total: prepared.bytes.byteLength,
       }),
   });
-}
-
-/** The bytes' own ArrayBuffer when they fill it (a SplatBuffer reads from offset 0), else a copy. */
-function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? (bytes.buffer as ArrayBuffer)
-    : (bytes.slice().buffer as ArrayBuffer);
 }

@@ -17,8 +17,6 @@ import { ViewerError } from '../shared/viewer-error.js';
 import { joinChunks } from '../shared/fetch-bytes.js';
 import { KSPLAT_HEADER, KSPLAT_SECTION_HEADER, parseHeader, type PlyElement } from './splat-formats.js';
 
-export { KSPLAT_HEADER };
-
 /** The SplatBuffer layout (0.4.x): headers, and the bytes a splat at level 0 with degree-0 SH. */
 export const KSPLAT_DATA = KSPLAT_HEADER + KSPLAT_SECTION_HEADER;
 export const KSPLAT_STRIDE = 44;
