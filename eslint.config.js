@@ -89,6 +89,38 @@ export default defineConfig(
     },
   },
   {
+    // The sandbox's platform-free core and its browser platform (issue 23) also run in a Service
+    // Worker: nothing of Node's. Node's own files are listed here; everything else must stay free.
+    files: ['src/sandbox/**'],
+    ignores: [
+      'src/sandbox/index.ts',
+      'src/sandbox/cli.ts',
+      'src/sandbox/peers.ts',
+      'src/sandbox/node-platform.ts',
+      'src/sandbox/remote-fetch.ts',
+      'src/sandbox/artifacts/{background,headshot,image-tool,reference,relief,glb-stats,scene,turntable,ffmpeg}.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'sharp', '**/server/*', '**/node-platform.js', '**/remote-fetch.js', '**/ffmpeg.js'],
+              message:
+                'The sandbox core runs in browsers too: put Node-only code behind SandboxPlatform (platform.ts).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Buffer', message: 'The sandbox core runs in browsers too: use Uint8Array and src/api/bytes.ts.' },
+        { name: 'process', message: 'The sandbox core runs in browsers too.' },
+      ],
+    },
+  },
+  {
     files: ['test/**'],
     languageOptions: { globals: { ...globals.mocha } },
     rules: {

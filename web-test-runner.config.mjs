@@ -106,6 +106,17 @@ const stacks = {
 /** Downloads held part-way by /__fixtures/held-ply until the test releases them. */
 const held = new Map();
 
+/**
+ * mediabunny's Node-only module (its package.json "browser" field maps it to nothing; the dev
+ * server's resolver does not read that field), served empty to the browser: it imports node:fs.
+ */
+const mediabunnyInBrowser = {
+  name: 'mediabunny-in-browser',
+  serve(context) {
+    if (context.path.endsWith('/mediabunny/dist/modules/src/node.js')) return { body: 'export {};', type: 'js' };
+  },
+};
+
 /** Test-only routes (Koa). */
 async function testRoutes(ctx, next) {
   // A PLY (ballPly(n), SH degree `sh`) whose download stops after `first` of its bytes until
@@ -264,6 +275,7 @@ export default {
     ),
   ],
   plugins: [
+    mediabunnyInBrowser,
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
 };

@@ -51,22 +51,49 @@ function run(cmd, argv, env = {}) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedRun = false;
 
+/** Runs test files with node's test runner and adds their counts to the totals. */
+async function nodeTests(files, env, concurrency) {
+  const r = await run(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    env,
+  );
+  const num = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(r.text)?.[1] ?? 0);
+  totals.passed += num('pass');
+  totals.failed += num('fail') + num('cancelled');
+  totals.skipped += num('skipped') + num('todo');
+  if (r.code !== 0) failedRun = true;
+}
+
 if (only !== '--browser') {
   const files = collect(NODE_DIRS);
   if (files.length) {
     // The multi-instance proxy tests run two proxies on a real Redis: $REDIS_URL (CI starts one) or a private redis-server.
     const env = files.some((f) => f.includes('redis')) && !process.env.REDIS_URL ? { REDIS_SERVER: ensureRedis() } : {};
     console.log(`\n[mediakit] node tests: ${files.length} files`);
-    const r = await run(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
-      env,
-    );
-    const num = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(r.text)?.[1] ?? 0);
-    totals.passed += num('pass');
-    totals.failed += num('fail') + num('cancelled');
-    totals.skipped += num('skipped') + num('todo');
-    if (r.code !== 0) failedRun = true;
+    await nodeTests(files, env, 2);
+  }
+}
+
+// The contract suite again, against the sandbox's browser build in Chromium (issue 23: one sandbox,
+// two platforms; test/sandbox/browser-bridge.ts). Node-only files (the CLI, the dev stack, temp-file
+// spooling and the process's memory) are not in the list.
+const BROWSER_CONTRACT = [
+  'test/sandbox/headshot.test.ts',
+  'test/sandbox/image-tool.test.ts',
+  'test/sandbox/model.test.ts',
+  'test/sandbox/rules.test.ts',
+  'test/sandbox/security.test.ts',
+  'test/sandbox/fuzz.test.ts',
+  'test/sandbox/video.test.ts',
+];
+
+if (only !== '--browser') {
+  const files = BROWSER_CONTRACT.filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  if (files.length) {
+    const chrome = ensureChromium();
+    console.log(`\n[mediakit] contract tests on the browser sandbox: ${files.length} files in ${chrome}`);
+    await nodeTests(files, { MEDIAKIT_SANDBOX_PLATFORM: 'browser', CHROME_PATH: chrome }, 1);
   }
 }
 

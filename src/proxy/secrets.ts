@@ -7,6 +7,8 @@
  * ids; tokens name their secret's id in the `kid` header, sealed values are tried against each
  * secret in turn (newest first), and only the current secret makes new ones.
  */
+import { fromBase64, toBase64Url } from '../api/index.js';
+
 export interface SecretEntry {
   /** A short, non-secret name for the secret (the token's `kid`). */
   id: string;
@@ -67,18 +69,10 @@ async function derive(secret: Uint8Array, info: string): Promise<Uint8Array> {
   return new Uint8Array(bits);
 }
 
-export function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /** Decodes canonical base64url only: a text whose unused low bits are set (another spelling of the same bytes) is refused, so no two texts open to one value. */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  const out = fromBase64(text);
   return toBase64Url(out) === text ? out : null;
 }
 

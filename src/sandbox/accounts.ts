@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { CAPABILITIES, KEY_PREFIXES, type Capability } from '../api/index.js';
+import { CAPABILITIES, KEY_PREFIXES, toBase64Url, type Capability } from '../api/index.js';
 import { fail } from './http.js';
 
 export interface LedgerEntry {
@@ -41,14 +40,19 @@ export interface ResolvedKey {
   key: string;
 }
 
+/** `bytes` random bytes as base64url (Web Crypto: Node and browsers alike). */
+export function randomId(bytes: number): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
 export class AccountBook {
   readonly #accounts = new Map<string, Account>();
   readonly #keys = new Map<string, ResolvedKey>();
 
   create(credits: number): Account {
-    const id = 'acct_' + randomBytes(12).toString('base64url');
+    const id = 'acct_' + randomId(12);
     const keys = {} as Record<Capability, string>;
-    for (const cap of CAPABILITIES) keys[cap] = KEY_PREFIXES[cap] + randomBytes(24).toString('base64url');
+    for (const cap of CAPABILITIES) keys[cap] = KEY_PREFIXES[cap] + randomId(24);
     const account: Account = {
       id,
       balance: credits,

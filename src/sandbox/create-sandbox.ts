@@ -2,6 +2,10 @@
  * `createSandbox(options)`: the media API emulator (src/api/API-REFERENCE.md) as a Web-standard
  * `fetch(Request) => Promise<Response>` handler, plus the `/__sandbox/*` control plane for tests
  * and demos. It runs in-process behind the proxy or behind any HTTP server (see ../server/node.ts).
+ *
+ * Platform-free: what differs between Node and the browser (spooling, image URL fetching, the
+ * artifact makers) comes in as a `SandboxPlatform` (./platform.ts). `createSandbox` in ./index.ts
+ * gives it Node's; the playground (../playground) gives it the browser's.
  */
 import {
   ApiError,
@@ -19,8 +23,9 @@ import { AccountBook, type Account, type FaultKind, type ResolvedKey } from './a
 import { createClock, MAX_CLOCK_MS, type SandboxClock } from './clock.js';
 import { errorResponse, fail, json } from './http.js';
 import { IdempotencyCache } from './idempotency.js';
-import { fingerprint, parseBody, readBody, type Body } from './inputs.js';
-import { parseMultipartStream, SpooledFile, sweepSpool } from './multipart.js';
+import { fingerprint, isUpload, parseBody, readBody, type Body } from './inputs.js';
+import { parseMultipartStream } from './multipart.js';
+import type { SandboxPlatform } from './platform.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { JobRegistry, type ArtifactOptions } from './job-routes.js';
 import { SyncRoutes } from './sync-routes.js';
@@ -65,15 +70,16 @@ const CAPABILITY_LABEL: Record<Capability, string> = {
   imageTools: 'image tools',
 };
 
-export function createSandbox(options: SandboxOptions = {}): Sandbox {
+/** The sandbox on `platform` (Node's or the browser's). */
+export function createSandboxOn(platform: SandboxPlatform, options: SandboxOptions = {}): Sandbox {
   // Uploads left on disk by a process that was killed mid-request (issue 19).
-  void sweepSpool();
+  void platform.sweep();
   const clock = createClock(options.speed ?? 12);
   const accounts = new AccountBook();
   const limiter = new RateLimiter(options.rateLimit);
   const idempotency = new IdempotencyCache(() => clock.now());
-  const jobs = new JobRegistry(accounts, clock, options);
-  const sync = new SyncRoutes(accounts, clock, options);
+  const jobs = new JobRegistry(accounts, clock, options, platform);
+  const sync = new SyncRoutes(accounts, clock, options, platform);
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -139,7 +145,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return await runCharged(request, match, auth, body, idemKey, rateHeaders);
     } finally {
       // Spooled uploads a job did not keep (a refusal, a replay) are deleted now.
-      for (const value of body.fields.values()) if (value instanceof SpooledFile && !value.kept) await value.dispose();
+      for (const value of body.fields.values()) if (isUpload(value) && !value.kept) await value.dispose();
     }
   }
 
@@ -162,7 +168,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
     };
     if (idemKey === null) return work();
-    return idempotency.run(auth.key, idemKey, await fingerprint(match.route.name, body), work);
+    return idempotency.run(auth.key, idemKey, await fingerprint(match.route.name, body, platform.sha256), work);
   }
 
   function route(spec: RouteSpec, body: Body, request: Request, auth: ResolvedKey): Promise<Response> {
@@ -204,11 +210,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         await request.body?.cancel().catch(() => {});
         tooLarge();
       }
-      const fields = await parseMultipartStream(request.body, type, {
-        maxBytes: max,
-        maxFileBytes: LIMITS.video.maxBytes,
-        tooLarge,
-      });
+      const fields = await parseMultipartStream(
+        request.body,
+        type,
+        { maxBytes: max, maxFileBytes: LIMITS.video.maxBytes, tooLarge },
+        platform,
+      );
       return { kind: 'multipart', fields, json: undefined };
     }
     const bytes = await readBody(

@@ -6,9 +6,13 @@ await requirePeers(
   'The mediakit sandbox (@mediakit/elements/sandbox, also used by @mediakit/elements/dev and mediakit-sandbox)',
 );
 const implementation = await import('./create-sandbox.js');
+const { nodePlatform } = await import('./node-platform.js');
 
-/** Creates a sandbox of the media API: `{ fetch(request) }`, a Web-standard handler. */
-export const createSandbox: typeof implementation.createSandbox = implementation.createSandbox;
+/** Creates a sandbox of the media API on Node: `{ fetch(request) }`, a Web-standard handler. */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return implementation.createSandboxOn(nodePlatform(), options);
+}
+import type { Sandbox, SandboxOptions } from './create-sandbox.js';
 export type { Sandbox, SandboxOptions } from './create-sandbox.js';
 export { SANDBOX_PEERS } from './peers.js';
 export type { ArtifactOptions } from './job-routes.js';

@@ -3,10 +3,9 @@
  * image sources, videos judged by their bytes and their own metadata. Every refusal names the
  * field and the fix, and happens before any credit is touched.
  */
-import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import {
   ApiError,
+  fromBase64,
   JSON_TOO_DEEP,
   jsonDepth,
   LIMITS,
@@ -16,11 +15,16 @@ import {
   sniffVideo,
   type ImageFormat,
 } from '../api/index.js';
+import type { Source } from 'mediabunny';
 import { fail } from './http.js';
-import { SpooledFile } from './multipart.js';
-import { fetchRemoteImage } from './remote-fetch.js';
+import type { Hasher, SandboxPlatform, Upload } from './platform.js';
 
-export type Fields = Map<string, string | File | SpooledFile>;
+export type Fields = Map<string, string | File | Upload>;
+
+/** A spooled upload (multipart stream) rather than a text field or an in-memory File. */
+export function isUpload(value: string | File | Upload | Uint8Array | undefined): value is Upload {
+  return typeof value === 'object' && !(value instanceof Blob) && !(value instanceof Uint8Array);
+}
 
 export interface Body {
   kind: 'json' | 'multipart';
@@ -108,23 +112,22 @@ export async function parseBody(
 }
 
 /** A digest of the request's content (fields and file bytes), independent of multipart boundaries. */
-export async function fingerprint(route: string, body: Body | undefined): Promise<string> {
-  const hash = createHash('sha256').update(route + '\n');
-  if (body?.json) hash.update('json\n' + stableStringify(body.json));
+export async function fingerprint(route: string, body: Body | undefined, sha256: () => Hasher): Promise<string> {
+  const encoder = new TextEncoder();
+  const hash = sha256();
+  const text = (s: string) => hash.update(encoder.encode(s));
+  text(route + '\n');
+  if (body?.json) text('json\n' + stableStringify(body.json));
   else if (body) {
     for (const [k, v] of [...body.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      hash.update(k + '\0');
-      if (typeof v === 'string') hash.update('s' + v);
-      else if (v instanceof SpooledFile)
-        hash
-          .update('f' + v.type + '\0')
-          .update('sha256:')
-          .update(v.sha256);
-      else hash.update('f' + v.type + '\0').update(new Uint8Array(await v.arrayBuffer()));
-      hash.update('\n');
+      text(k + '\0');
+      if (typeof v === 'string') text('s' + v);
+      else if (isUpload(v)) text('f' + v.type + '\0sha256:').update(v.sha256);
+      else text('f' + v.type + '\0').update(new Uint8Array(await v.arrayBuffer()));
+      text('\n');
     }
   }
-  return hash.digest('hex');
+  return [...hash.digest()].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function stableStringify(value: unknown): string {
@@ -153,7 +156,7 @@ export function decodeBase64(value: string, field: string): Uint8Array {
   if (clean.length === 0) fail('invalid_request', `${field} is empty; send the image bytes as base64.`);
   if (!/^[A-Za-z0-9+/]*$/.test(clean) || clean.length % 4 === 1)
     fail('invalid_request', `${field} is not valid base64 (only A-Z, a-z, 0-9, +, / and = padding are allowed).`);
-  return new Uint8Array(Buffer.from(clean, 'base64'));
+  return fromBase64(clean);
 }
 
 /** Checks image bytes: not empty, at most 12 MB, JPG/PNG/WebP by magic bytes. */
@@ -181,9 +184,14 @@ export interface UrlFetchOptions {
   maxRedirects?: number;
 }
 
-/** Fetches an http(s) image URL: public hosts only (after DNS, every hop), with a time and size cap. */
-export function fetchImageUrl(raw: string, field: string, options: UrlFetchOptions): Promise<Uint8Array> {
-  return fetchRemoteImage(raw, field, { ...options, maxBytes: LIMITS.image.maxBytes });
+/** Fetches an http(s) image URL with the platform's protections (public hosts only), with a time and size cap. */
+export function fetchImageUrl(
+  raw: string,
+  field: string,
+  options: UrlFetchOptions,
+  platform: SandboxPlatform,
+): Promise<Uint8Array> {
+  return platform.fetchImage(raw, field, { ...options, maxBytes: LIMITS.image.maxBytes });
 }
 
 /** Parses a data URL of an image (3D generation's `images` entries). */
@@ -206,16 +214,16 @@ export interface VideoInfo {
 }
 
 /** Judges a video by its bytes and its own metadata (spec "Limits": MP4/MOV, 3 minutes, 1080p); a spooled upload is read from its file. */
-export async function inspectVideo(video: Uint8Array | SpooledFile): Promise<VideoInfo> {
-  const container = sniffVideo(video instanceof SpooledFile ? video.head : video);
+export async function inspectVideo(video: Uint8Array | Upload, platform: SandboxPlatform): Promise<VideoInfo> {
+  const container = sniffVideo(video instanceof Uint8Array ? video : video.head);
   if (!container)
     fail(
       'unsupported_media',
       'video_file is not an MP4 or MOV file (judged by its bytes, not its name). Export the video as MP4 (H.264) and try again.',
     );
-  const { Input, BufferSource, FilePathSource, ALL_FORMATS } = await import('mediabunny');
+  const { Input, ALL_FORMATS } = await import('mediabunny');
   const input = new Input({
-    source: video instanceof SpooledFile ? new FilePathSource(video.path) : new BufferSource(video),
+    source: (await platform.videoSource(video)) as Source,
     formats: ALL_FORMATS,
   });
   let durationSeconds: number;
@@ -251,8 +259,7 @@ export async function inspectVideo(video: Uint8Array | SpooledFile): Promise<Vid
   }
   if (!(durationSeconds > 0) || width === 0 || height === 0)
     fail('unsupported_media', 'video_file has no frames. Send a walkthrough video of at least a few seconds.');
-  const sha256 =
-    video instanceof SpooledFile ? video.sha256 : new Uint8Array(createHash('sha256').update(video).digest());
+  const sha256 = video instanceof Uint8Array ? platform.sha256().update(video).digest() : video.sha256;
   return { container, durationSeconds, width, height, sha256 };
 }
 
@@ -266,10 +273,13 @@ function formatDuration(s: number): string {
 }
 
 /** Checks that image bytes decode, not only that their magic bytes look right. */
-export async function decodable(bytes: Uint8Array, field: string): Promise<{ width: number; height: number }> {
+export async function decodable(
+  bytes: Uint8Array,
+  field: string,
+  platform: SandboxPlatform,
+): Promise<{ width: number; height: number }> {
   try {
-    const { info } = await sharp(bytes, { failOn: 'error' }).raw().toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height };
+    return await platform.decodeSize(bytes);
   } catch {
     fail(
       'invalid_request',

@@ -1,19 +1,11 @@
 /**
  * The asynchronous endpoints: video-to-3D and 3D generation jobs (create, poll, downloads).
  */
-import { randomInt } from 'node:crypto';
-import sharp from 'sharp';
 import { COSTS, HEADERS, LIMITS, routePath, type ModelJob, type RouteMatch, type VideoJob } from '../api/index.js';
 import type { AccountBook, Account, ResolvedKey } from './accounts.js';
-import { buildScene } from './artifacts/scene.js';
-import { glbStats } from './artifacts/glb-stats.js';
-import { buildRelief } from './artifacts/relief.js';
-import { renderReference } from './artifacts/reference.js';
-import { encodeTurntable } from './artifacts/turntable.js';
-import { removeBackground } from './artifacts/background.js';
 import type { SandboxClock } from './clock.js';
 import { bytesResponse, chargeHeaders, fail, json } from './http.js';
-import { checkImage, decodable, decodeDataUrl, fetchImageUrl, inspectVideo, type Body } from './inputs.js';
+import { checkImage, decodable, decodeDataUrl, fetchImageUrl, inspectVideo, isUpload, type Body } from './inputs.js';
 import {
   modelJobDurationMs,
   videoJobDurationMs,
@@ -24,7 +16,7 @@ import {
   type VideoJobRecord,
 } from './jobs.js';
 import { LinkSigner, newJobId } from './links.js';
-import { SpooledFile } from './multipart.js';
+import type { SandboxPlatform } from './platform.js';
 import { modelParams, onlyKnownFields } from './params.js';
 
 export interface ArtifactOptions {
@@ -70,8 +62,9 @@ export class JobRegistry {
     private readonly accounts: AccountBook,
     private readonly clock: SandboxClock,
     private readonly options: RegistryOptions,
+    private readonly platform: SandboxPlatform,
   ) {
-    this.#links = new LinkSigner(options.secret);
+    this.#links = new LinkSigner(platform.sha256, options.secret);
   }
 
   async idle(): Promise<void> {
@@ -87,8 +80,8 @@ export class JobRegistry {
       fail('invalid_request', 'video_file is required: send the video as a multipart file field named video_file.');
     if (typeof file === 'string')
       fail('invalid_request', 'video_file must be a file part (with a filename), not a text field.');
-    const input = file instanceof SpooledFile ? file : new Uint8Array(await file.arrayBuffer());
-    const info = await inspectVideo(input);
+    const input = isUpload(file) ? file : new Uint8Array(await file.arrayBuffer());
+    const info = await inspectVideo(input, this.platform);
     const account = auth.account;
     this.accounts.requireAvailable(account, COSTS.videoJob);
     if (this.accounts.takeFault(account, 'create_error'))
@@ -115,15 +108,15 @@ export class JobRegistry {
     if (!job.failing) {
       const a = this.options.artifacts ?? {};
       // The job keeps the spooled upload until its scene is built, then deletes it.
-      if (input instanceof SpooledFile) input.kept = true;
-      const source = input instanceof SpooledFile ? { path: input.path } : { bytes: input };
+      if (isUpload(input)) input.kept = true;
       this.#track(
-        buildScene({ ...source, ...info }, { frames: a.sceneFrames, columns: a.sceneColumns })
+        this.platform
+          .buildScene({ video: input, ...info }, { frames: a.sceneFrames, columns: a.sceneColumns })
           .then(
             (artifact) => (job.artifact = artifact),
             () => (job.artifactFailed = true),
           )
-          .finally(() => (input instanceof SpooledFile ? input.dispose() : undefined)),
+          .finally(() => (isUpload(input) ? input.dispose() : undefined)),
       );
     }
     return json(
@@ -144,9 +137,9 @@ export class JobRegistry {
       const field = `images[${i}]`;
       const bytes = src.startsWith('data:')
         ? decodeDataUrl(src, field)
-        : await fetchImageUrl(src, field, this.#urlOptions());
+        : await fetchImageUrl(src, field, this.#urlOptions(), this.platform);
       checkImage(bytes, field);
-      await decodable(bytes, field);
+      await decodable(bytes, field, this.platform);
       images.push(bytes);
     }
     const account = auth.account;
@@ -157,7 +150,7 @@ export class JobRegistry {
         'The provider could not start the generation. Nothing was charged; try again in a moment.',
       );
     const quality = params.quality;
-    const seed = params.seed ?? randomInt(0, 2 ** 32 - 1);
+    const seed = params.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]!;
     const job: ModelJobRecord = {
       kind: 'model',
       id: newJobId(),
@@ -178,7 +171,7 @@ export class JobRegistry {
     };
     // Text mode renders the square reference first (spec), so it exists from the 202 on.
     if (params.mode === 'text') {
-      job.reference = await renderReference(params.prompt!, seed, 1024);
+      job.reference = await this.platform.renderReference(params.prompt!, seed, 1024);
       images.push(job.reference);
     }
     job.createdAt = this.clock.now();
@@ -200,20 +193,16 @@ export class JobRegistry {
       const sources = removeBg
         ? await Promise.all(
             images.map(async (img) => {
-              const cut = await removeBackground(img);
-              return new Uint8Array(
-                await sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } })
-                  .png()
-                  .toBuffer(),
-              );
+              const cut = await this.platform.removeBackground(img);
+              return this.platform.encodePng(cut.rgba, cut.width, cut.height);
             }),
           )
         : images;
-      const relief = await buildRelief(sources, { textureSize, seed: job.seed, cutout: removeBg });
+      const relief = await this.platform.buildRelief(sources, { textureSize, seed: job.seed, cutout: removeBg });
       const a = this.options.artifacts ?? {};
       const [stats, turntable] = await Promise.all([
-        glbStats(relief.glb),
-        encodeTurntable(relief.faces, { frames: a.turntableFrames, size: a.turntableSize }),
+        this.platform.glbStats(relief.glb),
+        this.platform.encodeTurntable(relief.faces, { frames: a.turntableFrames, size: a.turntableSize }),
       ]);
       job.artifact = { glb: relief.glb, turntable, stats };
     } catch (err) {

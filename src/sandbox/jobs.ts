@@ -5,7 +5,7 @@
  * expiry) are settled once, when first observed or when the ledger is read.
  */
 import type { JobError, ModelJob, ModelQuality, ModelMode, ModelStats, VideoJobStatus } from '../api/index.js';
-import type { SceneArtifact } from './artifacts/scene.js';
+import type { SceneArtifact } from './platform.js';
 
 /** Sandbox time a reconstruction takes: 3 minutes plus 20 s per second of footage (3 min clip: 63 min). */
 export function videoJobDurationMs(videoSeconds: number): number {

@@ -1,70 +1,19 @@
 /**
- * multipart/form-data parsed as a stream: text fields are kept (small, capped), file parts are
- * spooled to a temporary file as they arrive (hashed on the way), so a 500 MB upload costs the
- * sandbox a few buffers of memory instead of the body and then the parsed file.
+ * multipart/form-data parsed as a stream: text fields are kept (small, capped), file parts go to
+ * the platform's spool as they arrive (hashed on the way: Node writes a temporary file, the
+ * browser a Blob), so a 500 MB upload costs the sandbox a few buffers of memory instead of the
+ * body and then the parsed file.
  *
  * Every malformed body is a 400 (invalid_request); a file over its limit is refused as soon as it
  * passes it.
  *
  * Spooled parts never outlive their request unless a job keeps them: a body that breaks (the
- * client hung up) or is refused deletes every part written so far. A process killed mid-upload
- * cannot clean up, so `sweepSpool()` (run when a sandbox starts) removes spool folders older than
- * a day.
+ * client hung up) or is refused drops every part written so far. Platform-free: bytes are
+ * Uint8Arrays, never Node Buffers.
  */
-import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { concatBytes } from '../api/index.js';
 import { fail } from './http.js';
-
-/** Spool folders are `<os.tmpdir()>/mediakit-upload-XXXXXX`, one per file part. */
-const SPOOL_PREFIX = 'mediakit-upload-';
-/** No upload or job keeps its part this long; an older folder was left by a process that died. */
-const STALE_SPOOL_MS = 24 * 60 * 60 * 1000;
-
-/** Removes spool folders (of any process) not touched for a day. Never throws. */
-export async function sweepSpool(now = Date.now()): Promise<void> {
-  const root = tmpdir();
-  const names = await readdir(root).catch(() => [] as string[]);
-  await Promise.all(
-    names
-      .filter((name) => name.startsWith(SPOOL_PREFIX))
-      .map(async (name) => {
-        const dir = join(root, name);
-        const info = await lstat(dir).catch(() => undefined);
-        if (!info?.isDirectory()) return;
-        // The part's own mtime moves while it is written; the folder's only when the part is created.
-        const part = await lstat(join(dir, 'part')).catch(() => undefined);
-        if (now - Math.max(info.mtimeMs, part?.mtimeMs ?? 0) < STALE_SPOOL_MS) return;
-        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-      }),
-  );
-}
-
-/** A file part written to disk. `dispose()` deletes it (idempotent). */
-export class SpooledFile {
-  #disposed = false;
-  /** Set by whoever keeps the file past the request (a job); otherwise it is deleted when the request ends. */
-  kept = false;
-  constructor(
-    readonly path: string,
-    readonly name: string,
-    readonly type: string,
-    readonly size: number,
-    readonly sha256: Uint8Array,
-    /** The first bytes (format sniffing). */
-    readonly head: Uint8Array,
-    private readonly dir: string,
-  ) {}
-
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
-  }
-}
+import type { Hasher, SandboxPlatform, Upload, UploadWriter } from './platform.js';
 
 export interface StreamLimits {
   /** Total body bytes. */
@@ -78,8 +27,21 @@ const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_PARTS = 50;
 const HEAD_BYTES = 64;
-const CRLF = Buffer.from('\r\n');
-const HEADER_END = Buffer.from('\r\n\r\n');
+const encoder = new TextEncoder();
+const CRLF = encoder.encode('\r\n');
+const HEADER_END = encoder.encode('\r\n\r\n');
+
+/** Where `needle` first occurs in `hay`, or -1 (the first byte is found natively, the rest compared). */
+export function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from = 0): number {
+  const first = needle[0]!;
+  const last = hay.length - needle.length;
+  for (let i = hay.indexOf(first, from); i >= 0 && i <= last; i = hay.indexOf(first, i + 1)) {
+    let j = 1;
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
+}
 
 function malformed(): never {
   return fail(
@@ -101,13 +63,11 @@ interface PartSink {
   filename: string | undefined;
   type: string;
   size: number;
-  text?: Buffer[];
+  text?: Uint8Array[];
   file?: {
-    dir: string;
-    path: string;
-    out: WriteStream;
-    hash: ReturnType<typeof createHash>;
-    head: Buffer[];
+    out: UploadWriter;
+    hash: Hasher;
+    head: Uint8Array[];
     headSize: number;
   };
 }
@@ -134,24 +94,26 @@ function parseHeaders(raw: string): { name: string; filename: string | undefined
   return { name, filename, type };
 }
 
-/** Parses `body` into fields; file parts become `SpooledFile`s (the caller disposes them). */
+/** Parses `body` into fields; file parts become the platform's `Upload`s (the caller disposes them). */
 export async function parseMultipartStream(
   body: ReadableStream<Uint8Array> | null,
   contentType: string,
   limits: StreamLimits,
-): Promise<Map<string, string | SpooledFile>> {
-  const delimiter = Buffer.from('\r\n--' + boundaryOf(contentType));
-  const fields = new Map<string, string | SpooledFile>();
-  const spooled: SpooledFile[] = [];
+  platform: Pick<SandboxPlatform, 'spool' | 'sha256'>,
+): Promise<Map<string, string | Upload>> {
+  const delimiter = encoder.encode('\r\n--' + boundaryOf(contentType));
+  const decoder = new TextDecoder();
+  const fields = new Map<string, string | Upload>();
+  const spooled: Upload[] = [];
   let part: PartSink | undefined;
   // 'preamble' until the first delimiter; then 'after' (what follows a delimiter), 'headers', 'body'; 'end' after the closing one.
   let state = 'preamble' as 'preamble' | 'after' | 'headers' | 'body' | 'end';
   // The body is read as if it began with CRLF, so the first delimiter looks like every other one.
-  let buf: Buffer = Buffer.from(CRLF);
+  let buf: Uint8Array = CRLF.slice();
   let total = 0;
   let parts = 0;
 
-  const write = async (data: Buffer) => {
+  const write = async (data: Uint8Array) => {
     if (!part || data.length === 0) return;
     part.size += data.length;
     if (part.file) {
@@ -161,13 +123,12 @@ export async function parseMultipartStream(
         part.file.head.push(data.subarray(0, HEAD_BYTES - part.file.headSize));
         part.file.headSize += Math.min(data.length, HEAD_BYTES - part.file.headSize);
       }
-      // Copied: the chunk's memory is reused by the reader. events.once removes both of its
-      // listeners ('drain' and 'error') when either fires; a bare once('error') per wait piled up.
-      if (!part.file.out.write(Buffer.from(data))) await once(part.file.out, 'drain');
+      // The writer copies what it keeps: the chunk's memory is reused by the reader.
+      await part.file.out.write(data);
     } else {
       if (part.size > MAX_FIELD_BYTES)
         fail('invalid_request', `The field ${part.name.slice(0, 40)} is longer than 64 KB; send files as file parts.`);
-      part.text!.push(Buffer.from(data));
+      part.text!.push(data.slice());
     }
   };
 
@@ -176,27 +137,21 @@ export async function parseMultipartStream(
     const p = part;
     part = undefined;
     if (fields.has(p.name)) {
-      if (p.file) {
-        p.file.out.destroy();
-        await rm(p.file.dir, { recursive: true, force: true });
-      }
+      if (p.file) await p.file.out.abort();
       fail('invalid_request', `The field ${p.name.slice(0, 40)} appears more than once; send it once.`);
     }
     if (p.file) {
       const f = p.file;
-      await new Promise<void>((resolve, reject) => f.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      const file = new SpooledFile(
-        f.path,
-        p.filename ?? '',
-        p.type,
-        p.size,
-        new Uint8Array(f.hash.digest()),
-        new Uint8Array(Buffer.concat(f.head)),
-        f.dir,
-      );
+      const file = await f.out.finish({
+        name: p.filename ?? '',
+        type: p.type,
+        size: p.size,
+        sha256: f.hash.digest(),
+        head: concatBytes(f.head),
+      });
       spooled.push(file);
       fields.set(p.name, file);
-    } else fields.set(p.name, Buffer.concat(p.text!).toString('utf8'));
+    } else fields.set(p.name, decoder.decode(concatBytes(p.text!)));
   };
 
   const start = async (headers: string) => {
@@ -204,16 +159,14 @@ export async function parseMultipartStream(
     const h = parseHeaders(headers);
     part = { name: h.name, filename: h.filename, type: h.type, size: 0 };
     if (h.filename !== undefined) {
-      const dir = await mkdtemp(join(tmpdir(), SPOOL_PREFIX));
-      const path = join(dir, 'part');
-      part.file = { dir, path, out: createWriteStream(path), hash: createHash('sha256'), head: [], headSize: 0 };
+      part.file = { out: await platform.spool(), hash: platform.sha256(), head: [], headSize: 0 };
     } else part.text = [];
   };
 
   /** Consumes what `buf` holds; returns false when more input is needed. */
   const step = async (): Promise<boolean> => {
     if (state === 'preamble') {
-      const at = buf.indexOf(delimiter);
+      const at = indexOfBytes(buf, delimiter);
       if (at < 0) {
         if (buf.length > MAX_HEADER_BYTES) malformed();
         return false;
@@ -229,29 +182,29 @@ export async function parseMultipartStream(
         state = 'end';
         return false;
       }
-      const eol = buf.indexOf(CRLF);
+      const eol = indexOfBytes(buf, CRLF);
       if (eol < 0) {
         if (buf.length > 256) malformed();
         return false;
       }
-      if (!/^[ \t]*$/.test(buf.subarray(0, eol).toString('latin1'))) malformed();
+      if (!buf.subarray(0, eol).every((b) => b === 0x20 || b === 0x09)) malformed();
       buf = buf.subarray(eol + 2);
       state = 'headers';
       return true;
     }
     if (state === 'headers') {
-      const end = buf.indexOf(HEADER_END);
+      const end = indexOfBytes(buf, HEADER_END);
       if (end < 0) {
         if (buf.length > MAX_HEADER_BYTES) malformed();
         return false;
       }
-      await start(buf.subarray(0, end).toString('utf8'));
+      await start(decoder.decode(buf.subarray(0, end)));
       buf = buf.subarray(end + 4);
       state = 'body';
       return true;
     }
     if (state === 'body') {
-      const at = buf.indexOf(delimiter);
+      const at = indexOfBytes(buf, delimiter);
       if (at >= 0) {
         await write(buf.subarray(0, at));
         await finish();
@@ -262,7 +215,7 @@ export async function parseMultipartStream(
       // Keep what could be the start of a delimiter split across chunks.
       const keep = Math.min(buf.length, delimiter.length - 1);
       await write(buf.subarray(0, buf.length - keep));
-      buf = Buffer.from(buf.subarray(buf.length - keep));
+      buf = buf.slice(buf.length - keep);
       return false;
     }
     return false;
@@ -285,20 +238,14 @@ export async function parseMultipartStream(
         limits.tooLarge();
       }
       if ((state as string) === 'end') continue; // the epilogue is ignored
-      buf =
-        buf.length === 0
-          ? Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength)
-          : Buffer.concat([buf, chunk.value]);
+      buf = buf.length === 0 ? chunk.value : concatBytes([buf, chunk.value]);
       while (await step());
     }
     if ((state as string) !== 'end') malformed();
     return fields;
   } catch (err) {
     // A refused or broken body (the client hung up) leaves nothing on disk.
-    if (part?.file) {
-      part.file.out.destroy();
-      await rm(part.file.dir, { recursive: true, force: true }).catch(() => undefined);
-    }
+    if (part?.file) await part.file.out.abort();
     await Promise.all(spooled.map((f) => f.dispose()));
     throw err;
   }

@@ -8,8 +8,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { ApiError, isBlockedAddress, isIpLiteral, remoteUrlProblem } from '../api/index.js';
-import { fail } from './http.js';
+import { ApiError, concatBytes, isBlockedAddress, isIpLiteral, remoteUrlProblem } from '../api/index.js';
+import { imageUrlFailures, parseImageUrl } from './remote-url.js';
 
 export interface RemoteFetchOptions {
   /** Time for the whole fetch, redirects included (ms). */
@@ -79,30 +79,13 @@ async function readAll(res: AsyncIterable<Uint8Array>, max: number, tooLarge: ()
     if (total > max) tooLarge();
     chunks.push(chunk);
   }
-  return new Uint8Array(Buffer.concat(chunks));
+  return concatBytes(chunks);
 }
 
 /** The image bytes at `raw`, or a 400 naming `field`. */
 export async function fetchRemoteImage(raw: string, field: string, o: RemoteFetchOptions): Promise<Uint8Array> {
-  const unreachable: () => never = () =>
-    fail(
-      'invalid_request',
-      `${field} could not be fetched as an image from a public address. Use a publicly reachable http(s) URL, or send the image bytes instead.`,
-    );
-  const tooLarge: () => never = () =>
-    fail(
-      'invalid_request',
-      `${field} serves more than ${Math.round(o.maxBytes / 1024 / 1024)} MB; images may be at most 12 MB.`,
-    );
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    fail('invalid_request', `${field} is not a valid URL; send an absolute http(s) URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    fail('invalid_request', `${field} must be an http or https URL, not ${url.protocol.replace(':', '')}.`);
-  if (url.username || url.password) fail('invalid_request', `${field} must not contain credentials.`);
+  const { unreachable, tooLarge } = imageUrlFailures(field, o.maxBytes);
+  let url = parseImageUrl(raw, field);
   const signal = AbortSignal.timeout(o.timeoutMs);
   const maxRedirects = o.maxRedirects ?? 3;
   try {
@@ -143,6 +126,6 @@ export async function fetchRemoteImage(raw: string, field: string, o: RemoteFetc
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    unreachable();
+    return unreachable();
   }
 }

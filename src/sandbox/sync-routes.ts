@@ -3,13 +3,12 @@
  * Credits are held while the work runs, so parallel calls can never overdraw, and charged after it
  * by what succeeded.
  */
-import { COSTS, headshotCharge, type HeadshotVariant } from '../api/index.js';
+import { COSTS, headshotCharge, toBase64, type HeadshotVariant } from '../api/index.js';
 import type { AccountBook, ResolvedKey } from './accounts.js';
 import type { SandboxClock } from './clock.js';
-import { prepareSelfie, renderHeadshot } from './artifacts/headshot.js';
-import { NoSubjectError, runImageTool } from './artifacts/image-tool.js';
 import { chargeHeaders, fail, json } from './http.js';
 import { checkImage, decodable, decodeBase64, fetchImageUrl, type Body } from './inputs.js';
+import { NoSubjectError, type SandboxPlatform } from './platform.js';
 import { headshotParams, imageToolParams, oneImageSource, type ImageSource } from './params.js';
 
 interface SyncOptions {
@@ -26,6 +25,7 @@ export class SyncRoutes {
     private readonly accounts: AccountBook,
     private readonly clock: SandboxClock,
     private readonly options: SyncOptions,
+    private readonly platform: SandboxPlatform,
   ) {}
 
   async headshots(body: Body, auth: ResolvedKey): Promise<Response> {
@@ -38,7 +38,8 @@ export class SyncRoutes {
       if (this.accounts.takeFault(account, 'create_error') || this.accounts.takeFault(account, 'all_variants_fail'))
         allFailed();
       const failing = this.accounts.takeVariantFault(account);
-      const cut = await prepareSelfie(image);
+      // The subject is cut out once per batch; every slot starts from it.
+      const cut = await this.platform.removeBackground(image);
       const variants: HeadshotVariant[] = await Promise.all(
         params.variants.map(async (slot): Promise<HeadshotVariant> => {
           if (failing.includes(slot))
@@ -50,11 +51,11 @@ export class SyncRoutes {
                 slot +
                 ']; it was not charged.',
             };
-          const out = await renderHeadshot(cut, params.style, slot);
+          const out = await this.platform.renderHeadshot(cut, params.style, slot);
           return {
             variant: slot,
             status: 'succeeded',
-            image_base64: Buffer.from(out.png).toString('base64'),
+            image_base64: toBase64(out.png),
             content_type: 'image/png',
             width: out.width,
             height: out.height,
@@ -83,7 +84,7 @@ export class SyncRoutes {
         fail('provider_error', 'The provider failed to process the image. Nothing was charged; try again.');
       let out;
       try {
-        out = await runImageTool(image, params);
+        out = await this.platform.runImageTool(image, params);
       } catch (err) {
         if (err instanceof NoSubjectError)
           fail(
@@ -97,7 +98,7 @@ export class SyncRoutes {
       if (/application\/json/i.test(accept)) {
         return json(
           {
-            data: { image_base64: Buffer.from(out.bytes).toString('base64'), width: out.width, height: out.height },
+            data: { image_base64: toBase64(out.bytes), width: out.width, height: out.height },
             credits_charged: COSTS.imageTool,
             credits_remaining: account.balance,
           },
@@ -139,14 +140,19 @@ export class SyncRoutes {
       bytes = decodeBase64(source.value, field);
     } else {
       field = 'image_url';
-      bytes = await fetchImageUrl(source.value, field, {
-        fetch: this.options.fetchImage,
-        timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000,
-        ...this.options.imageUrls,
-      });
+      bytes = await fetchImageUrl(
+        source.value,
+        field,
+        {
+          fetch: this.options.fetchImage,
+          timeoutMs: this.options.imageUrlTimeoutMs ?? 10_000,
+          ...this.options.imageUrls,
+        },
+        this.platform,
+      );
     }
     checkImage(bytes, field);
-    await decodable(bytes, field);
+    await decodable(bytes, field, this.platform);
     return bytes;
   }
 }

@@ -148,7 +148,7 @@ async function artifactBench(): Promise<void> {
 
   const digest = new Uint8Array(createHash('sha256').update(clip).digest());
   const scene = await time(
-    () => buildScene({ bytes: clip, durationSeconds: 10, width: 1280, height: 720, sha256: digest }),
+    () => buildScene({ video: clip, durationSeconds: 10, width: 1280, height: 720, sha256: digest }),
     2,
   );
   add(

@@ -2,6 +2,10 @@
  * Starts a sandbox on a real HTTP port and gives tests small helpers around it.
  */
 import { createSandbox, serve, type SandboxOptions, type LedgerEntry } from '../../src/sandbox/index.js';
+import { startBrowserSandbox } from './browser-bridge.js';
+
+/** `browser`: the sandbox under test is the browser build, in Chromium (./browser-bridge.ts). */
+export const PLATFORM = process.env['MEDIAKIT_SANDBOX_PLATFORM'] === 'browser' ? 'browser' : 'node';
 
 export interface Keys {
   video: string;
@@ -12,7 +16,7 @@ export interface Keys {
 
 export interface Harness {
   url: string;
-  sandbox: ReturnType<typeof createSandbox>;
+  sandbox: { fetch(request: Request): Promise<Response>; idle(): Promise<void> };
   /** fetch relative to the sandbox's URL. */
   call(path: string, init?: RequestInit): Promise<Response>;
   account(credits?: number): Promise<{ id: string; keys: Keys }>;
@@ -25,11 +29,13 @@ export interface Harness {
 
 /** A sandbox on 127.0.0.1:<free port>; call close() in an after hook. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Harness> {
-  const sandbox = createSandbox({
+  const settings: SandboxOptions = {
     speed: 1,
     artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 },
     ...options,
-  });
+  };
+  const inBrowser = PLATFORM === 'browser' ? await startBrowserSandbox(settings) : undefined;
+  const sandbox = inBrowser ?? createSandbox(settings);
   const { server, url } = await serve((r) => sandbox.fetch(r), 0);
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
   const keyOf = new Map<string, string>();
@@ -50,6 +56,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Harnes
       await sandbox.idle();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      await inBrowser?.close();
     },
     async account(credits = 100) {
       const body = await post('/__sandbox/accounts', { credits });

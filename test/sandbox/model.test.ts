@@ -129,7 +129,9 @@ describe('3D generation', () => {
   it('fetches http(s) images, and refuses one that cannot be fetched with a 400', async () => {
     const png = await makeImage();
     const server = createServer((req, res) => {
-      if (req.url === '/photo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      // CORS as a public image host sends it: the sandbox in a browser can read only such images.
+      if (req.url === '/photo.png')
+        res.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(png);
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { request as httpRequest } from 'node:http';
 import { unzipSync } from 'fflate';
 import { GaussianSplatPLYLoader } from 'three/examples/jsm/loaders/GaussianSplatPLYLoader.js';
-import { envelope, formPost, settle, startSandbox, type Harness } from './harness.js';
+import { envelope, formPost, PLATFORM, settle, startSandbox, type Harness } from './harness.js';
 import { makeVideo } from '../fixtures/media.js';
 
 function videoForm(bytes: Uint8Array, name = 'walk.mp4', type = 'video/mp4'): FormData {
@@ -79,7 +79,10 @@ describe('video to 3D: creation', () => {
     assert.equal((await h.ledger(id)).entries.length, 1);
   });
 
-  it('answers 413 from Content-Length alone, before reading a body over 500 MB', async () => {
+  // A Request in a browser carries no Content-Length (a forbidden header), so the browser sandbox
+  // answers 413 once the streamed body passes the cap instead (the multipart tests check that).
+  const lengthHeader = PLATFORM === 'browser' ? 'a browser Request has no Content-Length' : false;
+  it('answers 413 from Content-Length alone, before reading a body over 500 MB', { skip: lengthHeader }, async () => {
     const { keys } = await h.account(100);
     const url = new URL(h.url + '/api/v1/video-to-3d/jobs');
     const status = await new Promise<number>((resolve, reject) => {

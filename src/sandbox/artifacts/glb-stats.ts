@@ -1,55 +1,11 @@
 /**
- * GLB statistics from the file itself (shared/notes/FORMATS.md), not from a rendered frame:
- * triangles per primitive per mesh instance (TRIANGLES: indices/3 or POSITION/3; strips and fans:
- * count - 2), vertices as POSITION counts, texture sizes from the image headers, bytes as the
- * file's length. The same rules as @gltf-transform/functions' inspect(), which the tests compare to.
+ * GLB statistics in Node: the GLB is read with NodeIO; the counting rules are ./glb-count.ts,
+ * shared with the browser.
  */
-import { ImageUtils, NodeIO, type Mesh } from '@gltf-transform/core';
+import { NodeIO } from '@gltf-transform/core';
 import type { ModelStats } from '../../api/index.js';
-
-const TRIANGLES = 4,
-  TRIANGLE_STRIP = 5,
-  TRIANGLE_FAN = 6;
+import { countStats } from './glb-count.js';
 
 export async function glbStats(glb: Uint8Array): Promise<ModelStats> {
-  const doc = await new NodeIO().readBinary(glb);
-  const root = doc.getRoot();
-  const instances = new Map<Mesh, number>();
-  for (const node of root.listNodes()) {
-    const mesh = node.getMesh();
-    if (mesh) instances.set(mesh, (instances.get(mesh) ?? 0) + 1);
-  }
-  let triangles = 0;
-  let vertices = 0;
-  for (const mesh of root.listMeshes()) {
-    for (const prim of mesh.listPrimitives()) {
-      const position = prim.getAttribute('POSITION');
-      vertices += position?.getCount() ?? 0;
-      const count = prim.getIndices()?.getCount() ?? position?.getCount() ?? 0;
-      const mode = prim.getMode();
-      const n =
-        mode === TRIANGLES
-          ? Math.floor(count / 3)
-          : mode === TRIANGLE_STRIP || mode === TRIANGLE_FAN
-            ? Math.max(0, count - 2)
-            : 0;
-      triangles += n * (instances.get(mesh) ?? 0);
-    }
-  }
-  let maxTextureSize = 0;
-  for (const texture of root.listTextures()) {
-    const image = texture.getImage();
-    const size = image ? ImageUtils.getSize(image, texture.getMimeType()) : null;
-    if (size) maxTextureSize = Math.max(maxTextureSize, size[0], size[1]);
-  }
-  return {
-    triangles,
-    vertices,
-    meshes: root.listMeshes().length,
-    materials: root.listMaterials().length,
-    textures: root.listTextures().length,
-    maxTextureSize,
-    bytes: glb.byteLength,
-    animations: root.listAnimations().length,
-  };
+  return countStats(await new NodeIO().readBinary(glb), glb.byteLength);
 }

@@ -1,31 +1,14 @@
 /**
- * The image tools operation (background removal) and its output options:
- * size (auto | preview | full), format (png with transparency | jpg), bg_color, crop.
- *
- * "auto" is not defined by the spec. Ours (LIMITS.imageTools.autoMaxPixels): the full resolution up
- * to 10 megapixels, scaled down beyond that, so a phone photo comes back whole and a 48 MP scan does
- * not cost a 20 MB answer.
+ * The image tools operation (background removal) in Node with sharp; its rules (sizes, formats,
+ * bg_color, crop) are ./image-tool-rules.ts, shared with the browser.
  */
 import sharp from 'sharp';
-import { LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
+import { NoSubjectError, type ImageToolOptions, type ImageToolOutput } from '../platform.js';
 import { removeBackground } from './background.js';
+import { JPEG_QUALITY, contentTypeOf, flattenColour, outputSize } from './image-tool-rules.js';
 
-export interface ImageToolOptions {
-  size: ImageToolSize;
-  format: ImageToolFormat;
-  /** `#rrggbb`, already validated. */
-  bgColor: string | undefined;
-  crop: boolean;
-}
-
-export interface ImageToolOutput {
-  bytes: Uint8Array;
-  width: number;
-  height: number;
-  contentType: 'image/png' | 'image/jpeg';
-}
-
-export class NoSubjectError extends Error {}
+export { NoSubjectError };
+export type { ImageToolOptions, ImageToolOutput };
 
 export async function runImageTool(image: Uint8Array, options: ImageToolOptions): Promise<ImageToolOutput> {
   const cut = await removeBackground(image);
@@ -40,28 +23,17 @@ export async function runImageTool(image: Uint8Array, options: ImageToolOptions)
     w = cut.box.width;
     h = cut.box.height;
   }
-  const maxPixels =
-    options.size === 'preview'
-      ? LIMITS.imageTools.previewMaxPixels
-      : options.size === 'auto'
-        ? LIMITS.imageTools.autoMaxPixels
-        : Infinity;
-  if (w * h > maxPixels) {
-    const k = Math.sqrt(maxPixels / (w * h));
-    w = Math.max(1, Math.floor(w * k));
-    h = Math.max(1, Math.floor(h * k));
+  const out = outputSize(w, h, options.size);
+  if (out.scaled) {
+    w = out.width;
+    h = out.height;
     pipeline = pipeline.resize(w, h, { fit: 'fill' });
   }
-  if (options.bgColor || options.format === 'jpg')
-    pipeline = pipeline.flatten({ background: options.bgColor ?? '#ffffff' });
+  const background = flattenColour(options);
+  if (background) pipeline = pipeline.flatten({ background });
   const bytes =
     options.format === 'jpg'
-      ? await pipeline.jpeg({ quality: 90 }).toBuffer()
+      ? await pipeline.jpeg({ quality: JPEG_QUALITY }).toBuffer()
       : await pipeline.png({ compressionLevel: 6 }).toBuffer();
-  return {
-    bytes: new Uint8Array(bytes),
-    width: w,
-    height: h,
-    contentType: options.format === 'jpg' ? 'image/jpeg' : 'image/png',
-  };
+  return { bytes: new Uint8Array(bytes), width: w, height: h, contentType: contentTypeOf(options.format) };
 }
