@@ -24,7 +24,10 @@
  *   9. Splat scenes at their real size (300k, 1M, 2M splats): <splat-viewer>'s time to first
  *      splats and to the whole scene and Chromium's peak memory, against the splat library alone
  *      on the same file in the same run, and a phone-class run (scenes.ts).
- * `npm run bench -- proxy` (or `sandbox`, `jobs`, `viewers`, `elements`, `upload`, `keep`, `scenes`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's, BENCH_SCENES the scene sizes.
+ *  10. The sandbox on both platforms in one run: a headshot batch, an image-tool call and fast 3D
+ *      jobs on Node's `createSandbox` and in Chromium on `createBrowserSandbox`, same inputs
+ *      (sandbox-browser.ts).
+ * `npm run bench -- proxy` (or `sandbox`, `sandbox-browser`, `jobs`, `viewers`, `elements`, `upload`, `keep`, `scenes`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's, BENCH_SCENES the scene sizes.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -46,6 +49,7 @@ import { elementsBench } from './elements.js';
 import { uploadBench } from './upload.js';
 import { keepBench } from './keep.js';
 import { scenesBench } from './scenes.js';
+import { sandboxBrowserBench } from './sandbox-browser.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -191,6 +195,7 @@ if (!only || only === 'sandbox') {
     await artifactBench();
   }
 }
+if (!only || only === 'sandbox-browser') await sandboxBrowserBench();
 if (!only || only === 'proxy') await proxyBench();
 if (!only || only === 'jobs') await jobsBench();
 if (!only || only === 'viewers') await viewersBench();
