@@ -33,13 +33,7 @@ export async function readCapped(
     }
     chunks.push(step.value);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Joins byte arrays into one. */

@@ -18,11 +18,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium.mjs';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { browserBundle } from '../sandbox/browser-bridge.js';
 import { modelJobDurationMs } from '../../src/sandbox/jobs.js';
 import { headshotBatch, imageTool, modelJob, POLL_MS, type JobBody, type JobTimed, type Timed } from './sandbox-ops.js';
 import type { PageBench } from './sandbox-browser-page.js';
@@ -82,19 +82,8 @@ export function makePhoto(): Promise<Uint8Array> {
   return photoLike(svg, 1600, 1200, 8);
 }
 
-async function pageBundle(): Promise<string> {
-  const out = await build({
-    entryPoints: [fileURLToPath(new URL('./sandbox-browser-page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    // @gltf-transform/core's NodeIO imports node:fs lazily; the browser platform never makes one.
-    external: ['node:*'],
-  });
-  return out.outputFiles[0]!.text;
+function pageBundle(): Promise<string> {
+  return browserBundle(fileURLToPath(new URL('./sandbox-browser-page.ts', import.meta.url)));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -15,11 +15,10 @@ import type { SandboxOptions } from '../../src/sandbox/index.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/sandbox/browser/index.ts', import.meta.url));
 
-let bundle: Promise<string> | undefined;
-/** The browser sandbox as one ES module (built once per process). */
-function sandboxBundle(): Promise<string> {
-  bundle ??= build({
-    entryPoints: [ENTRY],
+/** `entry` bundled for a browser page as one ES module. */
+export async function browserBundle(entry: string): Promise<string> {
+  const r = await build({
+    entryPoints: [entry],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -28,7 +27,14 @@ function sandboxBundle(): Promise<string> {
     logLevel: 'silent',
     // @gltf-transform/core's NodeIO imports node:fs lazily; the browser platform never makes one.
     external: ['node:*'],
-  }).then((r) => r.outputFiles[0]!.text);
+  });
+  return r.outputFiles[0]!.text;
+}
+
+let bundle: Promise<string> | undefined;
+/** The browser sandbox as one ES module (built once per process). */
+function sandboxBundle(): Promise<string> {
+  bundle ??= browserBundle(ENTRY);
   return bundle;
 }
 
