@@ -222,7 +222,7 @@ try {
       // journey.mjs's default export gets what it needs and answers a line for the log.
       if (spec.journey) {
         const { default: journey } = await import(pathToFileURL(join(app, spec.journey)).href);
-        const said = await journey({ app, shared, installed, tarball, browser, createDevStack, video, log });
+        const said = await journey({ app, root, shared, installed, tarball, browser, createDevStack, video, log });
         return `built in ${built} s; ${said}`;
       }
       if (spec.serverRendered) {

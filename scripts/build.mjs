@@ -43,6 +43,7 @@ if (step('files')) {
 }
 
 if (step('cdn')) await time('cdn/mediakit-elements.js', buildCdn);
+if (step('playground')) await time('playground: cdn/playground.js and the worker', buildPlayground);
 
 /**
  * custom-elements.json is generated from src (Storybook and the staleness check read it there);
@@ -134,6 +135,53 @@ async function buildCdn() {
     },
   });
   copyCdnDecoders();
+}
+
+/**
+ * The playground (issue 23), opt-in and apart from the elements: `playground-sw.js`, the Service
+ * Worker with the proxy and the browser sandbox, one classic script (a Service Worker may not
+ * import() modules) written beside both page entries, `dist/playground/index.js` (tsc's, for
+ * bundlers) and `cdn/playground.js` (for pages using the CDN build).
+ */
+async function buildPlayground() {
+  const { build } = await import('vite');
+  const common = { configFile: false, root, logLevel: 'warn', publicDir: false };
+  // Lazy imports of Node built-ins that never run in a browser (@gltf-transform/core's NodeIO, the
+  // proxy's keep-alive agent on Node) become an empty module instead of a warning.
+  const noNode = {
+    name: 'mediakit-no-node-builtins',
+    enforce: 'pre',
+    resolveId: (id) => (id.startsWith('node:') ? '\0mediakit-empty' : null),
+    load: (id) => (id === '\0mediakit-empty' ? 'export default {};' : null),
+  };
+  /** A minified library build of one playground entry into cdn/. */
+  const entry = (lib, output = {}) =>
+    build({
+      ...common,
+      plugins: [noNode],
+      build: {
+        outDir: 'cdn',
+        emptyOutDir: false,
+        target: 'es2022',
+        minify: true,
+        sourcemap: false,
+        reportCompressedSize: false,
+        lib,
+        rolldownOptions: { output },
+      },
+    });
+  await entry({
+    entry: join(root, 'src/playground/worker.ts'),
+    formats: ['iife'],
+    name: 'mediakitPlaygroundWorker',
+    fileName: () => 'playground-sw.js',
+  });
+  mkdirSync(join(root, 'dist/playground'), { recursive: true });
+  copyFileSync(join(root, 'cdn/playground-sw.js'), join(root, 'dist/playground/playground-sw.js'));
+  await entry(
+    { entry: join(root, 'src/playground/index.ts'), formats: ['es'], fileName: () => 'playground.js' },
+    { chunkFileNames: 'chunks/playground-[name]-[hash].js' },
+  );
 }
 
 /**

@@ -3,9 +3,9 @@
 // entry chunk and every chunk it imports statically are gzipped at level 9 and summed. Lazy chunks
 // (three.js, the splat library, German strings) are reported beside it, not counted.
 // Fails when an entry with a budget is over it. Run after `npm run build`.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { elements } from './entries.mjs';
@@ -94,6 +94,12 @@ for (const [name, source] of entries) {
     for (const i of c.imports) if (chunks.has(i)) visit(chunks.get(i));
   };
   visit(entry);
+  // The playground (issue 23) is opt-in: no element, first load or lazy, may reach it.
+  const playground = [...chunks.values()].flatMap((c) => c.moduleIds).filter((id) => id.includes('/dist/playground/'));
+  if (playground.length) {
+    console.error(`size: ${name} reaches the playground (${playground[0]}); it must load only when a page imports it.`);
+    over++;
+  }
   const gz = (c) => gzipSync(c.code, { level: 9 }).length;
   const initialBytes = [...initial].reduce((n, f) => n + gz(chunks.get(f)), 0);
   const lazyBytes = [...chunks.values()].filter((c) => !initial.has(c.fileName)).reduce((n, c) => n + gz(c), 0);
@@ -107,6 +113,26 @@ for (const [name, source] of entries) {
     ok ? (budget === undefined ? '' : 'ok') : 'OVER',
     (lazyBytes / KiB).toFixed(1),
   ]);
+}
+
+// The CDN build: mediakit-elements.js and every chunk it can load, statically or lazily, hold
+// nothing of the playground (whose own files are cdn/playground.js, playground-sw.js, chunks/playground-*).
+if (existsSync(join(root, 'cdn/mediakit-elements.js'))) {
+  const seen = new Set();
+  const walk = (file) => {
+    // Missing: the decoders' asm.js fallback, left out of the CDN build on purpose.
+    if (seen.has(file) || !existsSync(join(root, 'cdn', file))) return;
+    seen.add(file);
+    const code = readFileSync(join(root, 'cdn', file), 'utf8');
+    if (/playground/i.test(code)) {
+      console.error(`size: cdn/${file} (loaded by cdn/mediakit-elements.js) mentions the playground.`);
+      over++;
+    }
+    for (const [, spec] of code.matchAll(/["'](\.{1,2}\/[^"']+\.js)["']/g))
+      walk(join(dirname(file), spec).replace(/\\/g, '/'));
+  };
+  walk('mediakit-elements.js');
+  rows.push(['cdn/mediakit-elements.js and its chunks: no playground', `${seen.size} files`, '-', 'ok', '-']);
 }
 
 const head = ['entry', 'first load KiB gz', 'budget KiB', '', 'lazy chunks KiB gz'];

@@ -31,6 +31,7 @@ import { createProxy, fileResultStore, toNodeHandler, type Proxy, type ProxyOpti
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { connectMiddleware } from '../server/node.js';
 import { appendSetCookie, DEV_TOKEN, dropCorsHeaders, gateRefusal, grantDevCookie, sendJson } from './control-gate.js';
+import { withoutJobIds, type DevLedger } from './ledger.js';
 import { trickle, TRICKLE_FILES, TRICKLE_MAX_BYTES, TRICKLE_TIMEOUT_MS, type TrickleOptions } from './trickle.js';
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -256,16 +257,12 @@ export function createDevStack(options: DevStackOptions = {}): DevStack {
         headers: { authorization: `Bearer ${key}` },
       }),
     );
-    const body = (await r.json()) as { account_id: string; balance: number; entries: Array<Record<string, unknown>> };
+    const body = (await r.json()) as DevLedger;
     if (!r.ok)
       return sendJson(res, 502, {
         error: { code: 'upstream_error', message: `The sandbox refused the dev account's ledger (${r.status}).` },
       });
-    sendJson(res, 200, {
-      account_id: body.account_id,
-      balance: body.balance,
-      entries: body.entries.map(({ job_id: _jobId, ...entry }) => entry),
-    });
+    sendJson(res, 200, withoutJobIds(body));
   }
 
   const middleware: Middleware = (req, res, next) => {

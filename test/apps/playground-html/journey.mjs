@@ -1,0 +1,133 @@
+// The one-file playground (README "Try it with no server", demo/playground.html), word for word
+// from the packed package's README, saved in a copy of the package's cdn/ folder and served by a
+// plain static file server: no proxy, no sandbox, no Node behind the page. In Chromium, all five
+// elements work through the playground's Service Worker: the credit badge, a background removal,
+// a headshot batch, a 3D model from a prompt (its turntable encoded by the page for the worker)
+// and a walkthrough video to its scene, with the pretend ledger charged exactly once for each.
+import { cpSync, createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, resolve } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
+
+function staticServer(dir) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    let file = resolve(dir, '.' + path);
+    if (!file.startsWith(resolve(dir))) return res.writeHead(403).end();
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) return res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () =>
+      ok({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((c) => server.close(c)) }),
+    ),
+  );
+}
+
+export default async function journey({ app, root, installed, browser, video, log }) {
+  const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Try it with no server');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
+  const html = /```html\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!html) throw new Error('the README has no one-file playground under "Try it with no server"');
+  if (html !== readFileSync(join(root, 'demo/playground.html'), 'utf8'))
+    throw new Error("the README's one-file playground differs from demo/playground.html");
+  const site = join(app, 'site');
+  cpSync(join(installed, 'cdn'), site, { recursive: true });
+  writeFileSync(join(site, 'index.html'), html);
+  const served = await staticServer(site);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  let errors = [];
+  let loads = 0;
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // The first visit reloads once the worker has taken the page; what the elements tried before does not count.
+  page.on('framenavigated', (f) => f === page.mainFrame() && ++loads > 1 && (errors = []));
+  try {
+    await page.goto(served.url + '/');
+    await page.waitForFunction(() => navigator.serviceWorker.controller, null, { timeout: 60_000 });
+    await page.waitForFunction(() => globalThis.mediakitPlayground, null, { timeout: 30_000 });
+    await page.evaluate(() => globalThis.mediakitPlayground);
+    if (loads < 2) throw new Error('the first visit did not reload once the worker took the page');
+    const mark = await page.evaluate(() => getComputedStyle(document.querySelector('bg-tool'), '::before').content);
+    if (!mark.includes('nothing is charged')) throw new Error(`no playground mark on the elements: ${mark}`);
+    await page.waitForFunction(
+      () => /2,000/.test(document.querySelector('credit-badge')?.shadowRoot?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
+    const before = await page.evaluate(async () => (await (await globalThis.mediakitPlayground).ledger()).balance);
+
+    // A photo with a subject: a dark figure on a light backdrop.
+    await page.evaluate(async () => {
+      const canvas = new OffscreenCanvas(480, 640);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#e9ecef';
+      ctx.fillRect(0, 0, 480, 640);
+      ctx.fillStyle = '#7a4a32';
+      ctx.beginPath();
+      ctx.ellipse(240, 250, 95, 120, 0, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = '#2d3e5c';
+      ctx.fillRect(110, 390, 260, 250);
+      const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 });
+      globalThis.photo = new File([blob], 'portrait.jpg', { type: 'image/jpeg' });
+    });
+    const status = (tag) => page.evaluate((t) => document.querySelector(t).status, tag);
+    const reach = async (tag, wanted, advance = false, ms = 90_000) => {
+      const end = Date.now() + ms;
+      let now;
+      while (Date.now() < end) {
+        now = await status(tag);
+        if (wanted.includes(now)) return now;
+        if (now === 'failed' || now === 'expired')
+          throw new Error(
+            `<${tag}> ended ${now}: ${await page.evaluate((t) => document.querySelector(t).shadowRoot.textContent.replace(/\s+/g, ' ').slice(0, 300), tag)}`,
+          );
+        if (advance) await page.evaluate(async () => (await globalThis.mediakitPlayground).advance(60_000));
+        await page.waitForTimeout(400);
+      }
+      throw new Error(`<${tag}> stayed ${now}`);
+    };
+    for (const tag of ['bg-tool', 'headshot-studio']) {
+      await page.evaluate((t) => document.querySelector(t).selectFile(globalThis.photo), tag);
+      await reach(tag, ['ready']);
+      await page.evaluate((t) => document.querySelector(t).start(), tag);
+      await reach(tag, ['succeeded']);
+    }
+    await page.evaluate(async () => {
+      const el = document.querySelector('model-generator');
+      el.mode = 'prompt';
+      el.prompt = 'a red armchair';
+      await el.updateComplete;
+      await el.start();
+    });
+    await reach('model-generator', ['succeeded'], true);
+    const turntable = await page.evaluate(
+      () => !!document.querySelector('model-generator').shadowRoot.querySelector('video, [part~="turntable"]'),
+    );
+    if (!turntable) throw new Error('the 3D model shows no turntable (the page encodes it for the worker)');
+    await page.locator('video-to-3d-uploader input[type=file]').setInputFiles(video);
+    await reach('video-to-3d-uploader', ['ready']);
+    await page.evaluate(() => document.querySelector('video-to-3d-uploader').start());
+    await reach('video-to-3d-uploader', ['succeeded'], true);
+    const after = await page.evaluate(async () => (await (await globalThis.mediakitPlayground).ledger()).balance);
+    // 1 (background) + 10 (four headshots) + 2 (a 3D model) + 20 (a scene), once each.
+    if (before - after !== 33) throw new Error(`the pretend account was charged ${before - after} credits, not 33`);
+    if (errors.length) throw new Error(`console errors: ${errors.join(' | ').slice(0, 500)}`);
+    log(`playground: five elements from a static server, ${before - after} pretend credits`);
+    return `five elements working from a plain static server through the Service Worker (the model's turntable encoded by the page for the worker), charged ${before - after} pretend credits once each, no console error`;
+  } finally {
+    await context.close();
+    await served.close();
+  }
+}
