@@ -1,9 +1,21 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { StorybookConfig } from '@storybook/web-components-vite';
+import type { PluginOption } from 'vite';
+import { playgroundWorker, WORKER_FILE } from './playground-worker.js';
 
 // The real models and scenes made by others (../shared/assets), served at /assets when present.
 const assets = fileURLToPath(new URL('../../shared/assets', import.meta.url));
+
+/** The Node dev stack vite.config.ts mounts for `npm start` (src/dev/vite-plugin.ts): not here. */
+const withoutDevStack = (plugins: PluginOption[] = []): PluginOption[] =>
+  plugins.map((p) =>
+    Array.isArray(p)
+      ? withoutDevStack(p)
+      : p && typeof p === 'object' && 'name' in p && p.name === 'mediakit-dev'
+        ? false
+        : p,
+  );
 
 const config: StorybookConfig = {
   stories: ['../stories/**/*.mdx', '../stories/**/*.stories.ts'],
@@ -14,8 +26,17 @@ const config: StorybookConfig = {
     { from: '../demo/media', to: '/media' },
     ...(existsSync(assets) ? [{ from: assets, to: '/assets' }] : []),
   ],
-  // Stories talk to the same sandbox as `npm start` (vite.config.ts mounts it at /sandbox).
-  viteFinal: async (config) => ({ ...config, root: undefined }),
+  // No server (ARCHITECTURE.md): the stories run against the playground, the proxy and the sandbox
+  // in a Service Worker (src/playground), so storybook-static works from any static file server
+  // and the dev server needs nothing more. The worker sits beside iframe.html (a Service Worker
+  // serves only its own folder and below); the preview names it, relative to the page, so a
+  // Storybook published under a sub-path finds its own.
+  previewHead: (head) => `${head}\n<meta name="mediakit-playground-worker" content="${WORKER_FILE}" />`,
+  viteFinal: async (config) => ({
+    ...config,
+    root: undefined,
+    plugins: [...withoutDevStack(config.plugins), playgroundWorker()],
+  }),
 };
 
 export default config;

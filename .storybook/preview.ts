@@ -1,6 +1,7 @@
 import { html } from 'lit';
 import { setCustomElementsManifest, type Preview } from '@storybook/web-components-vite';
 import manifest from '../custom-elements.json';
+import { playground } from '../src/playground/index.js';
 
 // Autodocs: attributes, properties, events, slots, parts, CSS properties and states of every
 // element come from custom-elements.json (generated from the JSDoc), never written twice.
@@ -8,6 +9,10 @@ setCustomElementsManifest(manifest);
 
 const preview: Preview = {
   tags: ['autodocs'],
+  // Every story talks to the playground (the proxy and the sandbox in a Service Worker, named in
+  // the preview's head by main.ts). On a browser's first visit it takes the preview and reloads
+  // it once: no story renders before, so none calls a proxy that is not there yet.
+  loaders: [async () => ({ playground: await playground })],
   parameters: { controls: { expanded: true } },
   // The elements follow the closest [lang]: the toolbar sets it around every story.
   globalTypes: {

@@ -1,15 +1,15 @@
-// Opens every story of the built Storybook (storybook-static) in Chromium, behind the same dev
-// stacks `npm run storybook` mounts (the proxy at /mediakit in front of the sandbox, and the
-// 5-credit stack at /mediakit-poor), and fails on a console error, an uncaught exception, or an axe
-// violation of serious or critical impact in the rendered story. Run after `npm run build-storybook`:
+// Opens every story of the built Storybook (storybook-static) in Chromium, served by a plain static
+// file server with nothing behind it: the stories reach their states through the playground (the
+// proxy and the sandbox in a Service Worker, src/playground), as on any static host. It fails on a
+// console error, an uncaught exception, a failed request, or an axe violation of serious or
+// critical impact in the rendered story. Run after `npm run build-storybook`:
 //   node --import tsx scripts/stories.mjs [filter]
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from './chromium.mjs';
-import { createDevStack } from '../src/dev/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const staticDir = join(root, 'storybook-static');
@@ -25,6 +25,10 @@ if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 const TYPES = {
   '.html': 'text/html',
   '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.md': 'text/plain; charset=utf-8',
+  '.ico': 'image/x-icon',
   '.css': 'text/css',
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
@@ -56,25 +60,22 @@ const STATES = [
   'offline',
   'low',
 ];
-// The proxies' own routes: their error answers are what the error stories show (and /nowhere, the
-// endpoint with no proxy behind it that credit-badge's Error story is about).
-const API = /^\/(mediakit|mediakit-poor|nowhere)\//;
-const stacks = [
-  createDevStack(),
-  createDevStack({ basePath: '/mediakit-poor', sandboxPath: '/sandbox-poor', budget: 5 }),
-];
+// The playground's proxy routes: their error answers are what the error stories show (402, 429, a
+// refused video); /nowhere is the endpoint with nothing behind it that credit-badge's Error story
+// is about (the static server's 404).
+const API = /^\/(mediakit|mediakit-poor|nowhere)(\/|$)/;
+if (!existsSync(join(staticDir, 'playground-sw.js'))) {
+  console.error('stories: storybook-static has no playground-sw.js (build it again: npm run build-storybook)');
+  process.exit(1);
+}
+// A plain static file server: files of storybook-static, else 404. The build copies its static
+// folders (demo media, the shared assets) and the playground's worker into it.
 const server = createServer((req, res) => {
-  const chain = [...stacks.map((s) => s.middleware)];
-  const next = () => {
-    const m = chain.shift();
-    if (m) return m(req, res, next);
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
-    // The build copies its static folders (demo media, the shared assets) into storybook-static.
-    const file = normalize(join(staticDir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(staticDir) || !existsSync(file)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-  };
-  next();
+  const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+  const file = normalize(join(staticDir, path.endsWith('/') ? path + 'index.html' : path));
+  if (!file.startsWith(staticDir) || !existsSync(file) || !statSync(file).isFile())
+    return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}`;
@@ -91,30 +92,61 @@ const failures = [];
 const started = Date.now();
 
 async function check(story) {
-  // A fresh browser context per story: its own session, IndexedDB and job list, so a job one
-  // story started never shows up in another (two run at a time).
+  // A fresh browser context per story: its own session, IndexedDB, job list and playground (worker,
+  // sandbox and clock), so a job one story started never shows up in another (two run at a time).
   const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, colorScheme: SCHEME });
   const page = await context.newPage();
-  const problems = [];
+  // Each problem is kept with the document it came from: a fresh context is the browser's first
+  // visit, where the playground registers its worker and reloads the preview once, as the worker
+  // takes it. What the first document logged before that reload is not the story's.
+  let documents = 0;
+  const found = [];
+  const problem = (text) => found.push({ document: documents, text });
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) documents++;
+  });
   // Chromium logs every non-2xx response as a console error. A story about an API error (402,
   // 429, a refused video) shows the proxy's answer on purpose; any other failed request (a missing
   // module, image or asset) is a defect.
   page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource:')) problems.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource:')) problem(`console: ${m.text()}`);
   });
   page.on('response', (r) => {
     const { pathname } = new URL(r.url());
-    if (r.status() >= 400 && !API.test(pathname)) problems.push(`HTTP ${r.status()}: ${pathname}`);
+    if (r.status() >= 400 && !API.test(pathname)) problem(`HTTP ${r.status()}: ${pathname}`);
   });
-  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  page.on('pageerror', (e) => problem(`uncaught: ${e.message}`));
   const docs = story.type === 'docs';
   const root = docs ? '#storybook-docs' : '#storybook-root';
   await page.goto(
     `${url}/iframe.html?id=${story.id}&viewMode=${docs ? 'docs' : 'story'}${LOCALE ? `&globals=locale:${LOCALE}` : ''}`,
   );
-  await page
-    .waitForSelector(`${root} > *`, { timeout: 15_000 })
-    .catch(() => problems.push('the story rendered nothing'));
+  // The story is judged on the page the worker controls, once the playground has started there.
+  const controlled = async () => {
+    for (const end = Date.now() + 30_000; Date.now() < end; await page.waitForTimeout(100)) {
+      // A page the worker has just taken also answers yes for a moment, until the playground
+      // reloads it: that destroys the context, and the new page is asked again.
+      const refused = await page
+        .evaluate(() =>
+          navigator.serviceWorker.controller !== null && 'mediakitPlayground' in globalThis
+            ? globalThis.mediakitPlayground.then(
+                () => null,
+                (e) => String(e),
+              )
+            : false,
+        )
+        .catch(() => false);
+      if (refused !== false) return refused;
+    }
+    return 'the playground never took the page (no Service Worker controls it)';
+  };
+  const refused = await controlled().catch((e) => `the playground did not start: ${e.message}`);
+  const current = documents;
+  const problems = [];
+  const judged = () => found.filter((p) => p.document === current).map((p) => p.text);
+  if (refused) problems.push(refused);
+  if (current > 2)
+    problems.push(`the preview loaded ${current} times (the playground reloads it once, on the first visit)`);
   // A story named after a state (Succeeded, Failed, Processing, Ready, Loaded, Offline, ...) is
   // checked in that state: an element in it must reach it (its `status`, or `:state()`).
   const state = docs ? undefined : STATES.find((s) => story.id.endsWith(`--${s}`));
@@ -153,6 +185,8 @@ async function check(story) {
     { root, docs },
   );
   problems.push(...violations.map((v) => `axe: ${v}`));
+  if (documents !== current) problems.push('the preview reloaded while the story was shown');
+  problems.unshift(...judged());
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${story.id}.png`), fullPage: true });
   await context.close();
   return problems;
@@ -171,9 +205,12 @@ async function run(queue, workers) {
     }),
   );
 }
-// Every story runs real jobs on the dev stack's one sandbox account and clock. A story tagged
-// 'sandbox-state' arms a fault or moves the clock, which any other story's job would see (take the
-// fault, or jump past the state it shows), so those run alone; the others two at a time.
+// In one browser every story shares the playground's one account and clock (as in Storybook
+// itself). A story tagged 'sandbox-state' arms a fault or moves the clock, which any other story's
+// job would see (take the fault, or jump past the state it shows). Here each story has a fresh
+// context, so its own worker and sandbox, but those stories still run alone: they wait on the
+// clock and the worker's video work, and a second story beside them on a small machine makes them
+// slow to reach their state. The others run two at a time.
 const alone = (s) => s.tags?.includes('sandbox-state');
 await run(stories.filter(alone), 1);
 await run(

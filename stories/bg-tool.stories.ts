@@ -3,7 +3,7 @@ import { html } from 'lit';
 import '../src/components/bg-tool/define.js';
 import type { BgTool } from '../src/components/bg-tool/bg-tool.js';
 import { sampleProduct } from '../demo/samples.js';
-import { asField, fault, until } from './sandbox.js';
+import { asField, ENDPOINT, fault, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -16,7 +16,7 @@ interface Args {
   width: string;
 }
 
-/** Renders the element, then drives it through the real stack (proxy + sandbox) into the story's state. */
+/** Renders the element, then drives it through the playground (proxy + sandbox) into the story's state. */
 function drive(args: Args, steps?: (el: BgTool) => Promise<void>) {
   const el = document.createElement('bg-tool');
   el.endpoint = args.endpoint;
@@ -45,7 +45,7 @@ const meta: Meta<Args> = {
   title: 'Elements/bg-tool',
   component: 'bg-tool',
   args: {
-    endpoint: '/mediakit',
+    endpoint: ENDPOINT,
     lang: '',
     theme: '',
     size: 'auto',

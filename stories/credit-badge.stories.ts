@@ -3,6 +3,7 @@ import { html } from 'lit';
 import '../src/components/credit-badge/define.js';
 import { MediaClient } from '../src/client/media-client.js';
 import { sampleProduct } from '../demo/samples.js';
+import { ENDPOINT, POOR_ENDPOINT } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -15,7 +16,7 @@ interface Args {
 const meta: Meta<Args> = {
   title: 'Elements/credit-badge',
   component: 'credit-badge',
-  args: { endpoint: '/mediakit', lang: '', theme: '', format: 'long', low: 0 },
+  args: { endpoint: ENDPOINT, lang: '', theme: '', format: 'long', low: 0 },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
     lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
@@ -38,7 +39,7 @@ export const Compact: Story = { args: { format: 'compact' } };
 
 /** Below the `low` threshold: the state, the marker, the top-up slot, said once. */
 export const Low: Story = {
-  args: { endpoint: '/mediakit-poor', low: 10 },
+  args: { endpoint: POOR_ENDPOINT, low: 10 },
   render: (a) =>
     html`<credit-badge endpoint=${a.endpoint} low=${a.low}><a slot="top-up" href="#top-up">Buy credits</a></credit-badge>`,
 };

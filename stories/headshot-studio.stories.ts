@@ -3,7 +3,7 @@ import { html } from 'lit';
 import '../src/components/headshot-studio/define.js';
 import type { HeadshotStudio } from '../src/components/headshot-studio/headshot-studio.js';
 import { sampleSelfie } from '../demo/samples.js';
-import { asField, fault, until } from './sandbox.js';
+import { asField, ENDPOINT, fault, POOR_ENDPOINT, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -13,7 +13,7 @@ interface Args {
   width: string;
 }
 
-/** Renders the element, then drives it through the real stack (proxy + sandbox) into the story's state. */
+/** Renders the element, then drives it through the playground (proxy + sandbox) into the story's state. */
 function drive(args: Args, steps?: (el: HeadshotStudio) => Promise<void>) {
   const el = document.createElement('headshot-studio');
   el.endpoint = args.endpoint;
@@ -33,7 +33,7 @@ async function ready(el: HeadshotStudio): Promise<void> {
 const meta: Meta<Args> = {
   title: 'Elements/headshot-studio',
   component: 'headshot-studio',
-  args: { endpoint: '/mediakit', lang: '', theme: '', headshotStyle: 'corporate', width: '720px' },
+  args: { endpoint: ENDPOINT, lang: '', theme: '', headshotStyle: 'corporate', width: '720px' },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
     lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
@@ -131,9 +131,9 @@ export const RateLimited: Story = {
     }),
 };
 
-/** A session with 5 credits (the /mediakit-poor stack): the cost line says so; generating anyway is a 402. */
+/** A session with 5 credits (the playground's 5-credit endpoint, mediakit-poor): the cost line says so; generating anyway is a 402. */
 export const NotEnoughCredits: Story = {
-  args: { endpoint: '/mediakit-poor' },
+  args: { endpoint: POOR_ENDPOINT },
   render: (args) =>
     drive(args, async (el) => {
       el.topUpHref = '#top-up';

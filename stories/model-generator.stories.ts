@@ -4,7 +4,7 @@ import '../src/components/model-generator/define.js';
 import type { ModelGenerator } from '../src/components/model-generator/model-generator.js';
 import { MediaClient } from '../src/client/media-client.js';
 import { oversizedPhoto, sampleViews } from '../demo/model-generator.samples.js';
-import { advance, asField, fault, until } from './sandbox.js';
+import { advance, asField, ENDPOINT, fault, POOR_ENDPOINT, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -14,7 +14,7 @@ interface Args {
   width: string;
 }
 
-/** Renders the element, then drives it through the real stack into the story's phase. */
+/** Renders the element, then drives it through the playground into the story's phase. */
 function drive(args: Args, steps?: (el: ModelGenerator) => Promise<void>, mode: 'photos' | 'prompt' = 'photos') {
   const el = document.createElement('model-generator');
   el.endpoint = args.endpoint;
@@ -48,7 +48,7 @@ const prompt = async (el: ModelGenerator) => {
 const meta: Meta<Args> = {
   title: 'Elements/model-generator',
   component: 'model-generator',
-  args: { endpoint: '/mediakit', lang: '', theme: '', quality: 'fast', width: '880px' },
+  args: { endpoint: ENDPOINT, lang: '', theme: '', quality: 'fast', width: '880px' },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
     lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
@@ -154,15 +154,15 @@ export const RateLimited: Story = {
     ),
 };
 
-/** A session with 1 credit left (the second dev stack at /mediakit-poor, 5 credits, after two jobs): the cost line says so, the button is off. */
+/** A session with 1 credit left (the playground's 5-credit endpoint, mediakit-poor, after two jobs): the cost line says so, the button is off. */
 export const NotEnoughCredits: Story = {
-  args: { endpoint: '/mediakit-poor' },
+  args: { endpoint: POOR_ENDPOINT },
   render: (args) =>
     drive(
       args,
       async (el) => {
         el.topUpHref = '#top-up';
-        const client = MediaClient.for('/mediakit-poor');
+        const client = MediaClient.for(POOR_ENDPOINT);
         while ((client.credits.remaining ?? (await client.budget()).remaining) >= 2)
           await client.createModelJob({ mode: 'text', prompt: 'a cup', quality: 'fast' });
         await prompt(el);

@@ -1,60 +1,48 @@
 /**
- * Stories drive the real stack the Storybook dev server mounts (vite.config.ts): the proxy at
- * /mediakit in front of the sandbox at /sandbox. States come from the sandbox's own faults and
- * clock, never from mocks.
+ * Stories drive the playground (src/playground): the session-token proxy and the sandbox in a
+ * Service Worker that .storybook/preview.ts starts, so the built Storybook works from any static
+ * file server. States come from the sandbox's own faults and clock, never from mocks.
  */
-let account: Promise<string> | undefined;
-
-// The control plane (__sandbox, __dev) answers only the dev server's own pages: a story's frame gets
-// the dev token cookie as it loads through the dev stack (src/dev/stack.ts, grantDevCookie), and
-// same-origin fetch sends it. A refusal says so, rather than leaving a story in a wrong state.
+import { playground, type PlaygroundFault } from '../src/playground/index.js';
 
 // A story that arms a sandbox fault or moves the sandbox clock is tagged 'sandbox-state' (a string
-// literal: Storybook reads tags without running the file). Every story shares the dev stack's one
-// account and clock, so the story test (scripts/stories.mjs) runs those alone: another story's job
-// would otherwise take the fault, or jump past the state it shows.
+// literal: Storybook reads tags without running the file). Every story of a browser shares the
+// playground's one account and clock, so the story test (scripts/stories.mjs) runs those alone:
+// another story's job would otherwise take the fault, or jump past the state it shows.
 
-async function controlPlane(r: Response, what: string): Promise<unknown> {
-  const body = (await r.json().catch(() => null)) as { error?: { message?: string } } | null;
-  if (!r.ok) throw new Error(`${what}: ${r.status} ${body?.error?.message ?? ''}`);
-  return body;
-}
+/** The worker's folder: the preview names it in its head (.storybook/main.ts), relative to the page. */
+const scope = new URL(
+  './',
+  new URL(
+    document.querySelector<HTMLMetaElement>('meta[name="mediakit-playground-worker"]')?.content ?? 'playground-sw.js',
+    location.href,
+  ),
+).pathname;
 
-/** The sandbox account behind the dev stack (a dev-only route of src/dev). */
-export function sandboxAccount(sandbox = '/sandbox'): Promise<string> {
-  account ??= fetch(`${sandbox}/__dev/account`).then(
-    async (r) => ((await controlPlane(r, 'the sandbox account')) as { account_id: string }).account_id,
-  );
-  return account;
-}
+/** The elements' endpoint the playground answers (`/mediakit` when Storybook is at the site's root). */
+export const ENDPOINT = `${scope}mediakit`;
+/** The same proxy with 5 credits a session: the "not enough credits" and "low" states. */
+export const POOR_ENDPOINT = `${scope}mediakit-poor`;
+/** A file of this Storybook (a path relative to the preview) sent over `seconds`: a viewer's loading state. */
+export const slowly = (src: string, seconds: number): string =>
+  `${scope}sandbox/__dev/trickle?src=${encodeURIComponent(src)}&seconds=${seconds}`;
 
 /** Arms a sandbox fault (job_fail, rate_limit, expire, variant_fail, ...) for the next `count` calls. */
-export async function fault(kind: string, extra: Record<string, unknown> = {}, sandbox = '/sandbox'): Promise<void> {
-  await controlPlane(
-    await fetch(`${sandbox}/__sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account_id: await sandboxAccount(sandbox), kind, ...extra }),
-    }),
-    `fault ${kind}`,
-  );
+export async function fault(
+  kind: PlaygroundFault,
+  extra: { count?: number; variants?: number[]; ms?: number } = {},
+): Promise<void> {
+  await (await playground).fault(kind, extra);
 }
 
 /** Moves the sandbox clock forward (jobs progress in sandbox time). */
-export async function advance(ms: number, sandbox = '/sandbox'): Promise<void> {
-  await controlPlane(
-    await fetch(`${sandbox}/__sandbox/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advance_ms: ms }),
-    }),
-    'the sandbox clock',
-  );
+export async function advance(ms: number): Promise<void> {
+  await (await playground).advance(ms);
 }
 
 /** The sample walkthrough (4 s, 480x270, H.264) shipped with the demo. */
 export async function sampleVideo(): Promise<File> {
-  const blob = await (await fetch('/media/walkthrough.mp4')).blob();
+  const blob = await (await fetch('media/walkthrough.mp4')).blob();
   return new File([blob], 'walkthrough.mp4', { type: 'video/mp4' });
 }
 

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import '../src/viewers/splat-viewer/define.js';
 import { ballZip, blobUrl } from '../test/fixtures/splats.js';
+import { slowly } from './sandbox.js';
 
 interface Args {
   src: string;
@@ -12,7 +13,7 @@ interface Args {
 const meta: Meta<Args> = {
   title: 'Viewers/splat-viewer',
   component: 'splat-viewer',
-  args: { src: '/assets/guitar.compressed.ply', autoRotate: true, up: '-y' },
+  args: { src: 'assets/guitar.compressed.ply', autoRotate: true, up: '-y' },
   argTypes: { up: { control: 'inline-radio', options: ['-y', '+y', '+z', '-z'] } },
   render: ({ src, autoRotate, up }) =>
     html`<splat-viewer .src=${src} .up=${up} ?auto-rotate=${autoRotate} style="--mk-viewer-height: 420px"></splat-viewer>`,
@@ -25,13 +26,12 @@ type Story = StoryObj<Args>;
 export const Loaded: Story = {};
 /** A generated standard PLY inside a zip, like a video job's archive. */
 export const FromZip: Story = { args: { src: blobUrl(ballZip(5000, 0.05)) } };
-/** The poster and the progress bar while the file arrives (the dev stack sends it over 40 s). */
+/** The poster and the progress bar while the file arrives (the playground sends it over 40 s). */
 export const Loading: Story = {
-  render:
-    () => html`<splat-viewer src="/sandbox/__dev/trickle?src=/assets/guitar.compressed.ply&amp;seconds=40" style="--mk-viewer-height: 420px">
+  render: () => html`<splat-viewer src=${slowly('assets/guitar.compressed.ply', 40)} style="--mk-viewer-height: 420px">
     <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the scene…</div>
   </splat-viewer>`,
 };
-export const Error: Story = { args: { src: '/assets/Box.glb' } };
+export const Error: Story = { args: { src: 'assets/Box.glb' } };
 /** No src yet: the frame and the "No scene yet" hint. */
 export const Empty: Story = { render: () => html`<splat-viewer style="--mk-viewer-height: 420px"></splat-viewer>` };

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import '../src/components/video-to-3d-uploader/define.js';
 import type { VideoTo3dUploader } from '../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
-import { advance, asField, fault, sampleVideo, until } from './sandbox.js';
+import { advance, asField, ENDPOINT, fault, POOR_ENDPOINT, sampleVideo, until } from './sandbox.js';
 
 interface Args {
   endpoint: string;
@@ -12,7 +12,7 @@ interface Args {
   width: string;
 }
 
-/** Renders the element, then drives it through the real stack into the story's phase. */
+/** Renders the element, then drives it through the playground into the story's phase. */
 function drive(args: Args, steps?: (el: VideoTo3dUploader) => Promise<void>) {
   const el = document.createElement('video-to-3d-uploader');
   el.endpoint = args.endpoint;
@@ -27,7 +27,7 @@ function drive(args: Args, steps?: (el: VideoTo3dUploader) => Promise<void>) {
 const meta: Meta<Args> = {
   title: 'Elements/video-to-3d-uploader',
   component: 'video-to-3d-uploader',
-  args: { endpoint: '/mediakit', lang: '', theme: '', notify: false, width: '720px' },
+  args: { endpoint: ENDPOINT, lang: '', theme: '', notify: false, width: '720px' },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
     lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
@@ -114,9 +114,9 @@ export const RateLimited: Story = {
     }),
 };
 
-/** A session with 5 credits left (the second dev stack at /mediakit-poor): the cost line says so, confirm is off. */
+/** A session with 5 credits left (the playground's 5-credit endpoint, mediakit-poor): the cost line says so, confirm is off. */
 export const NotEnoughCredits: Story = {
-  args: { endpoint: '/mediakit-poor' },
+  args: { endpoint: POOR_ENDPOINT },
   render: (args) =>
     drive(args, async (el) => {
       el.topUpHref = '#top-up';
