@@ -5,48 +5,16 @@
  * serves only pages in its own folder or below, so it sits beside iframe.html, the preview that
  * registers it (preview.ts imports the playground; main.ts names the worker in the preview's head).
  *
- * The same build as `node scripts/build.mjs --only=playground` (cdn/playground-sw.js): one classic
- * script, Node built-ins that never run in a browser made empty modules. Nothing here needs
+ * The same build as `npm run build` (scripts/playground-worker.mjs). Nothing here needs
  * `npm run build` to have run.
  */
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
+import { bundlePlaygroundWorker, WORKER_FILE } from '../scripts/playground-worker.mjs';
 
-export const WORKER_FILE = 'playground-sw.js';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 const src = fileURLToPath(new URL('../src/', import.meta.url));
-const entry = fileURLToPath(new URL('../src/playground/worker.ts', import.meta.url));
 
-async function bundleWorker(minify: boolean): Promise<string> {
-  const { build } = await import('vite');
-  const out = await build({
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    publicDir: false,
-    plugins: [
-      {
-        name: 'mediakit-no-node-builtins',
-        enforce: 'pre',
-        resolveId: (id) => (id.startsWith('node:') ? '\0mediakit-empty' : null),
-        load: (id) => (id === '\0mediakit-empty' ? 'export default {};' : null),
-      },
-    ],
-    build: {
-      write: false,
-      target: 'es2022',
-      minify,
-      sourcemap: false,
-      reportCompressedSize: false,
-      lib: { entry, formats: ['iife'], name: 'mediakitPlaygroundWorker', fileName: () => WORKER_FILE },
-    },
-  });
-  const outputs = (Array.isArray(out) ? out : [out]).flatMap((o) => ('output' in o ? o.output : []));
-  const chunk = outputs.find((o) => o.type === 'chunk' && o.isEntry);
-  if (!chunk || chunk.type !== 'chunk') throw new Error('storybook: the playground worker build made no script');
-  return chunk.code;
-}
+export { WORKER_FILE };
 
 export function playgroundWorker(): Plugin {
   let code: Promise<string> | undefined;
@@ -61,7 +29,7 @@ export function playgroundWorker(): Plugin {
       });
       server.middlewares.use((req, res, next) => {
         if ((req.url ?? '').split('?')[0] !== `/${WORKER_FILE}`) return next();
-        const built = (code ??= bundleWorker(false));
+        const built = (code ??= bundlePlaygroundWorker({ minify: false }));
         built.then(
           (js) => {
             res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
@@ -77,7 +45,7 @@ export function playgroundWorker(): Plugin {
     async generateBundle() {
       if (emitted) return;
       emitted = true;
-      this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: await bundleWorker(true) });
+      this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: await bundlePlaygroundWorker() });
     },
   };
 }

@@ -145,43 +145,29 @@ async function buildCdn() {
  */
 async function buildPlayground() {
   const { build } = await import('vite');
-  const common = { configFile: false, root, logLevel: 'warn', publicDir: false };
-  // Lazy imports of Node built-ins that never run in a browser (@gltf-transform/core's NodeIO, the
-  // proxy's keep-alive agent on Node) become an empty module instead of a warning.
-  const noNode = {
-    name: 'mediakit-no-node-builtins',
-    enforce: 'pre',
-    resolveId: (id) => (id.startsWith('node:') ? '\0mediakit-empty' : null),
-    load: (id) => (id === '\0mediakit-empty' ? 'export default {};' : null),
-  };
-  /** A minified library build of one playground entry into cdn/. */
-  const entry = (lib, output = {}) =>
-    build({
-      ...common,
-      plugins: [noNode],
-      build: {
-        outDir: 'cdn',
-        emptyOutDir: false,
-        target: 'es2022',
-        minify: true,
-        sourcemap: false,
-        reportCompressedSize: false,
-        lib,
-        rolldownOptions: { output },
-      },
-    });
-  await entry({
-    entry: join(root, 'src/playground/worker.ts'),
-    formats: ['iife'],
-    name: 'mediakitPlaygroundWorker',
-    fileName: () => 'playground-sw.js',
-  });
+  const { bundlePlaygroundWorker, noNodeBuiltins, WORKER_FILE } = await import('./playground-worker.mjs');
+  const worker = await bundlePlaygroundWorker();
+  mkdirSync(join(root, 'cdn'), { recursive: true });
   mkdirSync(join(root, 'dist/playground'), { recursive: true });
-  copyFileSync(join(root, 'cdn/playground-sw.js'), join(root, 'dist/playground/playground-sw.js'));
-  await entry(
-    { entry: join(root, 'src/playground/index.ts'), formats: ['es'], fileName: () => 'playground.js' },
-    { chunkFileNames: 'chunks/playground-[name]-[hash].js' },
-  );
+  writeFileSync(join(root, 'cdn', WORKER_FILE), worker);
+  writeFileSync(join(root, 'dist/playground', WORKER_FILE), worker);
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [noNodeBuiltins],
+    build: {
+      outDir: 'cdn',
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: { entry: join(root, 'src/playground/index.ts'), formats: ['es'], fileName: () => 'playground.js' },
+      rolldownOptions: { output: { chunkFileNames: 'chunks/playground-[name]-[hash].js' } },
+    },
+  });
 }
 
 /**

@@ -4,50 +4,37 @@
  * (the sandbox behind it starts afresh; the kept files do not). Streams in and out: `cache.put`
  * takes the stream as it comes, and a range is a slice of the stored Blob.
  */
-import type { KeptMeta, KeptRange, ResultStore } from '../proxy/results.js';
+import { checkKey, keptMetaOf, type KeptRange, type ResultStore } from '../proxy/results.js';
 
 const META = 'x-mediakit-kept-meta';
 const BYTES = 'x-mediakit-kept-bytes';
 
 export function cacheResultStore(cacheName = 'mediakit-playground-results'): ResultStore {
   const open = () => caches.open(cacheName);
-  const url = (key: string) => {
-    if (!/^[A-Za-z0-9_-]{1,200}$/.test(key))
-      throw new TypeError('result store: a key must be 1-200 letters, digits, "_" or "-".');
-    return `https://mediakit-playground.invalid/results/${key}`;
-  };
+  const url = (key: string) => `https://mediakit-playground.invalid/results/${checkKey(key)}`;
   const read = async (key: string) => {
     const response = await (await open()).match(url(key));
     if (!response) return null;
-    const meta = JSON.parse(response.headers.get(META) ?? 'null') as KeptMeta | null;
+    const meta = keptMetaOf(JSON.parse(response.headers.get(META) ?? 'null'));
     if (!meta) return null;
     return { response, meta, bytes: Number(response.headers.get(BYTES) ?? 0) };
   };
   return {
     async put(key, body, meta) {
       const cache = await open();
-      let bytes = 0;
-      const counted = body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            bytes += chunk.byteLength;
-            controller.enqueue(chunk);
-          },
-        }),
-      );
       // Stored under a temporary name first, then under the key with its length: a cut stream leaves nothing under the key.
       const temporary = url(key) + '.partial';
       try {
-        await cache.put(temporary, new Response(counted, { headers: { [META]: JSON.stringify(meta) } }));
+        await cache.put(temporary, new Response(body));
         const blob = await (await cache.match(temporary))!.blob();
         await cache.put(
           url(key),
-          new Response(blob, { headers: { [META]: JSON.stringify(meta), [BYTES]: String(bytes) } }),
+          new Response(blob, { headers: { [META]: JSON.stringify(meta), [BYTES]: String(blob.size) } }),
         );
+        return { bytes: blob.size };
       } finally {
         await cache.delete(temporary);
       }
-      return { bytes };
     },
     async get(key: string, range?: KeptRange) {
       const found = await read(key);

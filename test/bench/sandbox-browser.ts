@@ -53,7 +53,7 @@ async function photoLike(svg: string, width: number, height: number, sigma: numb
 }
 
 /** A 960x1280 head-and-shoulders selfie (the demo's sample scaled up, with a face, hair and noise). */
-export function makeSelfie(): Promise<Uint8Array> {
+function makeSelfie(): Promise<Uint8Array> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="1280" viewBox="0 0 768 1024">
 <defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#d9dde3"/><stop offset="1" stop-color="#b8bfc9"/></linearGradient>
 <radialGradient id="skin" cx="0.45" cy="0.4"><stop offset="0" stop-color="#e8b894"/><stop offset="1" stop-color="#c98d68"/></radialGradient></defs>
@@ -69,7 +69,7 @@ export function makeSelfie(): Promise<Uint8Array> {
 }
 
 /** A 1600x1200 product photo: a mug on a table before a plain wall, with a soft shadow and noise. */
-export function makePhoto(): Promise<Uint8Array> {
+function makePhoto(): Promise<Uint8Array> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">
 <defs><linearGradient id="wall" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f1efe9"/><stop offset="1" stop-color="#ddd8cf"/></linearGradient>
 <linearGradient id="mug" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#1f5f8b"/><stop offset="0.45" stop-color="#3d8fc4"/><stop offset="1" stop-color="#173f5e"/></linearGradient>
