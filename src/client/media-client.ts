@@ -239,10 +239,14 @@ export class MediaClient {
   /**
    * The absolute URL of a file link from an answer (`ply_url` and the like), for a viewer that
    * reads it itself; throws a ValidationError for a link outside `{endpoint}` (what a hostile
-   * answer would carry), as `download()` does.
+   * answer would carry), as `download()` does. An object URL of this document passes.
    */
   fileUrl(url: string): string {
     const target = new URL(url, this.endpoint + '/');
+    // An object URL of this document was made by code of this page (the playground, where it runs
+    // in the page, answers its files so): no answer from elsewhere can name one.
+    if (target.protocol === 'blob:' && target.origin === (globalThis.origin ?? globalThis.location?.origin))
+      return target.href;
     if (
       target.origin !== new URL(this.endpoint).origin ||
       !(target.pathname + '/').startsWith(new URL(this.endpoint).pathname.replace(/\/?$/, '/'))

@@ -6,7 +6,8 @@
  * `javascript:` or `data:text/html` links that run as the site when clicked. Only these pass:
  * - `http:` and `https:` URLs, absolute or relative (a relative one resolves against `base`,
  *   by default the page, so it stays on the page's origin);
- * - `blob:` URLs of this page's origin (object URLs the element made itself);
+ * - `blob:` URLs of this document's origin (object URLs the element made itself; in an opaque-origin
+ *   iframe that origin is `null`, which `self.origin` says and `location.origin` does not);
  * - `data:` URLs of a raster image (`image/png`, `jpeg`, `webp`, `gif`, `avif`), for pictures the
  *   element decoded itself.
  * Anything else gives `undefined`, and the caller renders nothing in its place.
@@ -25,7 +26,7 @@ export function safeUrl(
     const ok =
       protocol === 'http:' ||
       protocol === 'https:' ||
-      (protocol === 'blob:' && origin === globalThis.location?.origin) ||
+      (protocol === 'blob:' && origin === (globalThis.origin ?? globalThis.location?.origin)) ||
       (protocol === 'data:' && DATA_IMAGE.test(url));
     return ok ? url : undefined;
   } catch {

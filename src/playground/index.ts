@@ -15,6 +15,10 @@
  * folder>mediakit`: `/mediakit`, their default, for a worker at the site's root; otherwise the
  * playground sets `endpoint` on every element of the page that does not name its own.
  *
+ * Where the browser allows no Service Worker (an opaque-origin iframe, `<iframe
+ * sandbox="allow-scripts">`; a page over plain http that is not localhost), the page runs the proxy
+ * and the sandbox itself (./in-page.ts, loaded only then) and answers its own calls to them.
+ *
  * On a browser's first visit the page is not yet controlled by the worker, so the elements' first
  * calls would miss it: the playground waits for the worker to take the page and reloads it once.
  *
@@ -39,6 +43,11 @@ export interface Playground {
   readonly endpoint: string;
   /** Where the sandbox's control plane is (`<scope>sandbox`). */
   readonly sandboxPath: string;
+  /**
+   * Where the proxy and the sandbox run: in the Service Worker, or in this page where the browser
+   * allows no Service Worker (an opaque-origin iframe, a page over plain http).
+   */
+  readonly runs: 'worker' | 'page';
   /** Moves the sandbox's clock forward (jobs finish, links expire). */
   advance(ms: number): Promise<void>;
   /** Arms a fault for the next calls (`count` of them, default 1). */
@@ -152,33 +161,63 @@ export function startPlayground(options: PlaygroundOptions = {}): Promise<Playgr
   return started;
 }
 
-async function start(options: PlaygroundOptions): Promise<Playground> {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) {
-    throw new Error(
-      'mediakit playground: this page cannot run Service Workers (it must be served over https or from localhost, and not from a sandboxed iframe without allow-same-origin). Serve it from a static file server on localhost or https.',
-    );
+/** The page's Service Workers, where the browser allows them (not in an opaque-origin frame, nor over plain http). */
+function serviceWorkers(): ServiceWorkerContainer | null {
+  try {
+    return window.isSecureContext && 'serviceWorker' in navigator ? navigator.serviceWorker : null;
+  } catch {
+    // An opaque origin (a sandboxed iframe without allow-same-origin) throws a SecurityError here.
+    return null;
   }
+}
+
+/** The playground's paths under `scope`. */
+const pathsUnder = (scope: URL) => ['mediakit', 'mediakit-poor', 'sandbox'].map((p) => scope.pathname + p);
+
+/**
+ * No Service Worker: the page answers the playground's paths itself (./in-page.ts, loaded now).
+ * Calls made before it has loaded (the elements ask for a session as they connect) wait for it.
+ */
+function inPage(scope: URL): Promise<void> {
+  const network = window.fetch.bind(window);
+  const paths = pathsUnder(scope);
+  const owned = (url: URL) =>
+    url.origin === scope.origin && paths.some((p) => url.pathname === p || url.pathname.startsWith(p + '/'));
+  const ready = import('./in-page.js').then(({ runInPage }) => runInPage(scope.href, network));
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+    return owned(url) ? ready.then(() => window.fetch(input, init)) : network(input, init);
+  };
+  return ready.then(() => undefined);
+}
+
+async function start(options: PlaygroundOptions): Promise<Playground> {
   addMark();
   const named = document.querySelector<HTMLMetaElement>('meta[name="mediakit-playground-worker"]')?.content;
   const worker = new URL(
     options.worker ?? named ?? new URL(/* @vite-ignore */ './playground-sw.js', import.meta.url),
     location.href,
   );
-  const scope = new URL('./', worker).pathname;
+  const scope = new URL('./', worker);
+  const endpoint = scope.pathname + 'mediakit';
+  const container = serviceWorkers();
+  if (!container) {
+    if (endpoint !== '/mediakit') followEndpoint(endpoint);
+    await inPage(scope);
+    return controls(scope, 'page');
+  }
   // A Service Worker serves only pages in its own folder or below (MSW's mockServiceWorker.js has the same rule).
-  if (worker.origin !== location.origin || !location.pathname.startsWith(scope))
+  if (worker.origin !== location.origin || !location.pathname.startsWith(scope.pathname))
     throw new Error(
       `mediakit playground: the worker ${worker.href} cannot serve this page (${location.href}): a Service Worker serves only pages of its own origin in its own folder or below. Copy playground-sw.js (in the package's cdn/ folder and dist/playground/) into this page's folder or the site's root (a bundled app's public/ folder), and name it: startPlayground({ worker: '/playground-sw.js' }) or <meta name="mediakit-playground-worker" content="/playground-sw.js">.`,
     );
-  const registration = await navigator.serviceWorker.register(worker.href, { scope });
+  const registration = await container.register(worker.href, { scope: scope.pathname });
   // The worker has no WebCodecs: this page encodes and decodes video for it.
-  answerCodecCalls(navigator.serviceWorker);
-  const endpoint = scope + 'mediakit';
-  const sandboxPath = scope + 'sandbox';
-  if (!navigator.serviceWorker.controller) {
+  answerCodecCalls(container);
+  if (!container.controller) {
     // The elements' first calls went to the network: reload once the worker has taken the page.
     await new Promise<void>((resolve) => {
-      navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true });
+      container.addEventListener('controllerchange', () => resolve(), { once: true });
       // A new worker takes the page as it activates; one already active (the page was hard-reloaded
       // past it) is asked to take it again.
       registration.active?.postMessage('claim');
@@ -187,6 +226,13 @@ async function start(options: PlaygroundOptions): Promise<Playground> {
     return new Promise<never>(() => undefined);
   }
   if (endpoint !== '/mediakit') followEndpoint(endpoint);
+  return controls(scope, 'worker');
+}
+
+/** The playground's controls from code: its clock, faults and ledger, through its control paths. */
+function controls(scope: URL, runs: Playground['runs']): Playground {
+  const endpoint = scope.pathname + 'mediakit';
+  const sandboxPath = scope.pathname + 'sandbox';
   let account: Promise<string> | undefined;
   const accountId = () =>
     (account ??= call(`${sandboxPath}/__dev/account`)
@@ -201,6 +247,7 @@ async function start(options: PlaygroundOptions): Promise<Playground> {
   return {
     endpoint,
     sandboxPath,
+    runs,
     async advance(ms) {
       await post('/__sandbox/clock', { advance_ms: ms });
     },

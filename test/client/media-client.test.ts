@@ -79,6 +79,13 @@ describe('MediaClient: calls', () => {
     }
     const foreign = await rejection(c.download('https://example.com/x.glb'));
     expect(foreign).to.be.instanceOf(ValidationError);
+    // An object URL of this page (the in-page playground answers its files so) is read; one of
+    // another origin, or any other scheme, is refused before a request.
+    const own = URL.createObjectURL(new Blob(['glTF-bytes']));
+    expect(await (await c.download(own)).text()).to.equal('glTF-bytes');
+    URL.revokeObjectURL(own);
+    for (const url of ['blob:https://example.com/0e6f1a2b-0000-4000-8000-000000000000', 'data:model/gltf-binary,glTF'])
+      expect(await rejection(c.download(url))).to.be.instanceOf(ValidationError);
   });
 
   it('uploads a video with progress and polls the reconstruction', async () => {

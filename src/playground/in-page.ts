@@ -1,0 +1,138 @@
+/**
+ * The playground without a Service Worker (issue 23): in an opaque-origin iframe (`<iframe
+ * sandbox="allow-scripts">`, as code playgrounds and some docs sites frame examples) or a page
+ * served over plain http, the browser allows no Service Worker, so the page runs the proxy and the
+ * sandbox itself (./stack.ts) and answers the elements' calls in place, as MSW's fallback mode
+ * does: `fetch` and `XMLHttpRequest` to the playground's paths never reach the network.
+ *
+ * What a page cannot intercept are the links the elements put in `<img>`, `<video>` and `<a>`:
+ * the proxy's signed file links in job answers are fetched here and handed over as object URLs.
+ * Nothing is kept (such a page has no storage that outlives it): a result's value has no asset,
+ * and the elements say so, as with any proxy that keeps nothing.
+ */
+import { playgroundStack, type PlaygroundStack } from './stack.js';
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** Walks a JSON answer and turns every link to one of the playground's files into an object URL. */
+async function withObjectUrls(value: unknown, stack: PlaygroundStack, files: string[]): Promise<unknown> {
+  if (typeof value === 'string') {
+    let url: URL;
+    try {
+      url = new URL(value, document.baseURI);
+    } catch {
+      return value;
+    }
+    if (!stack.owns(url) || !files.some((base) => url.pathname.startsWith(base))) return value;
+    const file = await stack.handle(new Request(url));
+    return file.ok ? URL.createObjectURL(await file.blob()) : value;
+  }
+  if (Array.isArray(value)) return Promise.all(value.map((v) => withObjectUrls(v, stack, files)));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await withObjectUrls(v, stack, files);
+    return out;
+  }
+  return value;
+}
+
+/** An XMLHttpRequest that answers the playground's paths in the page (the elements upload through XHR for its progress). */
+function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Promise<Response>) {
+  const Native = window.XMLHttpRequest;
+  return class PlaygroundXhr extends Native {
+    #target?: { method: string; url: URL; headers: Headers };
+    #answer?: { status: number; statusText: string; headers: Headers; body: Blob };
+    #aborted = false;
+
+    override open(method: string, url: string | URL, ...rest: [boolean?, string?, string?]): void {
+      const target = new URL(url, document.baseURI);
+      this.#answer = undefined;
+      this.#aborted = false;
+      if (owns(target)) {
+        this.#target = { method: method.toUpperCase(), url: target, headers: new Headers() };
+        return;
+      }
+      this.#target = undefined;
+      (super.open as (...a: unknown[]) => void)(method, url, ...rest);
+    }
+    override setRequestHeader(name: string, value: string): void {
+      if (this.#target) this.#target.headers.set(name, value);
+      else super.setRequestHeader(name, value);
+    }
+    override send(body?: Document | XMLHttpRequestBodyInit | null): void {
+      const target = this.#target;
+      if (!target) return super.send(body);
+      const init: RequestInit = { method: target.method, headers: target.headers };
+      if (body != null && target.method !== 'GET' && target.method !== 'HEAD') init.body = body as BodyInit;
+      const request = new Request(target.url, init);
+      void (async () => {
+        const size = body instanceof Blob ? body.size : 0;
+        this.upload.dispatchEvent(new ProgressEvent('progress', { loaded: size, total: size, lengthComputable: true }));
+        try {
+          const response = await answer(request);
+          const answered = { status: response.status, statusText: response.statusText, headers: response.headers };
+          const blob = await response.blob();
+          if (this.#aborted) return;
+          this.#answer = { ...answered, body: blob };
+          this.dispatchEvent(new ProgressEvent('load'));
+        } catch {
+          if (!this.#aborted) this.dispatchEvent(new ProgressEvent('error'));
+        }
+        this.dispatchEvent(new ProgressEvent('loadend'));
+      })();
+    }
+    override abort(): void {
+      if (!this.#target) return super.abort();
+      if (this.#aborted) return;
+      this.#aborted = true;
+      this.dispatchEvent(new ProgressEvent('abort'));
+    }
+    override get status(): number {
+      return this.#target ? (this.#answer?.status ?? 0) : super.status;
+    }
+    override get statusText(): string {
+      return this.#target ? (this.#answer?.statusText ?? '') : super.statusText;
+    }
+    override get readyState(): number {
+      return this.#target ? (this.#answer ? 4 : 1) : super.readyState;
+    }
+    override get response(): unknown {
+      if (!this.#target) return super.response as unknown;
+      return this.#answer?.body ?? null;
+    }
+    override getAllResponseHeaders(): string {
+      if (!this.#target) return super.getAllResponseHeaders();
+      return [...(this.#answer?.headers ?? [])].map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    }
+    override getResponseHeader(name: string): string | null {
+      if (!this.#target) return super.getResponseHeader(name);
+      return this.#answer?.headers.get(name) ?? null;
+    }
+  };
+}
+
+/**
+ * Runs the playground in this page for the paths under `scope` (the folder its Service Worker
+ * would have served): `fetch` and `XMLHttpRequest` to them are answered here from now on.
+ */
+export function runInPage(scope: string, network: typeof fetch = window.fetch.bind(window)): PlaygroundStack {
+  const stack = playgroundStack(
+    { scope, secret: async () => hex(crypto.getRandomValues(new Uint8Array(32))) },
+    network,
+  );
+  const files = [stack.endpoint, stack.poorEndpoint].map((e) => e + '/files/');
+  const answer = async (request: Request): Promise<Response> => {
+    const response = await stack.handle(request);
+    if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+    const body = await withObjectUrls(await response.json(), stack, files);
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
+  };
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+    return stack.owns(url) ? answer(new Request(input instanceof Request ? input : url, init)) : network(input, init);
+  };
+  window.XMLHttpRequest = inPageXhr(stack.owns, answer);
+  return stack;
+}
