@@ -105,10 +105,11 @@ function fail(err: unknown): void {
   state.done = true;
 }
 
-async function runElement(o: RunOptions): Promise<void> {
+async function runElement(o: RunOptions, full: boolean): Promise<void> {
   await import('../../src/viewers/splat-viewer/define.js');
   const el = document.createElement('splat-viewer') as SplatViewer;
   el.setAttribute('loading', 'eager');
+  if (full) el.setAttribute('min-render-scale', '1');
   el.style.cssText = `display:block;width:${o.width}px;height:${o.height}px;--mk-viewer-height:${o.height}px`;
   document.body.append(el);
   const gl = () => el.shadowRoot?.querySelector('canvas')?.getContext('webgl2');
@@ -308,9 +309,12 @@ async function runSpark(o: RunOptions): Promise<void> {
   state.done = true;
 }
 
-function run(mode: 'element' | 'library' | 'library-progressive' | 'spark', o: RunOptions): void {
-  const go =
-    mode === 'element' ? runElement(o) : mode === 'spark' ? runSpark(o) : runLibrary(o, mode === 'library-progressive');
+function run(mode: 'element' | 'element-full' | 'library' | 'library-progressive' | 'spark', o: RunOptions): void {
+  const go = mode.startsWith('element')
+    ? runElement(o, mode === 'element-full')
+    : mode === 'spark'
+      ? runSpark(o)
+      : runLibrary(o, mode === 'library-progressive');
   go.catch(fail);
 }
 

@@ -6,6 +6,8 @@
  * Chromium (so its memory peaks are its own):
  *   1. <splat-viewer>: src set to the first frame with splats (its first `mk-viewer-progress` of
  *      phase `stream`; without streaming, its load event) and to the whole scene (`mk-viewer-load`).
+ *      Twice: as it comes (slow frames draw at fewer pixels, down to half the pixel ratio) and with
+ *      min-render-scale="1" (every frame at the full pixel ratio, as the bare pages draw).
  *   2. Baseline: the splat library alone (@mkkellogg/gaussian-splats-3d's DropInViewer in a bare
  *      three.js page), whole file: addSplatScene resolved, render-ready, one frame drawn.
  *   3. Baseline: the same with the library's progressiveLoad: first visible when the first
@@ -26,9 +28,10 @@
  * the 1M and 2M files. MB is 10^6 bytes throughout.
  * `npm run bench -- scenes`; BENCH_SCENES=300k,1m picks sizes (default 300k,1m,2m);
  * BENCH_SCENE_MBPS=25 throttles the file server to that many MB/s (default unthrottled);
- * BENCH_SCENE_VIEWERS=element,library,library-progressive,spark picks rows (default all);
+ * BENCH_SCENE_VIEWERS=element,element-full,library,library-progressive,spark picks rows (default all);
  * BENCH_SCENE_SHOTS=<dir> saves a screenshot of each page after its measurement;
- * BENCH_SCENE_LIMIT_S sets the time a measurement may take (default 300 s; a timeout is a row).
+ * BENCH_SCENE_LIMIT_S sets the time a measurement may take (default 300 s; a timeout is a row);
+ * BENCH_SCENE_TRACE=1 also prints the renderer's resident memory (private + shared) twice a second.
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -46,7 +49,7 @@ import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium.mjs';
 import { SCENE_VIEW, SCENES_DIR, scenePly } from './scenes-ply.js';
 import type { PageFacts, RunOptions, RunState } from './scenes-page.js';
 
-type Mode = 'element' | 'library' | 'library-progressive' | 'spark';
+type Mode = 'element' | 'element-full' | 'library' | 'library-progressive' | 'spark';
 declare const run: (mode: Mode, options: RunOptions) => void;
 declare const facts: () => PageFacts;
 
@@ -57,9 +60,11 @@ const LIMIT_MS = Number(process.env['BENCH_SCENE_LIMIT_S'] ?? 300) * 1000;
 const MBPS = Number(process.env['BENCH_SCENE_MBPS'] ?? 0);
 /** A folder for a screenshot of each page once measured (to see what was drawn); unset: none. */
 const SHOTS = process.env['BENCH_SCENE_SHOTS'];
+const TRACE = process.env['BENCH_SCENE_TRACE'] === '1';
 const MB = (bytes: number) => bytes / 1e6;
 const LABEL: Record<Mode, string> = {
   element: '<splat-viewer>',
+  'element-full': '<splat-viewer min-render-scale="1">',
   library: 'baseline: library alone, whole file',
   'library-progressive': 'baseline: library alone, progressiveLoad',
   spark: `Spark ${SPARK}`,
@@ -140,6 +145,24 @@ function memoryOf(profile: string): Memory {
     m.processes++;
   }
   return m;
+}
+
+/** The resident memory of the browser's largest renderer now, in MB: "all (private + shared)". */
+function rendererRss(profile: string): string {
+  let most = { rss: 0, text: '0' };
+  for (const [pid, cmd] of processesOf(profile)) {
+    if (!cmd.includes('--type=renderer')) continue;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+      const rss = kb('VmRSS');
+      if (rss > most.rss)
+        most = { rss, text: `${MB(rss).toFixed(0)}(${MB(kb('RssAnon')).toFixed(0)}+${MB(kb('RssShmem')).toFixed(0)})` };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return most.text;
 }
 
 /** The file from disk, with its length, at BENCH_SCENE_MBPS when set. */
@@ -233,6 +256,7 @@ export async function scenesBench(): Promise<void> {
   async function measure(mode: Mode, size: string, phone: boolean): Promise<Result> {
     const started = performance.now();
     const laps: string[] = [];
+    const trace: string[] = [];
     let lap = started;
     const mark = (what: string) => {
       laps.push(`${what} ${((performance.now() - lap) / 1000).toFixed(1)} s`);
@@ -293,8 +317,20 @@ export async function scenesBench(): Promise<void> {
         height: 600,
         view: SCENE_VIEW,
       };
+      const t0 = performance.now();
+      const tracer = TRACE
+        ? setInterval(() => trace.push(`${((performance.now() - t0) / 1000).toFixed(0)}:${rendererRss(profile)}`), 500)
+        : undefined;
       await p.evaluate(([m, o]) => run(m, o), [mode, options] as const);
       const error = await Promise.race([settled, sleep(LIMIT_MS, `timeout (${LIMIT_MS / 1000} s)`, { ref: false })]);
+      clearInterval(tracer);
+      if (TRACE) {
+        // What of the peak was garbage not yet collected: the renderer after a forced collection.
+        const cdp = await context.newCDPSession(p);
+        await cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
+        await sleep(2000);
+        trace.push(`after a forced GC:${rendererRss(profile)}`);
+      }
       mark('run');
       if (SHOTS)
         await p
@@ -325,7 +361,8 @@ export async function scenesBench(): Promise<void> {
     console.log(
       `  ${size} ${phone ? 'phone ' : ''}${LABEL[mode]}: ${r.error ? `FAILED: ${r.error}; ` : ''}first ${s.first?.toFixed(1) ?? '-'} s, ready ${s.ready?.toFixed(1) ?? '-'} s, whole ${s.whole?.toFixed(1) ?? '-'} s, ${s.shown !== undefined ? `${s.shown} splats` : `${s.onScreen ?? '-'} splats on screen${s.onScreenAt !== undefined ? ` (since ${s.onScreenAt.toFixed(1)} s)` : ''}`}${s.note ? ` (${s.note})` : ''}` +
         `, renderer ${MB(memory.renderer).toFixed(0)} MB, GPU process ${MB(memory.gpu).toFixed(0)} MB (${r.seconds.toFixed(0)} s in all: ${laps.join(', ')})` +
-        (s.steps ? `\n      steps: ${s.steps}` : ''),
+        (s.steps ? `\n      steps: ${s.steps}` : '') +
+        (trace.length ? `\n      renderer RSS (s:MB, private+shared): ${trace.join(' ')}` : ''),
     );
     return r;
   }
@@ -357,7 +394,13 @@ export async function scenesBench(): Promise<void> {
     const desktop: Record<string, string | number>[] = [];
     const wanted = process.env['BENCH_SCENE_VIEWERS']?.split(',').map((v) => v.trim());
     const modes = (
-      ['element', 'library', 'library-progressive', ...(sparkFile ? (['spark'] as const) : [])] as Mode[]
+      [
+        'element',
+        'element-full',
+        'library',
+        'library-progressive',
+        ...(sparkFile ? (['spark'] as const) : []),
+      ] as Mode[]
     ).filter((m) => !wanted || wanted.includes(m));
     console.log(
       `\nScenes: one fresh Chromium per measurement, up to ${LIMIT_MS / 1000} s each${MBPS > 0 ? `, served at ${MBPS} MB/s` : ''}`,
@@ -372,9 +415,12 @@ export async function scenesBench(): Promise<void> {
       for (const mode of modes)
         desktop.push({
           ...row(name, mode, results[mode]!),
-          'whole / renderer vs library progressive':
-            mode === 'element' ? versus(results.element!, results['library-progressive']) : '',
-          'whole / renderer vs library whole-file': mode === 'element' ? versus(results.element!, results.library) : '',
+          'whole / renderer vs library progressive': mode.startsWith('element')
+            ? versus(results[mode]!, results['library-progressive'])
+            : '',
+          'whole / renderer vs library whole-file': mode.startsWith('element')
+            ? versus(results[mode]!, results.library)
+            : '',
         });
     }
     const phone: Record<string, string | number>[] = [];

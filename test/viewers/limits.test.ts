@@ -10,9 +10,40 @@ import { coverage } from '../fixtures/pixels.js';
 import { ballPly, blobUrl } from '../fixtures/splats.js';
 import { settle, trackContexts } from '../fixtures/viewers.js';
 import { until } from '../fixtures/browser.js';
+import { RenderScale } from '../../src/viewers/shared/orbit.js';
 
 describe('viewer limits', function () {
   this.timeout(120_000);
+
+  it('slow frames lower the resolution down to min-render-scale, fast ones raise it again', () => {
+    const applied: number[] = [];
+    let min = 0.5;
+    const scale = new RenderScale(
+      () => min,
+      100,
+      (s) => applied.push(s),
+    );
+    scale.measured(120); // within the target's margin: unchanged
+    expect(scale.scale).to.equal(1);
+    scale.measured(400); // a quarter of the pixels would take about 100 ms
+    expect(scale.scale).to.equal(0.5);
+    scale.measured(4000); // never under the least share
+    expect(scale.scale).to.equal(0.5);
+    scale.measured(20);
+    expect(scale.scale).to.equal(0.63);
+    for (let i = 0; i < 5; i++) scale.measured(20);
+    expect(scale.scale).to.equal(1);
+    // A frame predicted slow (the whole scene after its previews) is drawn smaller from the start.
+    scale.predict(1600);
+    expect(scale.scale).to.equal(0.5);
+    expect(applied).to.deep.equal([0.5, 0.63, 0.79, 0.99, 1, 0.5]);
+    // min-render-scale="1": always the full pixel ratio.
+    min = 1;
+    scale.measured(20);
+    expect(scale.scale).to.equal(1);
+    scale.measured(5000);
+    expect(scale.scale).to.equal(1);
+  });
 
   it('max-pixel-ratio caps the pixels drawn (both viewers)', async () => {
     for (const tag of ['glb-viewer', 'splat-viewer'] as const) {

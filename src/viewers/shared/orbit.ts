@@ -274,8 +274,20 @@ export function keyboardOrbit(
  */
 export class GpuPacer {
   #fence: WebGLSync | null = null;
+  #sentAt = 0;
+  #watching = 0;
+  #measuring = false;
+  /** Whether the next frame sent is timed for `onFrame` (false: a frame that drew nothing). */
+  measureNext = true;
 
-  constructor(readonly gl: WebGL2RenderingContext | undefined) {}
+  /**
+   * `onFrame` hears how long each frame took the GPU, from its commands sent to its fence
+   * signalled (watched on every animation frame, so to within one of them).
+   */
+  constructor(
+    readonly gl: WebGL2RenderingContext | undefined,
+    readonly onFrame?: (ms: number) => void,
+  ) {}
 
   /** True when the GPU has finished the last frame sent (or none is out). */
   ready(): boolean {
@@ -285,6 +297,9 @@ export class GpuPacer {
     if (gl.clientWaitSync(this.#fence, 0, 0) === gl.TIMEOUT_EXPIRED) return false;
     gl.deleteSync(this.#fence);
     this.#fence = null;
+    cancelAnimationFrame(this.#watching);
+    this.#watching = 0;
+    if (this.#measuring) this.onFrame?.(performance.now() - this.#sentAt);
     return true;
   }
 
@@ -293,7 +308,54 @@ export class GpuPacer {
     const gl = this.gl;
     if (!gl || this.#fence) return;
     this.#fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    this.#sentAt = performance.now();
+    this.#measuring = this.measureNext;
     gl.flush();
+    if (this.onFrame && this.#measuring) {
+      const watch = () => (this.#watching = this.ready() ? 0 : requestAnimationFrame(watch));
+      this.#watching = requestAnimationFrame(watch);
+    }
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.#watching);
+  }
+}
+
+/**
+ * The share of the pixel ratio a viewer draws at, from measured frame times (as model-viewer's
+ * render scale): a frame slower than `targetMs` lowers it, down to `min`, so the next frames cost
+ * about the target (a splat frame's cost is its pixels); frames well under the target raise it
+ * again step by step, up to 1. `predict` sets it ahead of a frame whose cost is known in advance
+ * (a whole scene after its previews: their frame time times the splats added).
+ */
+export class RenderScale {
+  scale = 1;
+
+  /** `min` is read at each change (the element's attribute may change meanwhile). */
+  constructor(
+    readonly min: () => number,
+    readonly targetMs: number,
+    readonly apply: (scale: number) => void,
+  ) {}
+
+  /** A frame at the current scale took `ms`. */
+  measured(ms: number): void {
+    if (ms > this.targetMs * 1.5) this.#set(this.scale * Math.sqrt(this.targetMs / ms));
+    else if (ms < this.targetMs / 3 && this.scale < 1) this.#set(this.scale * 1.25);
+  }
+
+  /** The next frame would take `ms` at the current scale. */
+  predict(ms: number): void {
+    if (ms > this.targetMs * 1.5) this.#set(this.scale * Math.sqrt(this.targetMs / ms));
+  }
+
+  #set(next: number): void {
+    const min = Math.min(1, Math.max(0.1, this.min() || 1));
+    const clamped = Math.round(Math.min(1, Math.max(min, next)) * 100) / 100;
+    if (clamped === this.scale) return;
+    this.scale = clamped;
+    this.apply(clamped);
   }
 }
 

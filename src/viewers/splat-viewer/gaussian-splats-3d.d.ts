@@ -35,7 +35,9 @@ declare module '@mkkellogg/gaussian-splats-3d' {
       splatRenderReady: boolean;
       sortRunning: boolean;
       sortWorker?: Worker;
-      splatMesh: { getSplatCount(): number } | null;
+      splatMesh: { getSplatCount(): number; freeIntermediateSplatData(): void } | null;
+      /** What the drop-in viewer runs before each render: takes the renderer and camera, sorts for them. */
+      update(renderer: unknown, camera: unknown): void;
       /** What the library's progressive loader calls for each build of a growing SplatBuffer. */
       addSplatBuffers(
         splatBuffers: SplatBuffer[],

@@ -17,7 +17,16 @@ import { joinChunks, type ByteStream } from '../shared/fetch-bytes.js';
 import { PlyStream } from './splat-stream.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { FrameScheduler, GpuPacer, Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
+import {
+  FrameScheduler,
+  GpuPacer,
+  Orbit,
+  RenderScale,
+  frame,
+  keyboardOrbit,
+  rotateBox,
+  uprightRotation,
+} from '../shared/orbit.js';
 import {
   isPly,
   prepareSplats,
@@ -45,7 +54,12 @@ let spzModule: Promise<typeof import('./splat-spz.js')> | undefined;
 export interface SplatRendererOptions {
   /** The most splats drawn; a larger scene is thinned evenly to this many. Read at each load. */
   budget?: () => number;
+  /** The least share of the pixel ratio drawn when frames are slow (1: never lower). Default 0.5. */
+  minRenderScale?: () => number;
 }
+
+/** A frame slower than this lowers the resolution (a view turned by hand then answers at about 10 frames a second). */
+const FRAME_TARGET_MS = 100;
 
 export function createSplatRenderer(
   canvas: HTMLCanvasElement,
@@ -59,7 +73,17 @@ export function createSplatRenderer(
     throw new ViewerError('webgl_unavailable', viewerMessages.webglScene(reasonOf(err)));
   }
   let maxRatio = 2;
-  renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
+  const pixelRatio = () => Math.min(devicePixelRatio || 1, maxRatio) * scale.scale;
+  // Slow frames (software WebGL, a phone with a million splats) draw at fewer pixels, as measured.
+  const scale = new RenderScale(
+    () => options.minRenderScale?.() ?? 0.5,
+    FRAME_TARGET_MS,
+    () => {
+      renderer.setPixelRatio(pixelRatio());
+      wake();
+    },
+  );
+  renderer.setPixelRatio(pixelRatio());
   const scene = new Scene();
   // The splats sit in a group turned so that the file's up axis is +y (the library sorts by the
   // splat mesh's world matrix, so a turned parent is sorted correctly).
@@ -94,16 +118,36 @@ export function createSplatRenderer(
   let busyUntil = 0;
 
   const gl = renderer.getContext();
-  const pacer = new GpuPacer(gl instanceof WebGL2RenderingContext ? gl : undefined);
+  /** How long the last frame took, and of how many splats (what the whole scene's first frame is predicted from). */
+  let lastFrame: { ms: number; splats: number; scale: number } | undefined;
+  const pacer = new GpuPacer(gl instanceof WebGL2RenderingContext ? gl : undefined, (ms) => {
+    lastFrame = { ms, splats: sceneSplats, scale: scale.scale };
+    scale.measured(ms);
+  });
+  /** Splats in the scene drawn. */
+  let sceneSplats = 0;
+  /**
+   * A scene being built while the canvas keeps showing the last frame drawn (the streamed
+   * preview, disposed before the whole scene is built so the two never take memory at once):
+   * frames only drive its library viewer (which sorts for the camera) and draw nothing.
+   */
+  let holding: DropInViewer | undefined;
+  const render = () => {
+    pacer.measureNext = !holding;
+    if (!holding) return renderer.render(scene, camera);
+    camera.updateMatrixWorld();
+    root.updateMatrixWorld(true);
+    holding.viewer.update(renderer, camera);
+  };
   const scheduler = new FrameScheduler(() => {
     if (controls.autoRotate) controls.update(1 / 60);
-    renderer.render(scene, camera);
+    render();
     return controls.autoRotate || performance.now() < busyUntil;
   }, pacer);
   /** Draws now unless the GPU is still on the last frame (then the scheduler's next frame will). */
   const drawNow = () => {
     if (!pacer.ready()) return false;
-    renderer.render(scene, camera);
+    render();
     pacer.sent();
     return true;
   };
@@ -141,9 +185,9 @@ export function createSplatRenderer(
     await old.dispose().catch(() => undefined);
   }
 
-  /** A fresh library viewer in our scene (the old one disposed, unless `keep`: then it stays drawn until the caller removes it). */
-  async function newViewer(keep = false): Promise<DropInViewer> {
-    if (!keep) await clear();
+  /** A fresh library viewer in our scene (the old one disposed). */
+  async function newViewer(): Promise<DropInViewer> {
+    await clear();
     const isolated = globalThis.crossOriginIsolated === true;
     const viewer = withoutInjectedStyles(
       () =>
@@ -281,6 +325,10 @@ export function createSplatRenderer(
         ended = true; // replaced or given up: no more builds
         return;
       }
+      // The data the library stages for its textures (at least 4096 x 1024 texels each, whatever
+      // the count) is let go once uploaded, as after a final build: the next preview is a new
+      // buffer the library builds afresh, and the whole scene is built once the preview is gone.
+      viewer.viewer.splatMesh?.freeIntermediateSplatData();
       if (!touched && stream.centresCount > 0) {
         const centres = stream.centres.subarray(0, stream.centresCount * 3);
         const { min, max } = robustBounds(stream.centresCount, (i, out) => {
@@ -290,6 +338,7 @@ export function createSplatRenderer(
         });
         frameOn(min, max, centres.slice());
       }
+      sceneSplats = count;
       drawNow();
       shown = count;
       wake();
@@ -343,6 +392,7 @@ export function createSplatRenderer(
 
   return {
     async load(source, signal, onProgress) {
+      lastFrame = undefined;
       let raw: Uint8Array;
       let stream: PlyStream | undefined;
       if (source instanceof Uint8Array) raw = source;
@@ -370,16 +420,14 @@ export function createSplatRenderer(
               }
             : { ...whole, ...thin(whole.bytes, whole.format, whole.count, most) };
       onProgress({ phase: 'parse', loaded: 0, total: prepared.bytes.byteLength });
-      // A streamed scene's partial view stays drawn until the whole one has its first frame.
-      const partial = stream ? splats : undefined;
-      let dropped = !partial;
-      const dropPartial = async () => {
-        if (dropped) return;
-        dropped = true;
-        root.remove(partial!);
-        await partial!.dispose().catch(() => undefined);
-      };
-      const viewer = await newViewer(partial !== undefined);
+      // A streamed scene's preview is let go before the whole scene is built (the two would take
+      // memory at once), but its last frame stays on screen: the canvas draws nothing new until
+      // the whole scene's first frame (`holding`).
+      const viewer = await newViewer();
+      if (stream) {
+        holding = viewer;
+        render(); // the library's viewer learns the renderer and the camera it sorts for
+      }
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
       // first, and a later move would leave the first frames empty until the next sort lands.
       if (!stream) touched = false; // a streamed scene keeps the view the user may have turned meanwhile
@@ -391,16 +439,15 @@ export function createSplatRenderer(
       const url = direct ? undefined : URL.createObjectURL(new Blob([prepared.bytes as Uint8Array<ArrayBuffer>]));
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
+        // Not a "final build": the library would then build its splat tree, an octree of every
+        // splat that it uses for picking (the viewer never picks) and to leave nodes far outside
+        // the view out of later sorts. At a million splats it holds over 100 MB, more than a phone
+        // can spare, so every splat is sorted instead (the library's sort is a linear counting
+        // sort in its worker). The data staged for the textures is let go as a final build does.
         const adding = direct
-          ? viewer.viewer.addSplatBuffers(
-              [direct],
-              [{ splatAlphaRemovalThreshold: 1 }],
-              true,
-              false,
-              false,
-              false,
-              false,
-            )
+          ? viewer.viewer
+              .addSplatBuffers([direct], [{ splatAlphaRemovalThreshold: 1 }], false, false, false, false, false)
+              .then(() => viewer.viewer.splatMesh?.freeIntermediateSplatData())
           : addFile(viewer, url!, prepared, onProgress);
         await Promise.race([
           adding,
@@ -410,7 +457,7 @@ export function createSplatRenderer(
           }),
         ]);
       } catch (err) {
-        await dropPartial();
+        holding = undefined;
         if (splats === viewer) await clear();
         if (err instanceof ViewerError || signal.aborted) throw err;
         throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
@@ -420,9 +467,17 @@ export function createSplatRenderer(
       }
       afterLoad(viewer);
       try {
-        await firstSortedFrame(viewer, signal, dropPartial);
+        await firstSortedFrame(viewer, signal, async () => {
+          holding = undefined;
+          // The whole scene's first frame costs about the last preview's per splat: a frame that
+          // would be slow is drawn at fewer pixels from the start (not seconds at full size first).
+          const last = lastFrame;
+          if (last && last.splats > 0)
+            scale.predict(last.ms * (prepared.count / last.splats) * (scale.scale / last.scale) ** 2);
+          sceneSplats = prepared.count;
+        });
       } finally {
-        await dropPartial();
+        holding = undefined;
       }
       wake();
       if (stream) {
@@ -459,7 +514,7 @@ export function createSplatRenderer(
     setMaxPixelRatio(ratio) {
       if (ratio === maxRatio) return;
       maxRatio = ratio;
-      renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
+      renderer.setPixelRatio(pixelRatio());
       wake();
     },
     setAutoRotate(on) {
@@ -467,13 +522,22 @@ export function createSplatRenderer(
       wake();
     },
     screenshot() {
+      // At the full pixel ratio, whatever the frame times have lowered it to.
+      const lowered = scale.scale < 1;
+      if (lowered) renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
       renderer.render(scene, camera);
-      return new Promise((resolve, reject) =>
+      const shot = new Promise<Blob>((resolve, reject) =>
         canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'),
       );
+      if (lowered) {
+        renderer.setPixelRatio(pixelRatio());
+        wake();
+      }
+      return shot;
     },
     dispose() {
       scheduler.dispose();
+      pacer.dispose();
       observer.disconnect();
       stopKeys();
       controls.dispose();

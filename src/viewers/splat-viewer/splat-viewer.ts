@@ -50,6 +50,16 @@ export class SplatViewer extends ViewerElement {
    */
   @property({ type: Number, attribute: 'splat-budget' }) splatBudget = 0;
 
+  /**
+   * The least share of the pixel ratio drawn while frames are slow. A frame that takes the device
+   * over 150 ms (software WebGL, a phone with a million splats) lowers the resolution so the next
+   * ones take about 100 ms, down to this share; fast frames raise it again, and a screenshot is
+   * always at the full ratio. The whole scene's first frame is predicted from its previews, so a
+   * large scene shows in seconds rather than after one full-size frame. Default 0.5 (a quarter of
+   * the pixels); 1 keeps the full ratio (`max-pixel-ratio`) always.
+   */
+  @property({ type: Number, attribute: 'min-render-scale' }) minRenderScale = 0.5;
+
   /** The number of splats in the file shown (undefined until loaded). */
   splats: number | undefined;
 
@@ -80,7 +90,11 @@ export class SplatViewer extends ViewerElement {
 
   protected async loadRenderer(): Promise<RendererFactory> {
     const { createSplatRenderer } = await (rendererModule ??= import('./splat-renderer.js'));
-    return (canvas, container) => createSplatRenderer(canvas, container, { budget: () => this.#budget() });
+    return (canvas, container) =>
+      createSplatRenderer(canvas, container, {
+        budget: () => this.#budget(),
+        minRenderScale: () => (this.minRenderScale > 0 ? Math.min(1, this.minRenderScale) : 0.5),
+      });
   }
 
   #budget(): number {
