@@ -336,7 +336,7 @@ export class RenderScale {
   constructor(
     readonly min: () => number,
     readonly targetMs: number,
-    readonly apply: (scale: number) => void,
+    readonly changed: (scale: number, up: boolean) => void,
   ) {}
 
   /** A frame at the current scale took `ms`. */
@@ -354,8 +354,9 @@ export class RenderScale {
     const min = Math.min(1, Math.max(0.1, this.min() || 1));
     const clamped = Math.round(Math.min(1, Math.max(min, next)) * 100) / 100;
     if (clamped === this.scale) return;
+    const up = clamped > this.scale;
     this.scale = clamped;
-    this.apply(clamped);
+    this.changed(clamped, up);
   }
 }
 

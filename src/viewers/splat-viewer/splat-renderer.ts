@@ -73,17 +73,18 @@ export function createSplatRenderer(
     throw new ViewerError('webgl_unavailable', viewerMessages.webglScene(reasonOf(err)));
   }
   let maxRatio = 2;
-  const pixelRatio = () => Math.min(devicePixelRatio || 1, maxRatio) * scale.scale;
+  const fullRatio = () => Math.min(devicePixelRatio || 1, maxRatio);
   // Slow frames (software WebGL, a phone with a million splats) draw at fewer pixels, as measured.
+  // A new scale is taken up by the next frame drawn (resizing the canvas clears it, so never
+  // between frames); a higher one asks for that frame, a lower one waits for the next change.
   const scale = new RenderScale(
     () => options.minRenderScale?.() ?? 0.5,
     FRAME_TARGET_MS,
-    () => {
-      renderer.setPixelRatio(pixelRatio());
-      wake();
-    },
+    (_, up) => up && wake(),
   );
-  renderer.setPixelRatio(pixelRatio());
+  /** The share of the pixel ratio the canvas has now (what the last frame was drawn at). */
+  let drawnScale = 1;
+  renderer.setPixelRatio(fullRatio());
   const scene = new Scene();
   // The splats sit in a group turned so that the file's up axis is +y (the library sorts by the
   // splat mesh's world matrix, so a turned parent is sorted correctly).
@@ -121,7 +122,7 @@ export function createSplatRenderer(
   /** How long the last frame took, and of how many splats (what the whole scene's first frame is predicted from). */
   let lastFrame: { ms: number; splats: number; scale: number } | undefined;
   const pacer = new GpuPacer(gl instanceof WebGL2RenderingContext ? gl : undefined, (ms) => {
-    lastFrame = { ms, splats: sceneSplats, scale: scale.scale };
+    lastFrame = { ms, splats: sceneSplats, scale: drawnScale };
     scale.measured(ms);
   });
   /** Splats in the scene drawn. */
@@ -134,7 +135,13 @@ export function createSplatRenderer(
   let holding: DropInViewer | undefined;
   const render = () => {
     pacer.measureNext = !holding;
-    if (!holding) return renderer.render(scene, camera);
+    if (!holding) {
+      if (drawnScale !== scale.scale || renderer.getPixelRatio() !== fullRatio() * drawnScale) {
+        drawnScale = scale.scale;
+        renderer.setPixelRatio(fullRatio() * drawnScale);
+      }
+      return renderer.render(scene, camera);
+    }
     camera.updateMatrixWorld();
     root.updateMatrixWorld(true);
     holding.viewer.update(renderer, camera);
@@ -514,7 +521,6 @@ export function createSplatRenderer(
     setMaxPixelRatio(ratio) {
       if (ratio === maxRatio) return;
       maxRatio = ratio;
-      renderer.setPixelRatio(pixelRatio());
       wake();
     },
     setAutoRotate(on) {
@@ -522,18 +528,14 @@ export function createSplatRenderer(
       wake();
     },
     screenshot() {
-      // At the full pixel ratio, whatever the frame times have lowered it to.
-      const lowered = scale.scale < 1;
-      if (lowered) renderer.setPixelRatio(Math.min(devicePixelRatio || 1, maxRatio));
+      // At the full pixel ratio, whatever the frame times have lowered it to (the next frame
+      // goes back to the lowered one).
+      drawnScale = 1;
+      renderer.setPixelRatio(fullRatio());
       renderer.render(scene, camera);
-      const shot = new Promise<Blob>((resolve, reject) =>
+      return new Promise((resolve, reject) =>
         canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(viewerMessages.canvasEncode))), 'image/png'),
       );
-      if (lowered) {
-        renderer.setPixelRatio(pixelRatio());
-        wake();
-      }
-      return shot;
     },
     dispose() {
       scheduler.dispose();
