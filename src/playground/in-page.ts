@@ -11,6 +11,7 @@
  * and the elements say so, as with any proxy that keeps nothing.
  */
 import { playgroundStack, type PlaygroundStack } from './stack.js';
+import { targetOf } from './target.js';
 
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -45,10 +46,10 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
     #aborted = false;
 
     override open(method: string, url: string | URL, ...rest: [boolean?, string?, string?]): void {
-      const target = new URL(url, document.baseURI);
+      const target = targetOf(url);
       this.#answer = undefined;
       this.#aborted = false;
-      if (owns(target)) {
+      if (target && owns(target)) {
         this.#target = { method: method.toUpperCase(), url: target, headers: new Headers() };
         return;
       }
@@ -130,8 +131,10 @@ export function runInPage(scope: string, network: typeof fetch = window.fetch.bi
     return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
   };
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
-    return stack.owns(url) ? answer(new Request(input instanceof Request ? input : url, init)) : network(input, init);
+    const url = targetOf(input);
+    return url && stack.owns(url)
+      ? answer(new Request(input instanceof Request ? input : url, init))
+      : network(input, init);
   };
   window.XMLHttpRequest = inPageXhr(stack.owns, answer);
   return stack;

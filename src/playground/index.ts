@@ -27,6 +27,7 @@
  * `pg.ledger()` (what was charged and refunded). Also on `globalThis.mediakitPlayground`.
  */
 import { answerCodecCalls } from './codec.js';
+import { targetOf } from './target.js';
 
 /** The sandbox's fault kinds (the spec's failure scenarios). */
 export type PlaygroundFault =
@@ -185,8 +186,8 @@ function inPage(scope: URL): Promise<void> {
     url.origin === scope.origin && paths.some((p) => url.pathname === p || url.pathname.startsWith(p + '/'));
   const ready = import('./in-page.js').then(({ runInPage }) => runInPage(scope.href, network));
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
-    return owned(url) ? ready.then(() => window.fetch(input, init)) : network(input, init);
+    const url = targetOf(input);
+    return url && owned(url) ? ready.then(() => window.fetch(input, init)) : network(input, init);
   };
   return ready.then(() => undefined);
 }

@@ -109,7 +109,7 @@ async function waitForFrame(page) {
 /**
  * All five elements in `frame` (a page or an iframe): the mark, a badge with the day's pretend
  * budget, a background removal whose image shows, a headshot batch, a 3D model from a prompt with
- * its turntable, a walkthrough video to its scene. Answers the pretend credits charged.
+ * its turntable, a walkthrough video to its scene, shown in its viewer. Answers the pretend credits charged.
  */
 async function fiveElements(frame, video) {
   const mark = await frame.evaluate(() => getComputedStyle(document.querySelector('bg-tool'), '::before').content);
@@ -174,6 +174,16 @@ async function fiveElements(frame, video) {
   await reach('video-to-3d-uploader', ['ready']);
   await frame.evaluate(() => document.querySelector('video-to-3d-uploader').start());
   await reach('video-to-3d-uploader', ['succeeded'], true);
+  // The scene shows in the uploader's viewer (from the worker's file link, or from an object URL in the page).
+  await frame.waitForFunction(
+    () =>
+      document
+        .querySelector('video-to-3d-uploader')
+        .shadowRoot.querySelector('splat-viewer')
+        ?.matches(':state(loaded)'),
+    null,
+    { timeout: 90_000 },
+  );
   const after = await frame.evaluate(async () => (await (await globalThis.mediakitPlayground).ledger()).balance);
   // 1 (background) + 10 (four headshots) + 2 (a 3D model) + 20 (a scene), once each.
   if (before - after !== 33) throw new Error(`the pretend account was charged ${before - after} credits, not 33`);
