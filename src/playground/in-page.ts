@@ -67,9 +67,12 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
       if (body != null && target.method !== 'GET' && target.method !== 'HEAD') init.body = body as BodyInit;
       const request = new Request(target.url, init);
       void (async () => {
-        const size = body instanceof Blob ? body.size : 0;
-        this.upload.dispatchEvent(new ProgressEvent('progress', { loaded: size, total: size, lengthComputable: true }));
         try {
+          // The whole body is "sent" at once: one progress event with its size, as a fast network gives.
+          const size = body instanceof Blob ? body.size : init.body ? (await request.clone().blob()).size : 0;
+          this.upload.dispatchEvent(
+            new ProgressEvent('progress', { loaded: size, total: size, lengthComputable: true }),
+          );
           const response = await answer(request);
           const answered = { status: response.status, statusText: response.statusText, headers: response.headers };
           const blob = await response.blob();
