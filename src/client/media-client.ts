@@ -26,6 +26,7 @@ import { sleep } from './async.js';
 import { SessionManager, type SessionInfo } from './session.js';
 import { scopeOf, subjectArrived } from './stored-data.js';
 import { ValidationError } from './validate.js';
+import { isOwnObjectUrl } from '../api/object-url.js';
 
 /** The photo, headshot and image-tool calls with their checks, loaded by the first of them (a video-only page never does). */
 const imageCalls = () => import('./image-calls.js');
@@ -243,10 +244,8 @@ export class MediaClient {
    */
   fileUrl(url: string): string {
     const target = new URL(url, this.endpoint + '/');
-    // An object URL of this document was made by code of this page (the playground, where it runs
-    // in the page, answers its files so): no answer from elsewhere can name one.
-    if (target.protocol === 'blob:' && target.origin === (globalThis.origin ?? globalThis.location?.origin))
-      return target.href;
+    // An object URL of this document (the playground, where it runs in the page, answers its files so).
+    if (isOwnObjectUrl(target)) return target.href;
     if (
       target.origin !== new URL(this.endpoint).origin ||
       !(target.pathname + '/').startsWith(new URL(this.endpoint).pathname.replace(/\/?$/, '/'))

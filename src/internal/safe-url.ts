@@ -6,12 +6,13 @@
  * `javascript:` or `data:text/html` links that run as the site when clicked. Only these pass:
  * - `http:` and `https:` URLs, absolute or relative (a relative one resolves against `base`,
  *   by default the page, so it stays on the page's origin);
- * - `blob:` URLs of this document's origin (object URLs the element made itself; in an opaque-origin
- *   iframe that origin is `null`, which `self.origin` says and `location.origin` does not);
+ * - object URLs of this document (`isOwnObjectUrl`: ones the element or the in-page playground made);
  * - `data:` URLs of a raster image (`image/png`, `jpeg`, `webp`, `gif`, `avif`), for pictures the
  *   element decoded itself.
  * Anything else gives `undefined`, and the caller renders nothing in its place.
  */
+import { isOwnObjectUrl } from '../api/object-url.js';
+
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|webp|gif|avif)[;,]/i;
 
 export function safeUrl(
@@ -22,11 +23,12 @@ export function safeUrl(
   // slips past naive checks; a URL that needs them is not one we made.
   if (!url || /[\u0000-\u001f\u007f]/.test(url)) return undefined;
   try {
-    const { protocol, origin } = new URL(url, base);
+    const parsed = new URL(url, base);
+    const { protocol } = parsed;
     const ok =
       protocol === 'http:' ||
       protocol === 'https:' ||
-      (protocol === 'blob:' && origin === (globalThis.origin ?? globalThis.location?.origin)) ||
+      isOwnObjectUrl(parsed) ||
       (protocol === 'data:' && DATA_IMAGE.test(url));
     return ok ? url : undefined;
   } catch {

@@ -43,12 +43,14 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
   return class PlaygroundXhr extends Native {
     #target?: { method: string; url: URL; headers: Headers };
     #answer?: { status: number; statusText: string; headers: Headers; body: Blob };
-    #aborted = false;
+    /** The send in flight: aborted, or replaced by a new open(), it reports nothing more. */
+    #sending?: AbortController;
 
     override open(method: string, url: string | URL, ...rest: [boolean?, string?, string?]): void {
       const target = targetOf(url);
       this.#answer = undefined;
-      this.#aborted = false;
+      this.#sending?.abort();
+      this.#sending = undefined;
       if (target && owns(target)) {
         this.#target = { method: method.toUpperCase(), url: target, headers: new Headers() };
         return;
@@ -63,9 +65,11 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
     override send(body?: Document | XMLHttpRequestBodyInit | null): void {
       const target = this.#target;
       if (!target) return super.send(body);
-      const init: RequestInit = { method: target.method, headers: target.headers };
+      const sending = (this.#sending = new AbortController());
+      const init: RequestInit = { method: target.method, headers: target.headers, signal: sending.signal };
       if (body != null && target.method !== 'GET' && target.method !== 'HEAD') init.body = body as BodyInit;
       const request = new Request(target.url, init);
+      const current = () => this.#sending === sending && !sending.signal.aborted;
       void (async () => {
         try {
           // The whole body is "sent" at once: one progress event with its size, as a fast network gives.
@@ -76,20 +80,24 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
           const response = await answer(request);
           const answered = { status: response.status, statusText: response.statusText, headers: response.headers };
           const blob = await response.blob();
-          if (this.#aborted) return;
+          if (!current()) return;
           this.#answer = { ...answered, body: blob };
           this.dispatchEvent(new ProgressEvent('load'));
         } catch {
-          if (!this.#aborted) this.dispatchEvent(new ProgressEvent('error'));
+          if (!current()) return;
+          this.dispatchEvent(new ProgressEvent('error'));
         }
         this.dispatchEvent(new ProgressEvent('loadend'));
       })();
     }
     override abort(): void {
       if (!this.#target) return super.abort();
-      if (this.#aborted) return;
-      this.#aborted = true;
+      const sending = this.#sending;
+      if (!sending || sending.signal.aborted) return;
+      // The request carries the signal: the proxy and the sandbox stop what they can of it.
+      sending.abort();
       this.dispatchEvent(new ProgressEvent('abort'));
+      this.dispatchEvent(new ProgressEvent('loadend'));
     }
     override get status(): number {
       return this.#target ? (this.#answer?.status ?? 0) : super.status;
@@ -135,9 +143,15 @@ export function runInPage(scope: string, network: typeof fetch = window.fetch.bi
   };
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = targetOf(input);
-    return url && stack.owns(url)
-      ? answer(new Request(input instanceof Request ? input : url, init))
-      : network(input, init);
+    if (!url || !stack.owns(url)) return network(input, init);
+    const request = new Request(input instanceof Request ? input : url, init);
+    // As fetch does: an aborted signal rejects at once with its reason, whatever the answer does.
+    const aborted = new Promise<never>((_, reject) => {
+      const signal = request.signal;
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    return Promise.race([answer(request), aborted]);
   };
   window.XMLHttpRequest = inPageXhr(stack.owns, answer);
   return stack;

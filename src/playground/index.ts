@@ -197,16 +197,21 @@ async function start(options: PlaygroundOptions): Promise<Playground> {
   const named = document.querySelector<HTMLMetaElement>('meta[name="mediakit-playground-worker"]')?.content;
   const worker = new URL(
     options.worker ?? named ?? new URL(/* @vite-ignore */ './playground-sw.js', import.meta.url),
-    location.href,
+    document.baseURI, // a srcdoc iframe's location is about:srcdoc; its base is its parent's
   );
-  const scope = new URL('./', worker);
-  const endpoint = scope.pathname + 'mediakit';
   const container = serviceWorkers();
   if (!container) {
+    // In the page, the paths are on the page's own origin: under the worker's folder when that is
+    // there too, else under the page's folder (playground.js loaded from a CDN).
+    const page = new URL('./', document.baseURI);
+    const scope = worker.origin === page.origin ? new URL('./', worker) : page;
+    const endpoint = scope.pathname + 'mediakit';
     if (endpoint !== '/mediakit') followEndpoint(endpoint);
     await inPage(scope);
     return controls(scope, 'page');
   }
+  const scope = new URL('./', worker);
+  const endpoint = scope.pathname + 'mediakit';
   // A Service Worker serves only pages in its own folder or below (MSW's mockServiceWorker.js has the same rule).
   if (worker.origin !== location.origin || !location.pathname.startsWith(scope.pathname))
     throw new Error(

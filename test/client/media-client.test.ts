@@ -84,7 +84,12 @@ describe('MediaClient: calls', () => {
     const own = URL.createObjectURL(new Blob(['glTF-bytes']));
     expect(await (await c.download(own)).text()).to.equal('glTF-bytes');
     URL.revokeObjectURL(own);
-    for (const url of ['blob:https://example.com/0e6f1a2b-0000-4000-8000-000000000000', 'data:model/gltf-binary,glTF'])
+    for (const url of [
+      'blob:https://example.com/0e6f1a2b-0000-4000-8000-000000000000',
+      'blob:null/0e6f1a2b-0000-4000-8000-000000000000',
+      'blob:javascript:alert(1)',
+      'data:model/gltf-binary,glTF',
+    ])
       expect(await rejection(c.download(url))).to.be.instanceOf(ValidationError);
   });
 

@@ -277,6 +277,7 @@ export class GpuPacer {
   #sentAt = 0;
   #watching = 0;
   #measuring = false;
+  #hidden = false;
   /** Whether the next frame sent is timed for `onFrame` (false: a frame that drew nothing). */
   measureNext = true;
 
@@ -299,7 +300,8 @@ export class GpuPacer {
     this.#fence = null;
     cancelAnimationFrame(this.#watching);
     this.#watching = 0;
-    if (this.#measuring) this.onFrame?.(performance.now() - this.#sentAt);
+    // A hidden page has no animation frames to watch by: its frame times say nothing.
+    if (this.#measuring && !this.#hidden && !document.hidden) this.onFrame?.(performance.now() - this.#sentAt);
     return true;
   }
 
@@ -310,6 +312,7 @@ export class GpuPacer {
     this.#fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     this.#sentAt = performance.now();
     this.#measuring = this.measureNext;
+    this.#hidden = document.hidden;
     gl.flush();
     if (this.onFrame && this.#measuring) {
       const watch = () => (this.#watching = this.ready() ? 0 : requestAnimationFrame(watch));
@@ -325,7 +328,8 @@ export class GpuPacer {
 /**
  * The share of the pixel ratio a viewer draws at, from measured frame times (as model-viewer's
  * render scale): a frame slower than `targetMs` lowers it, down to `min`, so the next frames cost
- * about the target (a splat frame's cost is its pixels); frames well under the target raise it
+ * about the target if their cost were all pixels (a splat frame's is partly per splat, so it goes
+ * on lowering to `min` where it must); frames well under the target raise it
  * again step by step, up to 1. `predict` sets it ahead of a frame whose cost is known in advance
  * (a whole scene after its previews: their frame time times the splats added).
  */
@@ -343,6 +347,11 @@ export class RenderScale {
   measured(ms: number): void {
     if (ms > this.targetMs * 1.5) this.#set(this.scale * Math.sqrt(this.targetMs / ms));
     else if (ms < this.targetMs / 3 && this.scale < 1) this.#set(this.scale * 1.25);
+  }
+
+  /** Takes up a new lower bound (the element's attribute changed). */
+  refresh(): void {
+    this.#set(this.scale);
   }
 
   /** The next frame would take `ms` at the current scale. */

@@ -122,11 +122,16 @@ export function createSplatRenderer(
   /** How long the last frame took, and of how many splats (what the whole scene's first frame is predicted from). */
   let lastFrame: { ms: number; splats: number; scale: number } | undefined;
   const pacer = new GpuPacer(gl instanceof WebGL2RenderingContext ? gl : undefined, (ms) => {
-    lastFrame = { ms, splats: sceneSplats, scale: drawnScale };
+    // A frame that uploaded a build's textures is not a drawing time to go by.
+    if (sent.uploads) return;
+    lastFrame = { ms, splats: sent.splats, scale: sent.scale };
     scale.measured(ms);
   });
-  /** Splats in the scene drawn. */
+  /** Splats in the scene drawn, and whether the next frame uploads them (a new build). */
   let sceneSplats = 0;
+  let freshTextures = false;
+  /** What the frame sent last drew (the pacer times one frame at a time). */
+  const sent = { splats: 0, scale: 1, uploads: false };
   /**
    * A scene being built while the canvas keeps showing the last frame drawn (the streamed
    * preview, disposed before the whole scene is built so the two never take memory at once):
@@ -136,10 +141,15 @@ export function createSplatRenderer(
   const render = () => {
     pacer.measureNext = !holding;
     if (!holding) {
+      scale.refresh(); // min-render-scale may have changed
       if (drawnScale !== scale.scale || renderer.getPixelRatio() !== fullRatio() * drawnScale) {
         drawnScale = scale.scale;
         renderer.setPixelRatio(fullRatio() * drawnScale);
       }
+      sent.splats = sceneSplats;
+      sent.scale = drawnScale;
+      sent.uploads = freshTextures;
+      freshTextures = false;
       return renderer.render(scene, camera);
     }
     camera.updateMatrixWorld();
@@ -346,6 +356,7 @@ export function createSplatRenderer(
         frameOn(min, max, centres.slice());
       }
       sceneSplats = count;
+      freshTextures = true;
       drawNow();
       shown = count;
       wake();
@@ -431,14 +442,20 @@ export function createSplatRenderer(
       // memory at once), but its last frame stays on screen: the canvas draws nothing new until
       // the whole scene's first frame (`holding`).
       const viewer = await newViewer();
-      if (stream) {
-        holding = viewer;
-        render(); // the library's viewer learns the renderer and the camera it sorts for
-      }
+      // Given up (or replaced by a newer src) while the last viewer was disposed.
+      signal.throwIfAborted();
+      /** Lets go of the held frame, unless a newer load holds one of its own by now. */
+      const release = () => {
+        if (holding === viewer) holding = undefined;
+      };
       // Framed before the scene is added: the library sorts (and culls) for the camera it sees
       // first, and a later move would leave the first frames empty until the next sort lands.
       if (!stream) touched = false; // a streamed scene keeps the view the user may have turned meanwhile
       frameOn(prepared.min, prepared.max, prepared.centres ?? samplePositions(prepared.bytes, prepared.format));
+      if (stream) {
+        holding = viewer;
+        render(); // the library's viewer learns the renderer and the camera it sorts for
+      }
       // A streamed scene is already the library's own form: the SplatBuffer readScene made over
       // it is handed over as it is (no Blob, no fetch of it back, no second parse: two fewer copies
       // of the scene). Any other file goes the library's way from a blob URL.
@@ -454,7 +471,9 @@ export function createSplatRenderer(
         const adding = direct
           ? viewer.viewer
               .addSplatBuffers([direct], [{ splatAlphaRemovalThreshold: 1 }], false, false, false, false, false)
-              .then(() => viewer.viewer.splatMesh?.freeIntermediateSplatData())
+              .then(() => {
+                if (splats === viewer && !signal.aborted) viewer.viewer.splatMesh?.freeIntermediateSplatData();
+              })
           : addFile(viewer, url!, prepared, onProgress);
         await Promise.race([
           adding,
@@ -464,7 +483,7 @@ export function createSplatRenderer(
           }),
         ]);
       } catch (err) {
-        holding = undefined;
+        release();
         if (splats === viewer) await clear();
         if (err instanceof ViewerError || signal.aborted) throw err;
         throw new ViewerError('corrupt_file', viewerMessages.sceneUnreadable(reasonOf(err)));
@@ -475,16 +494,17 @@ export function createSplatRenderer(
       afterLoad(viewer);
       try {
         await firstSortedFrame(viewer, signal, async () => {
-          holding = undefined;
+          release();
           // The whole scene's first frame costs about the last preview's per splat: a frame that
           // would be slow is drawn at fewer pixels from the start (not seconds at full size first).
           const last = lastFrame;
           if (last && last.splats > 0)
             scale.predict(last.ms * (prepared.count / last.splats) * (scale.scale / last.scale) ** 2);
           sceneSplats = prepared.count;
+          freshTextures = true;
         });
       } finally {
-        holding = undefined;
+        release();
       }
       wake();
       if (stream) {
