@@ -13,8 +13,6 @@
 import { playgroundStack, type PlaygroundStack } from './stack.js';
 import { targetOf } from './target.js';
 
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 /** Walks a JSON answer and turns every link to one of the playground's files into an object URL. */
 async function withObjectUrls(value: unknown, stack: PlaygroundStack, files: string[]): Promise<unknown> {
   if (typeof value === 'string') {
@@ -129,7 +127,8 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
  */
 export function runInPage(scope: string, network: typeof fetch = window.fetch.bind(window)): PlaygroundStack {
   const stack = playgroundStack(
-    { scope, secret: async () => hex(crypto.getRandomValues(new Uint8Array(32))) },
+    // A secret of this page's life: nothing it signs outlives the page.
+    { scope, secret: async () => crypto.getRandomValues(new Uint8Array(32)) },
     network,
   );
   const files = [stack.endpoint, stack.poorEndpoint].map((e) => e + '/files/');

@@ -27,7 +27,7 @@
  * `pg.ledger()` (what was charged and refunded). Also on `globalThis.mediakitPlayground`.
  */
 import { answerCodecCalls } from './codec.js';
-import { targetOf } from './target.js';
+import { ownedBy, playgroundPaths, targetOf } from './target.js';
 
 /** The sandbox's fault kinds (the spec's failure scenarios). */
 export type PlaygroundFault =
@@ -172,18 +172,13 @@ function serviceWorkers(): ServiceWorkerContainer | null {
   }
 }
 
-/** The playground's paths under `scope`. */
-const pathsUnder = (scope: URL) => ['mediakit', 'mediakit-poor', 'sandbox'].map((p) => scope.pathname + p);
-
 /**
  * No Service Worker: the page answers the playground's paths itself (./in-page.ts, loaded now).
  * Calls made before it has loaded (the elements ask for a session as they connect) wait for it.
  */
 function inPage(scope: URL): Promise<void> {
   const network = window.fetch.bind(window);
-  const paths = pathsUnder(scope);
-  const owned = (url: URL) =>
-    url.origin === scope.origin && paths.some((p) => url.pathname === p || url.pathname.startsWith(p + '/'));
+  const owned = ownedBy(scope);
   const ready = import('./in-page.js').then(({ runInPage }) => runInPage(scope.href, network));
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = targetOf(input);
@@ -205,13 +200,13 @@ async function start(options: PlaygroundOptions): Promise<Playground> {
     // there too, else under the page's folder (playground.js loaded from a CDN).
     const page = new URL('./', document.baseURI);
     const scope = worker.origin === page.origin ? new URL('./', worker) : page;
-    const endpoint = scope.pathname + 'mediakit';
+    const { endpoint } = playgroundPaths(scope);
     if (endpoint !== '/mediakit') followEndpoint(endpoint);
     await inPage(scope);
     return controls(scope, 'page');
   }
   const scope = new URL('./', worker);
-  const endpoint = scope.pathname + 'mediakit';
+  const { endpoint } = playgroundPaths(scope);
   // A Service Worker serves only pages in its own folder or below (MSW's mockServiceWorker.js has the same rule).
   if (worker.origin !== location.origin || !location.pathname.startsWith(scope.pathname))
     throw new Error(
@@ -237,8 +232,7 @@ async function start(options: PlaygroundOptions): Promise<Playground> {
 
 /** The playground's controls from code: its clock, faults and ledger, through its control paths. */
 function controls(scope: URL, runs: Playground['runs']): Playground {
-  const endpoint = scope.pathname + 'mediakit';
-  const sandboxPath = scope.pathname + 'sandbox';
+  const { endpoint, sandboxPath } = playgroundPaths(scope);
   let account: Promise<string> | undefined;
   const accountId = () =>
     (account ??= call(`${sandboxPath}/__dev/account`)

@@ -13,6 +13,8 @@
 import { createProxy } from '../proxy/create-proxy.js';
 import type { Proxy } from '../proxy/options.js';
 import type { ResultStore } from '../proxy/results.js';
+import type { SecretOption } from '../proxy/secrets.js';
+import { ownedBy, playgroundPaths, under } from './target.js';
 import { createBrowserSandbox } from '../sandbox/browser/index.js';
 import type { SandboxPlatform } from '../sandbox/platform.js';
 import { withoutJobIds, type DevLedger } from '../dev/ledger.js';
@@ -26,7 +28,7 @@ export interface StackOptions {
   /** The folder the paths are under, as an absolute URL (`https://site.example/docs/`). */
   scope: string;
   /** The proxy's signing secret. */
-  secret: () => Promise<string>;
+  secret: () => Promise<SecretOption>;
   /** Where kept results go, by store name; none: nothing is kept (the elements say so). */
   results?: (name: string) => ResultStore;
   /** Platform parts the caller makes differently (the Service Worker asks a page for video work). */
@@ -116,9 +118,7 @@ async function trickle(url: URL, scope: URL, load: typeof fetch): Promise<Respon
 
 export function playgroundStack(options: StackOptions, load: typeof fetch = fetch): PlaygroundStack {
   const scope = new URL(options.scope);
-  const endpoint = scope.pathname + 'mediakit';
-  const poorEndpoint = scope.pathname + 'mediakit-poor';
-  const sandboxPath = scope.pathname + 'sandbox';
+  const { endpoint, poorEndpoint, sandboxPath } = playgroundPaths(scope);
   const sandbox = createBrowserSandbox({}, options.platform);
 
   const stack = (async () => {
@@ -167,13 +167,11 @@ export function playgroundStack(options: StackOptions, load: typeof fetch = fetc
     return sandbox.fetch(new Request(new URL(path + url.search, 'https://sandbox.invalid'), request));
   }
 
-  const under = (url: URL, base: string) => url.pathname === base || url.pathname.startsWith(base + '/');
   return {
     endpoint,
     poorEndpoint,
     sandboxPath,
-    owns: (url) =>
-      url.origin === scope.origin && [endpoint, poorEndpoint, sandboxPath].some((base) => under(url, base)),
+    owns: ownedBy(scope),
     async handle(request) {
       const url = new URL(request.url);
       if (under(url, endpoint)) return (await stack).proxy.fetch(await withLength(request));

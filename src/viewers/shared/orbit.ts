@@ -345,8 +345,8 @@ export class RenderScale {
 
   /** A frame at the current scale took `ms`. */
   measured(ms: number): void {
-    if (ms > this.targetMs * 1.5) this.#set(this.scale * Math.sqrt(this.targetMs / ms));
-    else if (ms < this.targetMs / 3 && this.scale < 1) this.#set(this.scale * 1.25);
+    if (ms < this.targetMs / 3 && this.scale < 1) this.#set(this.scale * 1.25);
+    else this.predict(ms);
   }
 
   /** Takes up a new lower bound (the element's attribute changed). */

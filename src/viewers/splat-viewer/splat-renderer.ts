@@ -82,8 +82,6 @@ export function createSplatRenderer(
     FRAME_TARGET_MS,
     (_, up) => up && wake(),
   );
-  /** The share of the pixel ratio the canvas has now (what the last frame was drawn at). */
-  let drawnScale = 1;
   renderer.setPixelRatio(fullRatio());
   const scene = new Scene();
   // The splats sit in a group turned so that the file's up axis is +y (the library sorts by the
@@ -142,12 +140,10 @@ export function createSplatRenderer(
     pacer.measureNext = !holding;
     if (!holding) {
       scale.refresh(); // min-render-scale may have changed
-      if (drawnScale !== scale.scale || renderer.getPixelRatio() !== fullRatio() * drawnScale) {
-        drawnScale = scale.scale;
-        renderer.setPixelRatio(fullRatio() * drawnScale);
-      }
+      const ratio = fullRatio() * scale.scale;
+      if (renderer.getPixelRatio() !== ratio) renderer.setPixelRatio(ratio);
       sent.splats = sceneSplats;
-      sent.scale = drawnScale;
+      sent.scale = scale.scale;
       sent.uploads = freshTextures;
       freshTextures = false;
       return renderer.render(scene, camera);
@@ -550,7 +546,6 @@ export function createSplatRenderer(
     screenshot() {
       // At the full pixel ratio, whatever the frame times have lowered it to (the next frame
       // goes back to the lowered one).
-      drawnScale = 1;
       renderer.setPixelRatio(fullRatio());
       renderer.render(scene, camera);
       return new Promise((resolve, reject) =>
