@@ -7,11 +7,11 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loopbackHost } from '../server/loopback.js';
 
 /** One per process: every stack in it (`npm start`'s two, the test server's ten) shares it, so one cookie serves them all. */
 export const DEV_TOKEN = randomBytes(32).toString('hex');
 const DEV_TOKEN_HEADER = 'x-mediakit-dev-token';
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Per port, so `npm start` and Storybook on one host (which share cookies) keep their own. */
 const devCookieName = (req: IncomingMessage) => `mediakit_dev_${req.socket.localPort ?? 0}`;
@@ -28,21 +28,6 @@ function devCookie(req: IncomingMessage): string | undefined {
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
-}
-
-/** The Host header's name when it is this machine's own (a loopback name or the socket's address), else undefined. */
-function loopbackHost(req: IncomingMessage): string | undefined {
-  const host = req.headers.host ?? '';
-  if (!/^[A-Za-z0-9.:[\]-]{1,300}$/.test(host)) return undefined;
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${host}`).hostname;
-  } catch {
-    return undefined;
-  }
-  const local = req.socket.localAddress ?? '';
-  const own = local.includes(':') ? `[${local}]` : local;
-  return LOOPBACK_NAMES.has(hostname) || hostname === own ? hostname : undefined;
 }
 
 const ownOrigin = (req: IncomingMessage) =>

@@ -6,4 +6,5 @@ export {
   type DevStackOptions,
   type Middleware,
 } from './stack.js';
+export { devCacheDir } from './cache-dir.js';
 export { mediakitDev } from './vite-plugin.js';

@@ -12,9 +12,11 @@
  * default 200).
  *
  * Kept results (`POST {basePath}/results`) go to a `fileResultStore`: in `resultsDir` when given
- * (`npm start` and Storybook keep them in `.mediakit/results`, with the dev secret beside them in
- * `.mediakit/results/.secret`, so kept results and their owners outlive a restart), else in a
- * folder under the system's temporary directory that is removed when the process exits (tests).
+ * (`npm start` keeps them in this project's folder of the user's cache, `devCacheDir()`, with the
+ * dev secret beside them in `<resultsDir>/.secret`, so kept results and their owners outlive a
+ * restart), else in a folder under the system's temporary directory that is removed when the
+ * process exits (tests). Either way outside the files a dev server serves; `mediakitDev()` also
+ * puts the folder in Vite's `server.fs.deny`.
  *
  * The sandbox's control plane (`{sandboxPath}/__sandbox/*`) and the dev routes (`{sandboxPath}/__dev/*`)
  * answer only the dev server's own pages: a loopback Host, no foreign Origin or Sec-Fetch-Site, and
@@ -62,7 +64,8 @@ export interface DevStackOptions {
   trickleTimeoutMs?: number;
   /**
    * Where kept results are written (a `fileResultStore`), and beside them the dev secret unless
-   * MEDIAKIT_SECRET is set, so they outlive a restart. Default: a temporary folder removed when the
+   * MEDIAKIT_SECRET is set, so they outlive a restart. Keep it outside every folder the dev server
+   * serves (`devCacheDir(projectRoot)` names one). Default: a temporary folder removed when the
    * process exits. `false`: the proxy keeps no results.
    */
   resultsDir?: string | false;

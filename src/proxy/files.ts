@@ -9,6 +9,7 @@ import type { JobHandle } from './handles.js';
 import type { DownloadPolicy, PollPolicy } from './policy.js';
 import { json, refuse } from './respond.js';
 import { FILE_KINDS, modelJobView, videoJobView, type FileKind } from './rewrite.js';
+import { anySignal } from './runtime.js';
 
 const MAX_JOB_BYTES = 1024 * 1024;
 
@@ -126,6 +127,15 @@ async function streamFile(
   const resolved = new URL(target, ctx.upstream.base);
   if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:')
     refuse('not_found', 'This file is not available.');
+  // Only the upstream's origin or a provider's named in downloadOrigins: a link (or a ticket forged
+  // with a stolen secret) naming any other host fetches nothing, so the proxy reaches no internal service.
+  if (resolved.origin !== ctx.upstream.base.origin && !ctx.settings.downloadOrigins.has(resolved.origin)) {
+    ctx.log(
+      'warn',
+      `a download link names ${resolved.origin}, which is neither the upstream's origin nor in downloadOrigins; nothing was fetched. If it is your provider's storage, add it to downloadOrigins.`,
+    );
+    refuse('not_found', 'This file is not available.');
+  }
   const range = request.headers.get('range');
   const upstreamHeaders: Record<string, string> = {};
   if (range && /^bytes=\d*-\d*$/.test(range)) upstreamHeaders['range'] = range;
@@ -133,7 +143,7 @@ async function streamFile(
   const response = await ctx.upstream.call(
     resolved,
     { headers: upstreamHeaders, redirect: 'follow' },
-    AbortSignal.any([request.signal, AbortSignal.timeout(ctx.settings.upstreamTimeoutMs)]),
+    anySignal([request.signal, AbortSignal.timeout(ctx.settings.upstreamTimeoutMs)]),
   );
   if (!response.ok) {
     await response.body?.cancel();

@@ -79,6 +79,13 @@ export interface ProxyOptions {
   basePath?: string;
   /** Other origins whose pages may call the proxy (CORS). Same-origin pages always may. Default none. */
   allowedOrigins?: string[];
+  /**
+   * Other origins whose files a job's download links may name (a provider's storage, such as
+   * `"https://files.provider.example"`). The proxy streams a download only from the upstream's own
+   * origin or one of these, so no link (and no ticket, even one forged with a stolen secret) makes
+   * it fetch another host. Default none.
+   */
+  downloadOrigins?: string[];
   /** Budgets and rate limits. Default: in memory (one instance). Use `RedisStore` for several. */
   store?: ProxyStore;
   /** Session token lifetime. Default 900 s; the elements refresh before expiry. */
@@ -143,6 +150,8 @@ export interface Settings {
   keys: Partial<Record<Capability, string>>;
   configured: Capability[];
   allowedOrigins: Set<string>;
+  /** Origins besides the upstream's that downloads may come from. */
+  downloadOrigins: Set<string>;
   downloadTtlMs: number;
   windowSeconds: number;
   totalBudget: number | undefined;
@@ -215,6 +224,29 @@ export function resolveOptions(options: ProxyOptions): Settings {
       );
     allowedOrigins.add(parsed.origin);
   }
+  const downloadOrigins = new Set<string>();
+  for (const origin of options.downloadOrigins ?? []) {
+    let parsed: URL | undefined;
+    try {
+      parsed = typeof origin === 'string' ? new URL(origin) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    // An origin only: a path would read as if it limited downloads to that path.
+    if (
+      !parsed ||
+      (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
+      parsed.username ||
+      parsed.password ||
+      parsed.pathname !== '/' ||
+      parsed.search ||
+      parsed.hash
+    )
+      throw new TypeError(
+        `createProxy: downloadOrigins entry ${show(origin)} is not an origin such as "https://files.provider.example".`,
+      );
+    downloadOrigins.add(parsed.origin);
+  }
   const limits = { ...DEFAULT_LIMITS };
   for (const [bucket, limit] of Object.entries(options.rateLimits ?? {}) as [RateBucket, RateLimit | undefined][]) {
     if (limit === undefined) continue;
@@ -240,6 +272,7 @@ export function resolveOptions(options: ProxyOptions): Settings {
     keys,
     configured,
     allowedOrigins,
+    downloadOrigins,
     downloadTtlMs: positive(options, 'downloadTtlSeconds', 900) * 1000,
     windowSeconds: positive(options, 'budgetWindowSeconds', 86_400, true),
     totalBudget: options.totalBudget,
