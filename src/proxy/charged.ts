@@ -29,6 +29,7 @@ import { checkRemoteImage } from './remote-images.js';
 import { json, refuse } from './respond.js';
 import { headshotView, imageToolView, modelJobView } from './rewrite.js';
 import { hmac } from './secrets.js';
+import { anySignal } from './runtime.js';
 import { Upstream, UpstreamFailure } from './upstream.js';
 
 const encoder = new TextEncoder();
@@ -93,8 +94,9 @@ async function prepare(
     }
     parsed = { form };
     const encoded = new Response(form);
-    out = new Uint8Array(await encoded.arrayBuffer());
+    // Read before the body: Bun 1.4 drops a FormData Response's Content-Type once its body is read.
     outType = encoded.headers.get('content-type')!;
+    out = new Uint8Array(await encoded.arrayBuffer());
   }
   for (const [name, value] of policy.imageUrls?.(parsed) ?? []) {
     if (typeof value === 'string' && value !== '') await checkRemoteImage(name, value, ctx.settings.remoteImages);
@@ -174,7 +176,7 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
           policy.tooLarge,
           state,
           startClock,
-          AbortSignal.any([request.signal, finished.signal]),
+          anySignal([request.signal, finished.signal]),
         );
       if (declared !== undefined) upstreamHeaders['content-length'] = String(declared);
       // The browser leaving mid-upload breaks the body: upstream cannot process half a body.

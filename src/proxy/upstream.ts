@@ -5,6 +5,7 @@
 import { ApiError, type Capability } from '../api/index.js';
 import { knownCode } from './rewrite.js';
 import { messageOf, type Log } from './respond.js';
+import { buildRequest, RequestNotBuilt, supportedRedirect } from './runtime.js';
 
 /** Why an upstream call produced no answer, and whether upstream may have acted on it. */
 export class UpstreamFailure extends Error {
@@ -114,7 +115,7 @@ export class Upstream {
       this.base = new URL('http://upstream.invalid/');
       this.#direct = false;
       this.#fetch = (url, init) =>
-        url.origin === this.base.origin ? upstream(new Request(url, init)) : fetch(url, init);
+        url.origin === this.base.origin ? upstream(buildRequest(url, init)) : fetch(url, init);
     } else {
       try {
         this.base = new URL(String(upstream));
@@ -170,9 +171,9 @@ export class Upstream {
     bodyFailed: () => boolean = () => false,
   ): Promise<Response> {
     try {
-      return await this.#fetch(url, { ...init, signal });
+      return await this.#fetch(url, { ...init, redirect: supportedRedirect(init.redirect), signal });
     } catch (err) {
-      if (bodyFailed()) throw new UpstreamFailure('not-sent', err);
+      if (bodyFailed() || err instanceof RequestNotBuilt) throw new UpstreamFailure('not-sent', err);
       if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError')
         throw new UpstreamFailure('timeout', err);
       const code = codeOf(err);
