@@ -49,6 +49,7 @@ export async function installPackage(): Promise<string> {
     }),
   );
   cpSync(join(root, 'test/runtimes/apps'), join(site, 'apps'), { recursive: true });
+  cpSync(join(root, 'test/runtimes/stores'), join(site, 'stores'), { recursive: true });
   return site;
 }
 

@@ -135,3 +135,42 @@ export async function start(runtime: RuntimeName, site: string, env: SiteEnv): P
   const url = (await mf.ready).origin;
   return { url, output: () => '(printed to the test output)', close: () => mf.dispose() };
 }
+
+/** A store made in its runtime (./stores), its methods answered over HTTP. */
+export async function startStore(kind: 'durable-object' | 'deno-kv', site: string): Promise<Running> {
+  if (kind === 'deno-kv')
+    return spawnServer(
+      bin('deno'),
+      () => [
+        'run',
+        '--unstable-kv',
+        '--allow-net',
+        '--allow-env',
+        '--allow-read',
+        '--allow-write',
+        'stores/deno-kv-server.js',
+      ],
+      site,
+      { KV_PATH: join(site, `kv-${Date.now()}.sqlite`) },
+    );
+  const script = await bundle(site, 'stores/do-worker.js', 'do-worker.bundle.js', {
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    external: ['node:*'],
+  });
+  const { Miniflare } = await import('miniflare');
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: script,
+    modulesRoot: site,
+    compatibilityDate: '2026-05-01',
+    compatibilityFlags: ['nodejs_compat'],
+    durableObjects: { MEDIAKIT_STORE: 'ProxyStoreObject' },
+    host: '127.0.0.1',
+    port: await freePort(),
+  });
+  const url = (await mf.ready).origin;
+  return { url, output: () => '(printed to the test output)', close: () => mf.dispose() };
+}
