@@ -1,10 +1,13 @@
 /**
- * Every request body the proxy touches is bounded in time and memory.
+ * Every request body the proxy touches is bounded in time and memory, and stops when the sender
+ * goes away (`request.signal`).
  * - Streamed uploads (videos) pass through `guardBody`: never more than declared (or the route's
- *   most), cut when the browser sends nothing for `idleMs`, chunks forwarded untouched.
- * - Bodies the proxy must read before forwarding (headshots, image tools, 3D jobs: they are priced
- *   and their URLs checked) go through `readBuffered`: the same idle watchdog, a deadline for the
- *   whole body, and a byte pool with a cap per subject and a cap for all subjects together.
+ *   most), cut when the browser sends nothing for `idleMs`, chunks forwarded untouched. Kept
+ *   results stream through `guardStream`, the same guard with a deadline for the whole body.
+ * - Bodies the proxy must read before acting (headshots, image tools, 3D jobs: they are priced
+ *   and their URLs checked; a keep's JSON) go through `readBuffered`: the same idle watchdog, a
+ *   deadline for the whole body, and a byte pool with a cap per subject and a cap for all
+ *   subjects together.
  */
 import { ApiError } from '../api/index.js';
 
@@ -49,7 +52,15 @@ export interface BufferedRead {
   idleMs: number;
   deadlineMs: number;
   tooLarge: string;
+  /** The sender went away (`request.signal`): the read stops at once. */
+  signal?: AbortSignal | undefined;
 }
+
+const late = (deadlineMs: number) =>
+  ApiError.of(
+    'upload_timeout',
+    `The upload took longer than ${Math.round(deadlineMs / 1000)} s and was stopped. Nothing was charged; try again on a faster connection or with a smaller file.`,
+  );
 
 const stalled = (idleMs: number) =>
   ApiError.of(
@@ -92,6 +103,12 @@ export async function readBuffered(
   const chunks: Uint8Array[] = [];
   let total = 0;
   const deadline = Date.now() + o.deadlineMs;
+  let onAbort: (() => void) | undefined;
+  const gone = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
+  });
   try {
     ensure(Math.min(o.declared ?? 0, o.max));
     for (;;) {
@@ -99,8 +116,10 @@ export async function readBuffered(
       let timer: ReturnType<typeof setTimeout> | undefined;
       const step = await Promise.race([
         reader.read(),
+        gone,
         new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, wait)))),
       ]).finally(() => clearTimeout(timer));
+      if (step === 'aborted') throw new Error('the request was cancelled');
       if (step === 'timeout') {
         if (Date.now() >= deadline)
           throw ApiError.of(
@@ -124,6 +143,8 @@ export async function readBuffered(
     done();
     if (err instanceof ApiError) throw err;
     throw ApiError.of('invalid_request', 'The request body ended before it was complete. Send it again.');
+  } finally {
+    if (onAbort) o.signal?.removeEventListener('abort', onAbort);
   }
   const bytes = chunks.length === 1 ? chunks[0]! : new Uint8Array(total);
   if (chunks.length !== 1) {
@@ -145,6 +166,27 @@ export interface GuardState {
   complete: boolean;
 }
 
+export interface GuardOptions {
+  /** The Content-Length the body declared; a body that ends short of it or passes it is refused. */
+  declared?: number | undefined;
+  /** The most bytes taken, and the refusal past it. */
+  max: number;
+  tooLarge: string;
+  /** The body is cut when the sender sends nothing for this long while a read waits. */
+  idleMs: number;
+  /** The whole body must arrive within this long from the first read. Default: no limit. */
+  deadlineMs?: number;
+  state?: GuardState;
+  /** Runs when the last byte was handed on. */
+  onComplete?: () => void;
+  /** The sender went away (`request.signal`): the body breaks at once. */
+  signal?: AbortSignal | undefined;
+  /** The refusal when the sender stops sending (default: 408 upload_timeout). */
+  stalled?: () => ApiError;
+  /** The refusal when the whole body took longer than `deadlineMs` (default: 408 upload_timeout). */
+  late?: () => ApiError;
+}
+
 /**
  * The upload as it streams upstream: never more than declared (or `max`) bytes, and cut when
  * the browser sends nothing for `idleMs`. Chunks pass through untouched (no copy). `onComplete`
@@ -164,11 +206,19 @@ export function guardBody(
   onComplete: () => void,
   signal?: AbortSignal,
 ): ReadableStream<Uint8Array> {
+  return guardStream(source, { declared, max, idleMs, tooLarge, state, onComplete, signal });
+}
+
+/** `guardBody` with its options named, a deadline for the whole body, and the refusals the caller words. */
+export function guardStream(source: ReadableStream<Uint8Array>, o: GuardOptions): ReadableStream<Uint8Array> {
+  const { declared, max, idleMs, tooLarge, signal } = o;
+  const state = o.state ?? { failure: undefined, broken: false, complete: false };
   const reader = source.getReader();
   const limit = Math.min(declared ?? max, max);
   let total = 0;
   // Idle means the browser sent nothing while we waited for it; a slow upstream that is not asking for more does not count.
   let waitingSince: number | undefined;
+  let deadline: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
   let ctrl: ReadableStreamDefaultController<Uint8Array> | undefined;
   const onAbort = () => {
@@ -196,13 +246,20 @@ export function guardBody(
       async pull(controller) {
         if (state.broken) return fail(controller, state.failure ?? new Error('the request body was cut off'));
         // The watchdog starts with the first read: a body that is never forwarded leaves no timer behind.
+        if (o.deadlineMs !== undefined) deadline ??= Date.now() + o.deadlineMs;
         timer ??= setInterval(
           () => {
-            if (waitingSince === undefined || Date.now() - waitingSince < idleMs) return;
-            state.failure = stalled(idleMs);
+            const now = Date.now();
+            if (deadline !== undefined && now >= deadline) {
+              state.failure = o.late?.() ?? late(o.deadlineMs!);
+              fail(controller, state.failure);
+              return;
+            }
+            if (waitingSince === undefined || now - waitingSince < idleMs) return;
+            state.failure = o.stalled?.() ?? stalled(idleMs);
             fail(controller, state.failure);
           },
-          Math.max(50, Math.min(1000, idleMs / 4)),
+          Math.max(50, Math.min(1000, idleMs / 4, (o.deadlineMs ?? Infinity) / 4)),
         );
         try {
           waitingSince = Date.now();
@@ -222,7 +279,7 @@ export function guardBody(
             stop();
             state.complete = true;
             controller.close();
-            onComplete();
+            o.onComplete?.();
             return;
           }
           total += value.byteLength;

@@ -10,7 +10,13 @@ export {
   type ResultOwner,
   type ResultsOptions,
 } from './create-proxy.js';
-export { fileResultStore, type ResultStore, type KeptMeta, type KeptRange } from './results.js';
+export {
+  fileResultStore,
+  type FileResultStoreOptions,
+  type ResultStore,
+  type KeptMeta,
+  type KeptRange,
+} from './results.js';
 export { toNodeHandler } from './node.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export { RedisStore, type RedisEvalClient } from './redis-store.js';

@@ -13,11 +13,14 @@
  * same binding is the same id, so a retry stores and counts nothing; an id names no job and no
  * subject, and nobody without the secret can make one. The owner (subject, and scope when kept
  * under one) is sealed into the stored metadata.
+ *
+ * What a keep reads (its JSON body, the bytes it streams, the quota held meanwhile) is in
+ * keep-body.ts. Under `access` other than 'public', a store's own URL is never answered.
  */
-import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, sniffImage, type Capability } from '../api/index.js';
+import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, type Capability } from '../api/index.js';
 import type { Ctx } from './context.js';
-import { readJson } from './context.js';
 import { fetchJob } from './files.js';
+import { countedBody, PendingHold, readKeepJson, type CountedSpec } from './keep-body.js';
 import type { Binding } from './handles.js';
 import type { ProxyOptions, ResolvedResults } from './options.js';
 import { json, messageOf, refuse } from './respond.js';
@@ -78,8 +81,6 @@ const SERVED_TYPES = new Set([
 
 const HANDLE_PATTERN = /^[A-Za-z0-9_-]{40,400}$/;
 const RESULT_PATH = /^\/results\/([A-Za-z0-9_-]{22,64})(?:\/([A-Za-z0-9._-]{1,100}))?$/;
-/** Quota is held ahead of the stream in steps of this many bytes (one store call per step, not per chunk). */
-const HOLD_STEP = 8 * 1024 * 1024;
 const NO_RESULT = 'There is no kept result at this address.';
 
 /** Bytes in words for messages: `612 MB`, `1.5 GB`, `300 KB`. */
@@ -128,22 +129,13 @@ function sameOwner(owner: Binding, who: Binding): boolean {
   return owner.scope !== undefined ? who.scope === owner.scope : who.subject === owner.subject;
 }
 
-interface StoreJob {
+interface StoreJob extends CountedSpec {
   key: string;
-  body: ReadableStream<Uint8Array>;
-  declared: number | undefined;
   type: string;
   name: string;
   owner: Binding;
   session: SessionClaims;
   subject: string;
-  /** The most bytes taken, and the refusal past it (images). */
-  max?: { bytes: number; message: string };
-  /** The image type the bytes must be. */
-  sniff?: ImageKind;
-  /** The refusal when the source stops sending, and when it breaks. */
-  stalled: () => ApiError;
-  broken: () => ApiError;
 }
 
 export class Keeper {
@@ -217,7 +209,7 @@ export class Keeper {
     session: VerifiedSession,
     subject: string,
   ): Promise<{ kept: Kept; created: boolean }> {
-    const body = (await readJson(request.body, 4096)) as { job?: unknown; file?: unknown } | undefined;
+    const body = (await readKeepJson(this.ctx, request, subject)) as { job?: unknown; file?: unknown } | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body))
       refuse('invalid_request', 'Send { "job": "<job_id>", "file": "ply" | "zip" | "glb" | "mp4" | "image" } as JSON.');
     const file = body.file;
@@ -364,6 +356,8 @@ export class Keeper {
             `The image stopped arriving for ${Math.round(this.ctx.settings.idleMs / 1000)} s, so nothing was kept. Try again.`,
           ),
         broken: () => ApiError.of('invalid_request', 'The image upload was cut off, so nothing was kept. Try again.'),
+        deadlineMs: this.ctx.settings.bodyTimeoutMs,
+        signal: request.signal,
       }),
     );
   }
@@ -385,7 +379,7 @@ export class Keeper {
         return {
           kept: {
             id,
-            url: found.url ?? this.#path(id, found.meta.name),
+            url: this.#urlOf(id, found.meta.name, found.url),
             type: found.meta.type,
             bytes: found.bytes,
             name: found.meta.name,
@@ -413,165 +407,76 @@ export class Keeper {
    * Streams `job.body` into the store under `job.key`, counting bytes: the quota is held ahead of
    * the stream (HOLD_STEP at a time, under a pending entry) and the stream is cut when the next
    * hold is refused, when it passes `max`, or when it says more than its Content-Length. Once
-   * stored, the pending hold becomes the result's entry in one store step.
+   * stored, the pending hold becomes the result's entry in one store step. The pending hold
+   * expires unless renewed, and is renewed while the keep runs: a proxy that dies mid-keep holds
+   * no quota for good.
    */
   async #store(job: StoreJob): Promise<Kept> {
     const { ctx, ledgers } = this;
     const { budget } = ctx;
     const quota = job.session.storageQuota ?? this.results.quotaBytes;
     const ledger = await budget.storageLedger(job.subject);
-    const pending = `pending:${job.key}`;
-    const source = job.body.getReader();
     const overQuota = (bytes: number, more: boolean) =>
       ApiError.of(
         'payload_too_large',
         `Keeping this would use ${more ? 'more than ' : ''}${bytesText(bytes)} of your ${bytesText(quota)} storage; remove kept results or ask the site for more.`,
       );
-    let held = 0;
-    const hold = async (bytes: number) => {
-      const r = await budget.guarded(ledgers.holdBytes(ledger, pending, bytes, quota));
-      if (r.ok) held = bytes;
-      return r;
-    };
+    const hold = new PendingHold(ctx, ledgers, ledger, `pending:${job.key}`, quota, this.results.holdSeconds);
+    const counted = countedBody(ctx, job, hold, overQuota);
     if (job.declared !== undefined) {
-      const r = await hold(job.declared).catch(async (err: unknown) => {
-        await source.cancel().catch(() => undefined);
+      const r = await hold.hold(job.declared).catch(async (err: unknown) => {
+        await hold.settle();
+        await counted.cancel();
         throw err;
       });
       if (!r.ok) {
-        await source.cancel().catch(() => undefined);
-        throw overQuota(r.used - held + job.declared, false);
+        await hold.settle();
+        await counted.cancel();
+        throw overQuota(r.used + job.declared, false);
       }
     }
 
-    let total = 0;
-    let failure: ApiError | undefined;
-    let head: Uint8Array | undefined = job.sniff ? new Uint8Array(0) : undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const sniff = (bytes: Uint8Array) => {
-      const found = sniffImage(bytes);
-      if (found !== job.sniff) {
-        const said = found ? found.toUpperCase() : 'not an image';
-        throw ApiError.of(
-          'unsupported_media',
-          `The body is not a ${job.sniff!.toUpperCase()} image (its bytes say ${said}); send the image's own Content-Type.`,
-        );
-      }
-    };
-    let control: ReadableStreamDefaultController<Uint8Array> | undefined;
-    // Only a source that sends nothing is cut: the clock runs while a read waits, not while the store writes.
-    const arm = () => {
-      timer = setTimeout(() => {
-        failure ??= job.stalled();
-        try {
-          control?.error(failure);
-        } catch {
-          // Already closed.
-        }
-        void source.cancel(failure).catch(() => undefined);
-      }, ctx.settings.idleMs);
-    };
-    const counted = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          control = controller;
-        },
-        pull: async (controller) => {
-          try {
-            let chunk: Uint8Array | undefined;
-            arm();
-            try {
-              const read = await source.read();
-              chunk = read.done ? undefined : read.value;
-            } catch {
-              throw (failure ??= job.broken());
-            } finally {
-              clearTimeout(timer);
-            }
-            if (failure) throw failure;
-            if (chunk === undefined) {
-              if (head !== undefined) {
-                sniff(head);
-                if (head.byteLength) controller.enqueue(head);
-                head = undefined;
-              }
-              if (total === 0) throw ApiError.of('invalid_request', 'The body is empty, so nothing was kept.');
-              if (job.declared !== undefined && total !== job.declared) throw job.broken();
-              controller.close();
-              return;
-            }
-            total += chunk.byteLength;
-            if (job.max && total > job.max.bytes) throw ApiError.of('payload_too_large', job.max.message);
-            if (job.declared !== undefined && total > job.declared) throw job.broken();
-            if (total > held) {
-              let r = await hold(Math.max(total, held + HOLD_STEP));
-              if (!r.ok) r = await hold(total);
-              if (!r.ok) throw overQuota(r.used - held + total, true);
-            }
-            if (head !== undefined) {
-              const joined = new Uint8Array(head.byteLength + chunk.byteLength);
-              joined.set(head);
-              joined.set(chunk, head.byteLength);
-              if (joined.byteLength < 12) {
-                head = joined;
-                return;
-              }
-              sniff(joined);
-              head = undefined;
-              chunk = joined;
-            }
-            controller.enqueue(chunk);
-          } catch (err) {
-            clearTimeout(timer);
-            failure ??= err instanceof ApiError ? err : job.broken();
-            controller.error(failure);
-            await source.cancel(failure).catch(() => undefined);
-          }
-        },
-        cancel: async (reason) => {
-          clearTimeout(timer);
-          await source.cancel(reason).catch(() => undefined);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-
     const sealer = ctx.sealer;
-    const meta: KeptMeta = {
-      type: job.type,
-      name: job.name,
-      owner: await sealer.sealOwner(job.key, job.owner),
-      subject: (await sealer.resultIds(JSON.stringify(['subject', job.session.subject])))[0]!,
-      created: new Date().toISOString(),
-    };
     let stored: { bytes: number; url?: string };
     try {
-      stored = await this.results.store.put(job.key, counted, meta);
-      if (failure) throw failure;
-      await budget.guarded(ledgers.holdBytes(ledger, job.key, total, Number.MAX_SAFE_INTEGER, pending));
+      const meta: KeptMeta = {
+        type: job.type,
+        name: job.name,
+        owner: await sealer.sealOwner(job.key, job.owner),
+        subject: (await sealer.resultIds(JSON.stringify(['subject', job.session.subject])))[0]!,
+        created: new Date().toISOString(),
+      };
+      stored = await this.results.store.put(job.key, counted.stream, meta);
+      if (counted.failure) throw counted.failure;
+      await hold.settle();
+      await budget.guarded(ledgers.holdBytes(ledger, job.key, counted.total, Number.MAX_SAFE_INTEGER, hold.id));
     } catch (err) {
-      clearTimeout(timer);
-      await source.cancel().catch(() => undefined);
+      await hold.settle();
+      await counted.cancel();
       // Nothing half-kept: the store's object (if any) goes, and so does the hold.
       await this.results.store
         .delete(job.key)
         .catch((e: unknown) => ctx.log('error', `the result store failed to delete a failed keep: ${messageOf(e)}`));
       await budget
-        .guarded(ledgers.dropBytes(ledger, pending))
-        .catch(() => ctx.log('error', 'the store failed to drop the quota hold of a failed keep (it stays counted)'));
-      if (failure) throw failure;
+        .guarded(ledgers.dropBytes(ledger, hold.id))
+        .catch(() => ctx.log('error', 'the store failed to drop the quota hold of a failed keep (it expires)'));
+      if (counted.failure) throw counted.failure;
       if (err instanceof ApiError) throw err;
       ctx.log('error', `the result store failed to keep a result: ${messageOf(err)}`);
       refuse('unavailable', 'The result could not be stored right now, so nothing was kept. Try again in a moment.', 5);
     }
-    clearTimeout(timer);
     return {
       id: job.key,
-      url: stored.url ?? this.#path(job.key, job.name),
+      url: this.#urlOf(job.key, job.name, stored.url),
       type: job.type,
-      bytes: total,
+      bytes: counted.total,
       name: job.name,
     };
+  }
+
+  /** A kept result's URL: the store's own public one only where anyone may read it, else the proxy's path. */
+  #urlOf(id: string, name: string, storeUrl: string | undefined): string {
+    return storeUrl !== undefined && this.results.access === 'public' ? storeUrl : this.#path(id, name);
   }
 
   /** A result store call; a failure is a 503 in words (and a log line for the site). */

@@ -48,6 +48,11 @@ export interface ResultsOptions {
   quotaBytes?: number;
   /** The largest image a page may keep (headshots, background removal). Default 25 MiB. */
   maxImageBytes?: number;
+  /**
+   * How long the quota a keep in progress holds lasts unless renewed; the keep renews it while it
+   * streams, so a proxy that dies mid-keep frees it after this. Default 300 s.
+   */
+  holdSeconds?: number;
 }
 
 export interface RateLimit {
@@ -172,6 +177,7 @@ export interface ResolvedResults {
   access: ResultAccess;
   quotaBytes: number;
   maxImageBytes: number;
+  holdSeconds: number;
 }
 
 const show = (value: unknown): string => {
@@ -294,7 +300,7 @@ function resolveResults(options: ProxyOptions): ResolvedResults | undefined {
   if (r === undefined) return undefined;
   if (!r || typeof r !== 'object')
     throw new TypeError(
-      `createProxy: results must be { store, access?, quotaBytes?, maxImageBytes? }; it was ${show(r)}.`,
+      `createProxy: results must be { store, access?, quotaBytes?, maxImageBytes?, holdSeconds? }; it was ${show(r)}.`,
     );
   const store = r.store as Partial<ResultStore> | undefined;
   const methods = ['put', 'get', 'head', 'delete'] as const;
@@ -307,6 +313,12 @@ function resolveResults(options: ProxyOptions): ResolvedResults | undefined {
   if (access !== 'public' && access !== 'owner' && typeof access !== 'function')
     throw new TypeError(
       `createProxy: results.access must be 'public', 'owner' or a function (request, owner) => boolean; it was ${show(access)}.`,
+    );
+  // A store that answers its own public URLs (s3ResultStore's publicBaseUrl) serves every kept file
+  // to anyone with the link, without the proxy's nosniff and CSP: no read check can hold there.
+  if (access !== 'public' && (store as ResultStore).publicUrls === true)
+    throw new TypeError(
+      `createProxy: results.access is ${typeof access === 'function' ? 'a function' : "'owner'"}, but results.store answers public URLs (s3ResultStore's publicBaseUrl), which anyone with the link can read. Leave out publicBaseUrl (the proxy then serves kept files and checks who reads them), or set results.access to 'public'.`,
     );
   const bytes = (name: 'quotaBytes' | 'maxImageBytes', fallback: number, min: number) => {
     const value = r[name];
@@ -327,5 +339,15 @@ function resolveResults(options: ProxyOptions): ResolvedResults | undefined {
     access,
     quotaBytes: bytes('quotaBytes', 1024 * 1024 * 1024, 0),
     maxImageBytes: bytes('maxImageBytes', 25 * 1024 * 1024, 1),
+    holdSeconds: holdSecondsOf(r.holdSeconds),
   };
+}
+
+function holdSecondsOf(value: unknown): number {
+  if (value === undefined) return 300;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > 86_400)
+    throw new TypeError(
+      `createProxy: results.holdSeconds must be a number of seconds from 1 to 86400; it was ${show(value)}.`,
+    );
+  return value;
 }

@@ -53,9 +53,39 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
-// Byte ledgers: a hash of `_used` and `b:<id>` (bytes per kept result), no expiry. Numbers are
-// written with %.0f: Lua's default number format would turn 15 digits into an exponent.
-const HOLD_BYTES = `
+// Byte ledgers: a hash of `_used` and `b:<id>` (bytes per kept result). An entry set with a time
+// to live (a keep's pending hold) also has `x:<id>`, when it expires (ms, Redis's clock), and
+// `_next` is the earliest such time: each script first drops the expired entries, scanning the
+// hash only once `_next` has passed. Numbers are written with %.0f: Lua's default number format
+// would turn 15 digits into an exponent.
+const SWEEP = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local nextAt = tonumber(redis.call('HGET', KEYS[1], '_next') or '')
+if nextAt and nextAt <= now then
+  local fields = redis.call('HGETALL', KEYS[1])
+  local swept = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
+  local soonest = nil
+  for i = 1, #fields, 2 do
+    local f = fields[i]
+    if string.sub(f, 1, 2) == 'x:' then
+      local at = tonumber(fields[i + 1])
+      local id = string.sub(f, 3)
+      if at <= now then
+        swept = swept - tonumber(redis.call('HGET', KEYS[1], 'b:' .. id) or '0')
+        redis.call('HDEL', KEYS[1], 'b:' .. id, f)
+      elseif not soonest or at < soonest then
+        soonest = at
+      end
+    end
+  end
+  redis.call('HSET', KEYS[1], '_used', string.format('%.0f', swept))
+  if soonest then redis.call('HSET', KEYS[1], '_next', string.format('%.0f', soonest))
+  else redis.call('HDEL', KEYS[1], '_next') end
+end
+`;
+
+const HOLD_BYTES = `${SWEEP}
 local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
 local old = tonumber(redis.call('HGET', KEYS[1], 'b:' .. ARGV[1]) or '0')
 local moved = 0
@@ -63,18 +93,29 @@ if ARGV[4] ~= '' and ARGV[4] ~= ARGV[1] then moved = tonumber(redis.call('HGET',
 local after = used - old - moved + tonumber(ARGV[2])
 if after > tonumber(ARGV[3]) then return {0, string.format('%.0f', used)} end
 redis.call('HSET', KEYS[1], '_used', string.format('%.0f', after), 'b:' .. ARGV[1], ARGV[2])
-if ARGV[4] ~= '' and ARGV[4] ~= ARGV[1] then redis.call('HDEL', KEYS[1], 'b:' .. ARGV[4]) end
+if ARGV[4] ~= '' and ARGV[4] ~= ARGV[1] then redis.call('HDEL', KEYS[1], 'b:' .. ARGV[4], 'x:' .. ARGV[4]) end
+if ARGV[5] ~= '' then
+  local at = now + tonumber(ARGV[5])
+  redis.call('HSET', KEYS[1], 'x:' .. ARGV[1], string.format('%.0f', at))
+  local current = tonumber(redis.call('HGET', KEYS[1], '_next') or '')
+  if not current or at < current then redis.call('HSET', KEYS[1], '_next', string.format('%.0f', at)) end
+else
+  redis.call('HDEL', KEYS[1], 'x:' .. ARGV[1])
+end
 return {1, string.format('%.0f', after)}`;
 
-const DROP_BYTES = `
+const DROP_BYTES = `${SWEEP}
 local used = tonumber(redis.call('HGET', KEYS[1], '_used') or '0')
 local old = redis.call('HGET', KEYS[1], 'b:' .. ARGV[1])
 if old then
   used = used - tonumber(old)
-  redis.call('HDEL', KEYS[1], 'b:' .. ARGV[1])
+  redis.call('HDEL', KEYS[1], 'b:' .. ARGV[1], 'x:' .. ARGV[1])
   redis.call('HSET', KEYS[1], '_used', string.format('%.0f', used))
 end
 return string.format('%.0f', used)`;
+
+const BYTES_USED = `${SWEEP}
+return redis.call('HGET', KEYS[1], '_used') or '0'`;
 
 export class RedisStore implements ProxyStore {
   readonly #client: RedisEvalClient;
@@ -115,12 +156,13 @@ export class RedisStore implements ProxyStore {
     return Number(await this.#run(`return tonumber(redis.call('HGET', KEYS[1], '_used') or '0')`, ledger, []));
   }
 
-  async holdBytes(ledger: string, id: string, bytes: number, limit: number, from?: string) {
+  async holdBytes(ledger: string, id: string, bytes: number, limit: number, from?: string, ttlSeconds?: number) {
     const [ok, used] = (await this.#run(HOLD_BYTES, ledger, [
       id,
       bytes,
       Math.min(limit, Number.MAX_SAFE_INTEGER),
       from ?? '',
+      typeof ttlSeconds === 'number' ? Math.max(1, Math.round(ttlSeconds * 1000)) : '',
     ])) as [number, string];
     return { ok: Number(ok) === 1, used: Number(used) };
   }
@@ -130,7 +172,7 @@ export class RedisStore implements ProxyStore {
   }
 
   async bytesUsed(ledger: string) {
-    return Number(await this.#run(`return redis.call('HGET', KEYS[1], '_used') or '0'`, ledger, []));
+    return Number(await this.#run(BYTES_USED, ledger, []));
   }
 
   async hit(counter: string, windowSeconds: number) {

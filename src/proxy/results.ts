@@ -44,6 +44,11 @@ export interface ResultStore {
   /** Metadata only (null when absent). */
   head(key: string): Promise<{ meta: KeptMeta; bytes: number; url?: string } | null>;
   delete(key: string): Promise<void>;
+  /**
+   * True when the store answers its own public URLs (a public bucket or CDN): anyone with the link
+   * reads the file there, so the proxy refuses any `access` but `'public'` with it.
+   */
+  readonly publicUrls?: boolean;
 }
 
 /** Keys the proxy makes: base64url. A store refuses anything else, so no key walks out of its folder. */
@@ -66,19 +71,57 @@ export function keptMetaOf(value: unknown): KeptMeta | undefined {
 
 const READ_CHUNK = 256 * 1024;
 
+export interface FileResultStoreOptions {
+  /** The folder kept results are written to. */
+  dir: string;
+  /**
+   * A temporary file (`*.part`) not written for this long was left by a process that died
+   * mid-keep; the store removes such files the first time it is used. Longer than any pause a live
+   * keep makes (the proxy cuts a body idle for `uploadIdleTimeoutMs`). Default 3600 s.
+   */
+  staleSeconds?: number;
+}
+
 /**
  * Kept results as files: `<dir>/<first two characters of the key>/<key>` and a JSON sidecar
  * (`<key>.json`) with the metadata. A put writes a temporary file and renames it into place once
- * the stream has ended, so a failed or cut stream leaves nothing under the key.
+ * the stream has ended, so a failed or cut stream leaves nothing under the key; temporary files a
+ * crash left behind are swept when the store is first used.
  */
-export function fileResultStore(options: { dir: string }): ResultStore {
+export function fileResultStore(options: FileResultStoreOptions): ResultStore {
   if (!options || typeof options.dir !== 'string' || options.dir === '')
     throw new TypeError('fileResultStore: `dir` is required: the folder kept results are written to.');
+  const staleSeconds = options.staleSeconds ?? 3600;
+  if (typeof staleSeconds !== 'number' || !Number.isFinite(staleSeconds) || staleSeconds <= 0)
+    throw new TypeError(
+      `fileResultStore: staleSeconds must be a positive number of seconds; it was ${String(staleSeconds).slice(0, 40)}.`,
+    );
   const root = options.dir;
-  const modules = async () => {
+  const load = async () => {
     const [fs, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
     return { fs, path };
   };
+  let swept: Promise<void> | undefined;
+  const modules = async () => {
+    const m = await load();
+    swept ??= sweep(m.fs, m.path).catch(() => undefined);
+    return m;
+  };
+  /** Removes `*.part` files under the key folders not written for `staleSeconds`. */
+  async function sweep(fs: typeof import('node:fs/promises'), path: typeof import('node:path')): Promise<void> {
+    const before = Date.now() - staleSeconds * 1000;
+    const folders = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+    for (const folder of folders) {
+      if (!folder.isDirectory()) continue;
+      const dir = path.join(root, folder.name);
+      for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+        if (!name.endsWith('.part')) continue;
+        const file = path.join(dir, name);
+        const stat = await fs.stat(file).catch(() => undefined);
+        if (stat && stat.mtimeMs < before) await fs.rm(file, { force: true });
+      }
+    }
+  }
   const paths = async (key: string) => {
     const { path } = await modules();
     const folder = path.join(root, checkKey(key).slice(0, 2));

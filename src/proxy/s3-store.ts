@@ -10,7 +10,8 @@
  *
  * With `publicBaseUrl` (a public bucket or a CDN in front of it), kept results answer that URL,
  * and the objects carry `Cache-Control: public, max-age=31536000, immutable` and an inline
- * Content-Disposition; the proxy's own `/results/<id>/<name>` path serves them too.
+ * Content-Disposition; the proxy's own `/results/<id>/<name>` path serves them too. Such a store
+ * is public (`publicUrls`): `createProxy` refuses it with `results.access` other than `'public'`.
  */
 import {
   DeleteObjectCommand,
@@ -31,7 +32,10 @@ export interface S3ResultStoreOptions {
   bucket: string;
   /** Prepended to every key, for example `kept/`. Default none. */
   prefix?: string;
-  /** The public base URL of the bucket or its CDN (`https://cdn.example/kept`): kept results answer `<publicBaseUrl>/<prefix><key>`. */
+  /**
+   * The public base URL of the bucket or its CDN (`https://cdn.example/kept`): kept results answer
+   * `<publicBaseUrl>/<prefix><key>`, readable by anyone with the link (only with `access: 'public'`).
+   */
   publicBaseUrl?: string | URL;
   /** Multipart part size in bytes. Default 5 MiB, S3's minimum (the SDK copies each part: smaller parts, less memory). */
   partSize?: number;
@@ -90,6 +94,8 @@ export function s3ResultStore(options: S3ResultStoreOptions): ResultStore {
   const urlOf = (key: string) => (publicBase ? `${publicBase}/${objectKey(key)}` : undefined);
 
   return {
+    publicUrls: publicBase !== undefined,
+
     async put(key, body, meta) {
       let bytes = 0;
       const counted = body.pipeThrough(

@@ -12,7 +12,9 @@
  *
  * Kept results (the `results` option) add byte ledgers: the bytes each subject keeps, one entry per
  * kept result, with no expiry (a kept result lasts until it is deleted). Setting an entry replaces
- * what it held, so keeping the same result twice counts it once.
+ * what it held, so keeping the same result twice counts it once. A keep in progress holds its
+ * bytes under a pending entry set with a time to live, which the keep renews while it streams: a
+ * proxy that dies mid-keep leaves a hold that expires, never one counted for good.
  */
 export interface ProxyStore {
   /**
@@ -38,7 +40,9 @@ export interface ProxyStore {
    * Sets entry `id` of byte ledger `ledger` to `bytes` (replacing what it held) if the ledger's
    * total then stays within `limit`, else changes nothing; `ok` says which, `used` is the total
    * after. With `from`, that entry is dropped in the same step (a pending hold becoming the kept
-   * result). No expiry. Needed only with the proxy's `results` option.
+   * result). With `ttlSeconds`, the entry expires (drops out of the total) that long after this
+   * call unless set again; without it, it lasts until dropped. Needed only with the proxy's
+   * `results` option.
    */
   holdBytes?(
     ledger: string,
@@ -46,6 +50,7 @@ export interface ProxyStore {
     bytes: number,
     limit: number,
     from?: string,
+    ttlSeconds?: number,
   ): Promise<{ ok: boolean; used: number }>;
   /** Drops entry `id` of a byte ledger; returns the ledger's total. */
   dropBytes?(ledger: string, id: string): Promise<number>;
@@ -55,6 +60,13 @@ export interface ProxyStore {
 
 /** The byte-ledger methods of a store (present on MemoryStore and RedisStore). */
 export type ByteLedgers = Required<Pick<ProxyStore, 'holdBytes' | 'dropBytes' | 'bytesUsed'>>;
+
+interface ByteLedger {
+  used: number;
+  entries: Map<string, number>;
+  /** When entries set with a time to live expire (ms). */
+  expires: Map<string, number>;
+}
 
 interface Ledger {
   used: number;
@@ -67,7 +79,7 @@ interface Ledger {
 export class MemoryStore implements ProxyStore {
   readonly #ledgers = new Map<string, Ledger>();
   readonly #counters = new Map<string, { count: number; expiresAt: number }>();
-  readonly #bytes = new Map<string, { used: number; entries: Map<string, number> }>();
+  readonly #bytes = new Map<string, ByteLedger>();
   readonly #now: () => number;
   #ops = 0;
 
@@ -117,29 +129,51 @@ export class MemoryStore implements ProxyStore {
     return { count: counter.count, resetMs: counter.expiresAt - now };
   }
 
-  async holdBytes(key: string, id: string, bytes: number, limit: number, from?: string) {
-    let ledger = this.#bytes.get(key);
-    if (!ledger) this.#bytes.set(key, (ledger = { used: 0, entries: new Map() }));
+  async holdBytes(key: string, id: string, bytes: number, limit: number, from?: string, ttlSeconds?: number) {
+    let ledger = this.#byteLedger(key);
+    if (!ledger) this.#bytes.set(key, (ledger = { used: 0, entries: new Map(), expires: new Map() }));
     const moved = from !== undefined && from !== id ? (ledger.entries.get(from) ?? 0) : 0;
     const after = ledger.used - (ledger.entries.get(id) ?? 0) - moved + bytes;
     if (after > limit) return { ok: false, used: ledger.used };
     ledger.entries.set(id, bytes);
-    if (from !== undefined && from !== id) ledger.entries.delete(from);
+    if (typeof ttlSeconds === 'number') ledger.expires.set(id, this.#now() + ttlSeconds * 1000);
+    else ledger.expires.delete(id);
+    if (from !== undefined && from !== id) {
+      ledger.entries.delete(from);
+      ledger.expires.delete(from);
+    }
     ledger.used = after;
     return { ok: true, used: after };
   }
 
   async dropBytes(key: string, id: string) {
-    const ledger = this.#bytes.get(key);
+    const ledger = this.#byteLedger(key);
     if (!ledger) return 0;
     ledger.used -= ledger.entries.get(id) ?? 0;
     ledger.entries.delete(id);
+    ledger.expires.delete(id);
     if (ledger.entries.size === 0) this.#bytes.delete(key);
     return ledger.used;
   }
 
   async bytesUsed(key: string) {
-    return this.#bytes.get(key)?.used ?? 0;
+    return this.#byteLedger(key)?.used ?? 0;
+  }
+
+  /** A byte ledger with its expired entries dropped. */
+  #byteLedger(key: string): ByteLedger | undefined {
+    const ledger = this.#bytes.get(key);
+    if (!ledger || ledger.expires.size === 0) return ledger;
+    const now = this.#now();
+    for (const [id, at] of ledger.expires) {
+      if (at > now) continue;
+      ledger.used -= ledger.entries.get(id) ?? 0;
+      ledger.entries.delete(id);
+      ledger.expires.delete(id);
+    }
+    if (ledger.entries.size > 0) return ledger;
+    this.#bytes.delete(key);
+    return undefined;
   }
 
   #ledger(key: string, ttlSeconds: number): Ledger {
