@@ -116,6 +116,15 @@ export async function serveFile(
   });
 }
 
+/**
+ * Whether the proxy may fetch a file from `url`: only the upstream's origin or a provider's named in
+ * `downloadOrigins`, so a link (or a ticket forged with a stolen secret) naming any other host
+ * reaches no internal service.
+ */
+export function isDownloadOrigin(ctx: Ctx, url: URL): boolean {
+  return url.origin === ctx.upstream.base.origin || ctx.settings.downloadOrigins.has(url.origin);
+}
+
 async function streamFile(
   ctx: Ctx,
   request: Request,
@@ -127,9 +136,7 @@ async function streamFile(
   const resolved = new URL(target, ctx.upstream.base);
   if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:')
     refuse('not_found', 'This file is not available.');
-  // Only the upstream's origin or a provider's named in downloadOrigins: a link (or a ticket forged
-  // with a stolen secret) naming any other host fetches nothing, so the proxy reaches no internal service.
-  if (resolved.origin !== ctx.upstream.base.origin && !ctx.settings.downloadOrigins.has(resolved.origin)) {
+  if (!isDownloadOrigin(ctx, resolved)) {
     ctx.log(
       'warn',
       `a download link names ${resolved.origin}, which is neither the upstream's origin nor in downloadOrigins; nothing was fetched. If it is your provider's storage, add it to downloadOrigins.`,

@@ -19,7 +19,7 @@
  */
 import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, type Capability } from '../api/index.js';
 import type { Ctx } from './context.js';
-import { fetchJob } from './files.js';
+import { fetchJob, isDownloadOrigin } from './files.js';
 import { countedBody, PendingHold, readKeepJson, type CountedSpec } from './keep-body.js';
 import type { Binding } from './handles.js';
 import type { ProxyOptions, ResolvedResults } from './options.js';
@@ -284,6 +284,13 @@ export class Keeper {
     const resolved = new URL(link, upstream.base);
     if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:')
       refuse('upstream_error', 'The media service gave a link that cannot be fetched, so nothing was kept.');
+    if (!isDownloadOrigin(this.ctx, resolved)) {
+      this.ctx.log(
+        'warn',
+        `a result link names ${resolved.origin}, which is neither the upstream's origin nor in downloadOrigins; nothing was fetched or kept. If it is your provider's storage, add it to downloadOrigins.`,
+      );
+      refuse('upstream_error', 'The media service gave a link that cannot be fetched, so nothing was kept.');
+    }
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new DOMException('upstream timeout', 'TimeoutError')),
