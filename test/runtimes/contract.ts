@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Harness } from '../sandbox/harness.js';
 import { makeImage, makeVideo } from '../fixtures/media.js';
 import { SECRET } from '../proxy/harness.js';
-import { start, type Running, type RuntimeName } from './servers.js';
+import { startS3, type FakeS3 } from '../fixtures/s3.js';
+import { start, type Running, type RuntimeName, type SiteEnv } from './servers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,6 +26,7 @@ export function proxyContract(runtime: RuntimeName, options: ContractOptions): v
     let sandbox: Harness;
     let accountId: string;
     let proxy: Running;
+    let r2: FakeS3 | undefined;
     const call = (path: string, init?: RequestInit) => fetch(proxy.url + path, init);
     const login = async (user: string, budget: number) => {
       const r = await call('/mediakit/session', {
@@ -56,16 +58,29 @@ export function proxyContract(runtime: RuntimeName, options: ContractOptions): v
       sandbox = await startSandbox({ speed: 1 });
       const account = await sandbox.account(10_000);
       accountId = account.id;
-      proxy = await start(runtime, options.site(), {
+      const env: SiteEnv = {
         MEDIA_API_URL: sandbox.url,
         MEDIA_KEYS: JSON.stringify(account.keys),
         MEDIAKIT_SECRET: SECRET,
-        ...(options.keeps ? { RESULTS_DIR: `${options.site()}/kept-${runtime}` } : {}),
-      });
+      };
+      if (runtime === 'deno' || runtime === 'bun') env.RESULTS_DIR = `${options.site()}/kept-${runtime}`;
+      if (runtime === 'deno') env.KV_PATH = `${options.site()}/kv-proxy.sqlite`;
+      if (runtime === 'workerd') {
+        // R2's S3 API, played by s3ResultStore's own test server (s3rver).
+        r2 = await startS3('kept');
+        Object.assign(env, {
+          R2_ENDPOINT: r2.endpoint,
+          R2_BUCKET: r2.bucket,
+          R2_ACCESS_KEY_ID: 'S3RVER',
+          R2_SECRET_ACCESS_KEY: 'S3RVER',
+        });
+      }
+      proxy = await start(runtime, options.site(), env);
     });
     after(async () => {
       await proxy?.close();
       await sandbox?.close();
+      await r2?.close();
     });
 
     it('opens a session for a signed-in user and refuses anyone else', async () => {
@@ -180,6 +195,7 @@ export function proxyContract(runtime: RuntimeName, options: ContractOptions): v
       assert.equal(read.status, 200);
       assert.equal((await read.arrayBuffer()).byteLength, size);
       assert.equal((await budget(t)).used, 20, 'keeping charges nothing');
+      if (r2) assert.equal(await r2.count(), 1, 'the kept scene is one object in the bucket');
     });
   });
 }

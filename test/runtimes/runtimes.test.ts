@@ -14,7 +14,7 @@ before(async () => {
 after(() => rmSync(site, { recursive: true, force: true }));
 
 const options = (keeps: boolean) => ({ site: () => site, keeps });
-proxyContract('workerd', options(false));
+proxyContract('workerd', options(true));
 proxyContract('deno', options(true));
 proxyContract('bun', options(true));
 proxyContract('edge-runtime', options(false));

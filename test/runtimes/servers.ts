@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { root } from './package.js';
@@ -15,6 +16,11 @@ export interface SiteEnv {
   MEDIA_KEYS: string;
   MEDIAKIT_SECRET: string;
   RESULTS_DIR?: string;
+  KV_PATH?: string;
+  R2_ENDPOINT?: string;
+  R2_BUCKET?: string;
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
 }
 
 export interface Running {
@@ -97,7 +103,7 @@ export async function start(runtime: RuntimeName, site: string, env: SiteEnv): P
   if (runtime === 'deno')
     return spawnServer(
       bin('deno'),
-      () => ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'apps/deno.js'],
+      () => ['run', '--unstable-kv', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'apps/deno.js'],
       site,
       vars,
     );
@@ -115,10 +121,14 @@ export async function start(runtime: RuntimeName, site: string, env: SiteEnv): P
   }
   const script = await bundle(site, 'apps/worker.js', 'worker.bundle.js', {
     format: 'esm',
-    platform: 'neutral',
+    // 'browser': package.json browser maps apply (the AWS SDK picks its fetch-based runtime config by one).
+    platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
-    external: ['node:*'],
+    // Node's modules, with or without the node: prefix, are workerd's under nodejs_compat (as wrangler leaves them).
+    external: ['node:*', ...builtinModules],
+    // The site's own dependency (the AWS SDK for R2), from this project's node_modules.
+    nodePaths: [join(root, 'node_modules')],
   });
   const { Miniflare } = await import('miniflare');
   const port = await freePort();
@@ -129,6 +139,7 @@ export async function start(runtime: RuntimeName, site: string, env: SiteEnv): P
     compatibilityDate: '2026-05-01',
     compatibilityFlags: ['nodejs_compat'],
     bindings: vars,
+    durableObjects: { MEDIAKIT_STORE: 'ProxyStoreObject' },
     host: '127.0.0.1',
     port,
   });
