@@ -157,6 +157,7 @@ export async function charged(ctx: Ctx, call: Call, policy: ChargedPolicy): Prom
         idleMs: settings.idleMs,
         deadlineMs: settings.bodyTimeoutMs,
         tooLarge: policy.tooLarge,
+        signal: request.signal,
       });
       giveBack = read.done;
       const prepared = await prepare(ctx, read.bytes, type, policy);
