@@ -28,6 +28,7 @@ import { makeVideo } from './test/fixtures/media.ts';
 import { convertSplat } from './test/fixtures/splat-convert.ts';
 import { dracoGlb } from './test/fixtures/draco.ts';
 import { hostileEndpoint } from './test/fixtures/hostile-endpoint.ts';
+import { adminPages } from './test/fixtures/admin-pages.ts';
 import { ballPly } from './test/fixtures/splats.ts';
 
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
@@ -266,6 +267,8 @@ export default {
     corsForOpaqueFrames,
     grantDevCookie,
     testRoutes,
+    // The site's own admin pages (test/components/saved-value-security): /admin/*, /__test/admin-hits.
+    adminPages(),
     mount(stacks.mediakit.middleware, ['/mediakit', '/sandbox']),
     mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
     mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),

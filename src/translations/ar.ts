@@ -112,6 +112,8 @@ const ar: Translation = {
   errForbiddenHint: 'تواصل مع مالك الموقع إذا كنت تعتقد أنه ينبغي السماح به.',
   errNotFoundTitle: 'لم تعد هذه المهمة موجودة',
   errNotFoundHint: 'ابدأ مهمة جديدة.',
+  errSavedGoneTitle: 'لم يعد ملف هذه النتيجة المحفوظة متاحًا',
+  errSavedGoneHint: 'ما تسجّله القيمة المحفوظة لا يزال معروضًا. ابدأ من جديد لإنشاء نتيجة جديدة.',
   errExpiredTitle: 'حُذفت النتيجة',
   errExpiredHint: 'تُحفظ النتائج لمدة محدودة. ابدأ مهمة جديدة.',
   errTimeoutTitle: 'توقف الرفع',

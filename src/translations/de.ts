@@ -91,6 +91,9 @@ const de: Translation = {
   errForbiddenHint: 'Fragen Sie den Betreiber der Website, wenn es erlaubt sein sollte.',
   errNotFoundTitle: 'Dieser Auftrag ist nicht mehr bekannt',
   errNotFoundHint: 'Starten Sie einen neuen.',
+  errSavedGoneTitle: 'Die Datei dieses gespeicherten Ergebnisses ist nicht mehr verfügbar',
+  errSavedGoneHint:
+    'Was der gespeicherte Wert festhält, wird weiter angezeigt. Beginnen Sie neu, um ein neues Ergebnis zu erstellen.',
   errExpiredTitle: 'Das Ergebnis wurde gelöscht',
   errExpiredHint: 'Ergebnisse werden nur begrenzt aufbewahrt. Starten Sie einen neuen Auftrag.',
   errTimeoutTitle: 'Der Upload ist ins Stocken geraten',

@@ -91,6 +91,8 @@ const es: Translation = {
   errForbiddenHint: 'Si crees que debería tenerlo, consulta al propietario del sitio.',
   errNotFoundTitle: 'Esta tarea ya no existe',
   errNotFoundHint: 'Empieza una nueva.',
+  errSavedGoneTitle: 'El archivo de este resultado guardado ya no está disponible',
+  errSavedGoneHint: 'Lo que registra el valor guardado se sigue mostrando. Empieza de nuevo para crear uno nuevo.',
   errExpiredTitle: 'Se ha eliminado el resultado',
   errExpiredHint: 'Los resultados se conservan durante un tiempo limitado. Empieza una tarea nueva.',
   errTimeoutTitle: 'La subida se ha detenido',

@@ -92,6 +92,8 @@ const fr: Translation = {
   errForbiddenHint: 'Si vous pensez qu’elle devrait l’être, contactez le propriétaire du site.',
   errNotFoundTitle: 'Cette tâche n’existe plus',
   errNotFoundHint: 'Lancez-en une nouvelle.',
+  errSavedGoneTitle: 'Le fichier de ce résultat enregistré n’est plus disponible',
+  errSavedGoneHint: 'Ce que la valeur enregistrée indique reste affiché. Recommencez pour en créer un nouveau.',
   errExpiredTitle: 'Le résultat a été supprimé',
   errExpiredHint: 'Les résultats sont conservés pendant une durée limitée. Lancez une nouvelle tâche.',
   errTimeoutTitle: 'L’envoi s’est interrompu',

@@ -92,6 +92,8 @@ const it: Translation = {
   errForbiddenHint: 'Se pensi che dovrebbe essere consentita, contatta il gestore del sito.',
   errNotFoundTitle: 'Questa elaborazione non esiste più',
   errNotFoundHint: 'Avviane una nuova.',
+  errSavedGoneTitle: 'Il file di questo risultato salvato non è più disponibile',
+  errSavedGoneHint: 'Ciò che il valore salvato registra resta visibile. Ricomincia per crearne uno nuovo.',
   errExpiredTitle: 'Il risultato è stato eliminato',
   errExpiredHint: 'I risultati vengono conservati per un periodo limitato. Avvia una nuova elaborazione.',
   errTimeoutTitle: 'Il caricamento si è bloccato',

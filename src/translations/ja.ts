@@ -89,6 +89,9 @@ const ja: Translation = {
   errForbiddenHint: '許可されるべきだと思われる場合は、サイトの管理者にお問い合わせください。',
   errNotFoundTitle: 'このジョブは見つかりません',
   errNotFoundHint: '新しいジョブを開始してください。',
+  errSavedGoneTitle: 'この保存済みの結果のファイルはもう利用できません',
+  errSavedGoneHint:
+    '保存された値に記録されている内容は引き続き表示されます。新しく作成するには、最初からやり直してください。',
   errExpiredTitle: '結果は削除されました',
   errExpiredHint: '結果の保存期間には限りがあります。新しいジョブを開始してください。',
   errTimeoutTitle: 'アップロードが停止しました',

@@ -86,6 +86,8 @@ const ko: Translation = {
   errForbiddenHint: '허용되어야 한다고 생각되면 사이트 운영자에게 문의하세요.',
   errNotFoundTitle: '이 작업을 더 이상 찾을 수 없습니다',
   errNotFoundHint: '새 작업을 시작하세요.',
+  errSavedGoneTitle: '저장된 이 결과의 파일은 더 이상 사용할 수 없습니다',
+  errSavedGoneHint: '저장된 값에 기록된 내용은 계속 표시됩니다. 새로 만들려면 처음부터 다시 시작하세요.',
   errExpiredTitle: '결과가 삭제되었습니다',
   errExpiredHint: '결과는 일정 기간만 보관됩니다. 새 작업을 시작하세요.',
   errTimeoutTitle: '업로드가 멈췄습니다',

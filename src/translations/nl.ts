@@ -92,6 +92,9 @@ const nl: Translation = {
   errForbiddenHint: 'Vraag het de eigenaar van de website als je denkt dat dit wel zou moeten kunnen.',
   errNotFoundTitle: 'Deze taak is niet meer bekend',
   errNotFoundHint: 'Start een nieuwe taak.',
+  errSavedGoneTitle: 'Het bestand van dit opgeslagen resultaat is niet meer beschikbaar',
+  errSavedGoneHint:
+    'Wat de opgeslagen waarde vastlegt, blijft zichtbaar. Begin opnieuw om een nieuw resultaat te maken.',
   errExpiredTitle: 'Het resultaat is verwijderd',
   errExpiredHint: 'Resultaten worden maar een beperkte tijd bewaard. Start een nieuwe taak.',
   errTimeoutTitle: 'Het uploaden is vastgelopen',

@@ -95,6 +95,8 @@ const pl: Translation = {
   errForbiddenHint: 'Jeśli to pomyłka, skontaktuj się z właścicielem witryny.',
   errNotFoundTitle: 'To zadanie już nie istnieje',
   errNotFoundHint: 'Rozpocznij nowe.',
+  errSavedGoneTitle: 'Plik tego zapisanego wyniku nie jest już dostępny',
+  errSavedGoneHint: 'To, co zapisano w wartości, nadal jest widoczne. Zacznij od nowa, aby utworzyć nowy wynik.',
   errExpiredTitle: 'Wynik został usunięty',
   errExpiredHint: 'Wyniki są przechowywane przez ograniczony czas. Rozpocznij nowe zadanie.',
   errTimeoutTitle: 'Przesyłanie utknęło',

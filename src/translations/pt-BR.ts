@@ -88,6 +88,8 @@ const ptBR: Translation = {
   errForbiddenHint: 'Se você acha que deveria ser, fale com o responsável pelo site.',
   errNotFoundTitle: 'Esta tarefa não existe mais',
   errNotFoundHint: 'Inicie uma nova.',
+  errSavedGoneTitle: 'O arquivo deste resultado salvo não está mais disponível',
+  errSavedGoneHint: 'O que o valor salvo registra continua sendo exibido. Recomece para criar um novo.',
   errExpiredTitle: 'O resultado foi excluído',
   errExpiredHint: 'Os resultados ficam guardados por tempo limitado. Inicie uma nova tarefa.',
   errTimeoutTitle: 'O envio travou',

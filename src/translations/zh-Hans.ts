@@ -84,6 +84,8 @@ const zhHans: Translation = {
   errForbiddenHint: '如果您认为应当允许，请联系网站所有者。',
   errNotFoundTitle: '找不到此任务',
   errNotFoundHint: '请新建一个任务。',
+  errSavedGoneTitle: '此已保存结果的文件已不可用',
+  errSavedGoneHint: '已保存值中记录的内容仍会显示。请重新开始以创建新的结果。',
   errExpiredTitle: '结果已被删除',
   errExpiredHint: '结果仅保留有限时间。请新建任务。',
   errTimeoutTitle: '上传已停滞',

@@ -11,6 +11,7 @@ import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { RequestController, type SendContext } from '../shared/request-controller.js';
 import { ResultValueController } from '../shared/result-value.js';
+import { isSavedFileGone } from '../shared/saved-file.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
@@ -34,7 +35,7 @@ export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
  *
  * Form value (with `name`): the `value` JSON under `name`, and the processed image as a `File` (PNG or JPG) under `${name}-file`, for servers that take plain multipart forms. `required` makes the form invalid until there is a result.
  *
- * Value (`value`, a JSON string; `result`, the same parsed): `{ v: 1, kind: 'background-removal', status: 'succeeded', asset: { url, type, bytes, id? } | null, created, width, height, format: 'png' | 'jpg', options: { size, format, bgColor, crop }, charged }`. `asset` is null until the image is kept (the `assetHandler`, else the proxy's result store; `keep="none"`: never). Setting a value with a kept `asset` fetches that image (not the API: no credit) and shows it as a result, without the before/after comparison, which needs the original.
+ * Value (`value`, a JSON string; `result`, the same parsed): `{ v: 1, kind: 'background-removal', status: 'succeeded', asset: { url, type, bytes, id? } | null, created, width, height, format: 'png' | 'jpg', options: { size, format, bgColor, crop }, charged }`. `asset` is null until the image is kept (the `assetHandler`, else the proxy's result store; `keep="none"`: never). Setting a value with a kept `asset` fetches that image (not the API: no credit; with no cookies outside the endpoint's results path) and shows it as a result, without the before/after comparison, which needs the original; bytes that are not the image type the value declares are shown by the URL alone and are no `file`. A kept image that is gone (404, 410) says so, with the value's facts and "Start over".
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
@@ -113,7 +114,7 @@ export class BgTool extends ProductElement<BgToolValue> {
   /** The original and its check (why it was refused; a request's failure is the outcome's). */
   readonly #image = new BgImage(this);
   /** The last result, until the image changes; why the last request failed; what the last copy said. */
-  readonly #outcome = new BgOutcome(this);
+  readonly #outcome = new BgOutcome(this, () => this.mediaClient().endpoint);
   /** The address field: what it holds, and whether the last address was refused. */
   readonly #url = new UrlField(this);
   protected readonly results = new ResultValueController<BgToolValue>(this, {
@@ -159,9 +160,10 @@ export class BgTool extends ProductElement<BgToolValue> {
     return this.#phase.phase;
   }
 
-  /** The result as a File (PNG or JPG; also the form's `${name}-file`), or null. */
+  /** The result as a File (PNG or JPG; also the form's `${name}-file`), or null (also for a value's kept picture whose bytes are not the image it declares). */
   get file(): File | null {
-    return this.#outcome.result ? resultFile(this.#outcome.result, this.#image.source) : null;
+    const result = this.#outcome.result;
+    return result?.blob ? resultFile(result, this.#image.source) : null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -280,6 +282,7 @@ export class BgTool extends ProductElement<BgToolValue> {
       restore: this.#outcome.retry,
       keepLine: this.results.render(this.#t),
       error: this.#image.error ?? this.#outcome.error,
+      savedFacts: this.#savedFacts(),
       waitSeconds: this.#request.waitSeconds,
       busy: this.#request.busy,
       disabled: this.isDisabled,
@@ -289,6 +292,13 @@ export class BgTool extends ProductElement<BgToolValue> {
       fileName: this.file?.name ?? 'image.png',
       topUpHref: this.topUpHref || undefined,
     };
+  }
+
+  /** What a value whose kept image is gone still says: its dimensions, format and charge. */
+  #savedFacts(): string | undefined {
+    const v = this.results.value;
+    if (!v || !isSavedFileGone(this.#outcome.error)) return undefined;
+    return `${this.#t.f.dims(v.width, v.height)} ${v.format.toUpperCase()} · ${this.#t.term('credits', { n: v.charged })}`;
   }
 
   protected override fieldFacts(): FieldFacts {

@@ -9,13 +9,13 @@ import type { ReactiveControllerHost } from 'lit';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { BgImage } from './image.js';
 import { copyAsPng } from './run.js';
-import type { BgToolResult, BgToolStatus, BgView } from './types.js';
+import type { BgToolResult, BgToolStatus, BgView, ShownResult } from './types.js';
 import { fetchKept, type BgToolValue } from './value.js';
 
 export class BgOutcome {
   readonly host: ReactiveControllerHost;
-  /** The last result, until the image changes. */
-  result: BgToolResult | undefined;
+  /** The last result, until the image changes (a value's picture may be shown by its URL alone). */
+  result: ShownResult | undefined;
   /** Why the last request failed. */
   error: unknown;
   /** What the last copy said. */
@@ -25,8 +25,12 @@ export class BgOutcome {
   /** The value whose kept image is shown or was asked for. */
   #kept: BgToolValue | undefined;
 
-  constructor(host: ReactiveControllerHost) {
+  /** The endpoint whose results path a kept image may be read from with cookies. */
+  readonly #endpoint: () => string;
+
+  constructor(host: ReactiveControllerHost, endpoint: () => string) {
     this.host = host;
+    this.#endpoint = endpoint;
   }
 
   /** The result (or the failure) is a value's kept image, not a request's. */
@@ -52,7 +56,7 @@ export class BgOutcome {
     const abort = (this.#restoring = new AbortController());
     this.begin();
     try {
-      this.show(await fetchKept(value, abort.signal));
+      this.show(await fetchKept(value, this.#endpoint(), abort.signal));
     } catch (err) {
       if (!abort.signal.aborted) this.fail(err);
     } finally {
@@ -62,8 +66,8 @@ export class BgOutcome {
   }
 
   /** Shows `result` (or nothing) in place of the last one. */
-  show(result: BgToolResult | undefined): void {
-    if (this.result) URL.revokeObjectURL(this.result.url);
+  show(result: ShownResult | undefined): void {
+    if (this.result?.blob) URL.revokeObjectURL(this.result.url);
     this.result = result;
     this.host.requestUpdate();
   }
@@ -76,7 +80,7 @@ export class BgOutcome {
 
   /** Copies the result to the clipboard as PNG; `notice` says (and `announce` reads) whether the browser took it. */
   async copy(t: BgView['t'], announce: AnnouncerController): Promise<boolean> {
-    if (!this.result) return false;
+    if (!this.result?.blob) return false;
     const copied = await copyAsPng(this.result);
     this.notice = t.term(copied ? 'bgCopied' : 'bgCopyFailed');
     announce.say(this.notice);
@@ -121,6 +125,6 @@ export function phaseSay(t: BgView['t'], phase: BgToolStatus, outcome: BgOutcome
   const r = outcome.restored ? undefined : outcome.result;
   if (phase === 'working') return t.term('bgWorking');
   if (phase === 'succeeded' && r)
-    return t.term('bgDoneSay', { ...r, format: r.format.toUpperCase(), bytes: r.blob.size });
+    return t.term('bgDoneSay', { ...r, format: r.format.toUpperCase(), bytes: r.blob ? r.blob.size : r.bytes });
   return undefined;
 }

@@ -9,7 +9,7 @@ import { html, nothing } from 'lit';
 import { safeUrl } from '../../internal/safe-url.js';
 import { styleProps } from '../../internal/style-props.js';
 import { shape } from './compare.js';
-import type { BgToolResult, BgView } from './types.js';
+import type { BgView, ShownResult } from './types.js';
 
 export function renderBefore(v: BgView) {
   const { t, image } = v;
@@ -32,9 +32,10 @@ export function renderBefore(v: BgView) {
   </div>`;
 }
 
-export function renderResult(v: BgView, r: BgToolResult) {
+export function renderResult(v: BgView, r: ShownResult) {
   const t = v.t;
-  const canCopy = typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
+  // A picture shown by its URL alone (a value's kept image that is no file) has no bytes to copy.
+  const canCopy = !!r.blob && typeof ClipboardItem !== 'undefined' && typeof navigator.clipboard?.write === 'function';
   return html`<div class="result">
     <h3 class="result-title" tabindex="-1">${t.term('bgDone')}</h3>
     ${
@@ -56,7 +57,7 @@ export function renderResult(v: BgView, r: BgToolResult) {
           )
     }
     <dl class="facts" part="facts">
-      <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob.size)}</dd></div>
+      <div><dt>${t.term('bgFactSize')}</dt><dd>${t.f.bytes(r.blob ? r.blob.size : r.bytes)}</dd></div>
       <div><dt>${t.term('bgFactDims')}</dt><dd>${t.f.dims(r.width, r.height)}</dd></div>
       <div><dt>${t.term('bgFactFormat')}</dt><dd>${r.format.toUpperCase()}</dd></div>
       <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
@@ -76,8 +77,8 @@ export function renderResult(v: BgView, r: BgToolResult) {
 }
 
 /** The result without its original (restored from a value): over the checkerboard, in its own shape. */
-function renderAlone(v: BgView, r: BgToolResult) {
+function renderAlone(v: BgView, r: ShownResult) {
   return html`<div class="picture" style=${styleProps(shape(r.width / r.height))}>
-    <img class="checkerboard" src=${r.url} alt=${v.t.term('bgAfterAlt')} draggable="false" />
+    <img class="checkerboard" src=${safeUrl(r.url) ?? nothing} alt=${v.t.term('bgAfterAlt')} draggable="false" />
   </div>`;
 }

@@ -29,6 +29,18 @@ export interface BgToolResult {
   charged: number;
 }
 
+/**
+ * A result on screen: one with its bytes, or a value's kept picture shown by its URL alone (its
+ * bytes were not the declared image, or could not be read without cookies): no file, no copy.
+ */
+export type ShownResult = BgToolResult | PictureOnly;
+
+/** A value's kept picture shown by its URL: `bytes` is what the value says of its size. */
+export interface PictureOnly extends Omit<BgToolResult, 'blob'> {
+  blob?: undefined;
+  bytes: number;
+}
+
 /** A fresh result also knows what the session has left (X-Credits-Remaining). */
 export interface FreshResult extends BgToolResult {
   remaining: number;
@@ -62,13 +74,15 @@ export interface BgView extends BgOptions {
   intake: FileIntakeController;
   compare: CompareController;
   panel: ErrorPanelController;
-  result: BgToolResult | undefined;
+  result: ShownResult | undefined;
   /** A value's kept image is being fetched. */
   restoring: boolean;
   /** The keeping status line (`part="keep"`). */
   keepLine: unknown;
-  /** Why the image was refused, the request failed or the kept image could not be fetched. */
+  /** Why the image was refused, the request failed or the kept image is gone. */
   error: unknown;
+  /** What a value whose kept image is gone still says (its dimensions, format and charge). */
+  savedFacts: string | undefined;
   /** Seconds left of a 429 wait (0: none). */
   waitSeconds: number;
   /** A request is out. */

@@ -5,10 +5,11 @@
  * it is kept, and a value without its kept image cannot be shown again (the common check refuses
  * it). Restoring fetches the kept image, never the API, and shows it as a fresh result is shown.
  */
-import { ApiError, LIMITS, type ImageToolFormat } from '../../api/index.js';
+import { LIMITS, type ImageToolFormat } from '../../api/index.js';
 import type { KeepFile, ResultAsset, ResultValueBase } from '../shared/result-value.js';
+import { readSavedImage } from '../shared/saved-file.js';
 import { hex6 } from './options-view.js';
-import type { BgOptions, BgToolResult } from './types.js';
+import type { BgOptions, BgToolResult, ShownResult } from './types.js';
 
 /** `{ v: 1, kind: 'background-removal', status: 'succeeded', asset, created, width, height, format, options, charged }`. */
 export interface BgToolValue extends ResultValueBase {
@@ -78,22 +79,17 @@ function check(v: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The kept image of `value`, fetched (with cookies only to this origin: a kept URL elsewhere gets
- * none) and made a result as a fresh one is: its `url` an object URL the caller revokes.
+ * The kept image of `value`, made a result as a fresh one is (its `url` an object URL the caller
+ * revokes), read by the kit's rule for saved files (shared/saved-file.ts): no cookies outside the
+ * endpoint's results path, and bytes that are not the declared image are no file: the picture is
+ * then shown by its URL, without a blob. A file that is gone throws `SavedFileGone`.
  */
-export async function fetchKept(value: BgToolValue, signal: AbortSignal): Promise<BgToolResult> {
+export async function fetchKept(value: BgToolValue, endpoint: string, signal: AbortSignal): Promise<ShownResult> {
   const asset = value.asset!;
-  const response = await fetch(asset.url, { credentials: 'same-origin', signal });
-  if (!response.ok) {
-    // A kept file that is gone says so ("start over"), not "something went wrong".
-    const gone = response.status === 404 || response.status === 410;
-    const message = `The kept image answered HTTP ${response.status}.`;
-    throw new ApiError(response.status, gone ? 'not_found' : `http_${response.status}`, message);
-  }
-  const bytes = await response.blob();
-  // A store that does not say the type (application/octet-stream) still holds the asset's type.
-  const blob = /^image\//.test(bytes.type) ? bytes : new Blob([bytes], { type: asset.type });
+  const blob = await readSavedImage(asset, endpoint, signal);
   signal.throwIfAborted();
   const { width, height, format, charged } = value;
-  return { blob, url: URL.createObjectURL(blob), width, height, format, charged };
+  return blob
+    ? { blob, url: URL.createObjectURL(blob), width, height, format, charged }
+    : { url: asset.url, bytes: asset.bytes, width, height, format, charged };
 }

@@ -26,6 +26,7 @@ export function renderBody(v: BgView) {
             onRetry: source ? v.start : v.restore,
             onRestart: v.reset,
             topUpHref: v.topUpHref,
+            detail: v.savedFacts,
           })
         : nothing
     }`;

@@ -7,7 +7,8 @@
  * is counted down by the page's one ticker. The batch's files are named here, zipped and
  * downloaded here for "download all", and the chosen one is the element's `file`. A batch restored
  * from a value (`restore`) shows the kept PNGs by their URLs and fetches one only when its bytes
- * are needed (the chosen `file`, the zip).
+ * are needed (the chosen `file`, the zip), or when its picture did not load (to learn whether it is
+ * gone), by the kit's rule for saved files (shared/saved-file.ts).
  */
 import type { ReactiveControllerHost } from 'lit';
 import { LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
@@ -17,6 +18,7 @@ import type { HeadshotSlot } from '../../events/headshots-ready.js';
 import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
 import type { ResultAsset } from '../shared/result-value.js';
+import { isSavedFileGone, readSavedImage, type SavedFileGone } from '../shared/saved-file.js';
 import type { HeadshotValue } from './value.js';
 
 export interface BatchAnswer {
@@ -41,6 +43,8 @@ export interface SlotView extends HeadshotSlot {
   url?: string;
   /** Where its PNG is kept (once kept, or restored). */
   asset?: ResultAsset;
+  /** A restored slot whose kept file is gone (404, 410). */
+  gone?: boolean;
 }
 
 /** The RequestController slots: the batch, and the retry of each variant. */
@@ -64,6 +68,8 @@ export class HeadshotBatch {
   chosen: VariantSlot | undefined;
   /** When the batch's answer came (ISO 8601; the value's `created`). */
   created: string | undefined;
+  /** A restored value's kept headshot that is gone: the panel above the grid says so. */
+  gone: SavedFileGone | undefined;
   readonly #o: BatchOptions;
   /** Counts clears: an answer or an abort that comes after one is not this batch's. */
   #gen = 0;
@@ -129,24 +135,38 @@ export class HeadshotBatch {
     this.host.requestUpdate();
   }
 
-  /** The slot's PNG: at hand, or fetched from where it is kept (undefined when that fails). */
+  /**
+   * The slot's PNG: at hand, or read from where it is kept, only when its bytes are the image its
+   * value declares (undefined otherwise: no `file`, nothing in the zip). A kept file that is gone
+   * marks the slot and the batch.
+   */
   async load(entry: SlotView): Promise<Blob | undefined> {
-    if (entry.blob || !entry.asset) return entry.blob;
+    if (entry.blob || !entry.asset || entry.gone) return entry.blob;
+    const gen = this.#gen;
     try {
-      const r = await fetch(entry.asset.url);
-      if (!r.ok) throw new Error(`HTTP ${r.status}`);
-      entry.blob = new Blob([await r.blob()], { type: entry.asset.type });
-      this.host.requestUpdate();
+      const blob = await readSavedImage(entry.asset, this.#o.client().endpoint);
+      if (gen !== this.#gen) return undefined;
+      entry.blob = blob;
     } catch (err) {
-      console.warn(`[mediakit] <headshot-studio> could not fetch the kept headshot ${entry.asset.url}`, err);
+      if (gen !== this.#gen || !isSavedFileGone(err)) return undefined;
+      entry.gone = true;
+      this.gone ??= err;
     }
+    this.host.requestUpdate();
     return entry.blob;
+  }
+
+  /** A restored slot's picture did not load: is its kept file gone? */
+  pictureFailed(entry: SlotView): void {
+    if (entry.asset && !entry.blob && !entry.gone) void this.load(entry);
   }
 
   /** The chosen headshot as a PNG file (the element's value), or null. */
   chosenFile(): File | null {
     const entry = this.results.find((r) => r.slot === this.chosen && r.status === 'succeeded');
-    return entry?.blob ? new File([entry.blob], this.fileName(entry.slot), { type: 'image/png' }) : null;
+    return entry?.blob
+      ? new File([entry.blob], this.fileName(entry.slot), { type: entry.blob.type || 'image/png' })
+      : null;
   }
 
   /** The file name of one slot's headshot. */
@@ -295,6 +315,7 @@ export class HeadshotBatch {
     this.results = [];
     this.chosen = undefined;
     this.created = undefined;
+    this.gone = undefined;
     // Retries of the new results are new requests.
     for (const slot of LIMITS.headshot.slots) this.#o.request.forget(retrySlot(slot));
   }

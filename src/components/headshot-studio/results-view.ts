@@ -39,6 +39,9 @@ export function renderResults(v: StudioView) {
   </div>`;
 }
 
+/** Where a restored headshot's kept file is gone: the panel above the grid says so in words. */
+const GONE_ICON = html`<svg class="icon" viewBox="0 0 24 24"><rect x="3" y="4" width="18" height="16" rx="2" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4 20L20 4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>`;
+
 function renderSlot(v: StudioView, r: SlotView) {
   const t = v.t;
   // Retrying is charged: not while disabled, nor with too few credits left for one. It needs the selfie, which a restored value has not.
@@ -53,7 +56,8 @@ function renderSlot(v: StudioView, r: SlotView) {
         r.loading
           ? html`<div class="placeholder">${renderProgress(undefined, t.term('hsWorkingSlot'), `${name}: ${t.term('hsWorkingSlot')}`)}<p class="muted">${t.term('hsWorkingSlot')}</p></div>`
           : r.status === 'succeeded'
-            ? html`<img src=${safeUrl(r.url) ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${v.batch.style}`) })} />`
+            ? html`<img src=${safeUrl(r.url) ?? nothing} width=${r.width ?? nothing} height=${r.height ?? nothing} alt=${t.term('hsSlotImgAlt', { slot: name, style: t.term(`hsStyle_${v.batch.style}`) })}
+                ?hidden=${!!r.gone} @error=${() => v.batch.pictureFailed(r)} />${r.gone ? html`<div class="placeholder failed-box" aria-hidden="true">${GONE_ICON}</div>` : nothing}`
             : html`<div class="placeholder failed-box">
               <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
               <p><strong>${t.term('hsSlotFailed')}</strong></p>
@@ -69,7 +73,7 @@ function renderSlot(v: StudioView, r: SlotView) {
           ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} ?disabled=${v.off} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => v.host.choose(r.slot)}>
               ${chosen ? t.term('hsChosen') : t.term('hsChooseThis')}
             </button>
-            ${safeUrl(r.url) ? html`<a part="download-button" class="button secondary" href=${r.url} download=${v.batch.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>` : nothing}`
+            ${safeUrl(r.url) && !r.gone ? html`<a part="download-button" class="button secondary" href=${r.url} download=${v.batch.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>` : nothing}`
           : nothing
       }
       ${

@@ -13,7 +13,8 @@ import type { StudioView } from './types.js';
 
 export function renderStudio(v: StudioView) {
   const { t, status: s, photo, batch: b, topUpHref } = v;
-  const error = photo.error ?? b.error;
+  // A restored value's kept headshot that is gone says so above the grid, with "Start over".
+  const error = photo.error ?? b.error ?? b.gone;
   const choosing = s === 'idle' || s === 'ready' || (s === 'failed' && !b.results.length);
   // The error panel's "try again": the batch, or the slot whose retry failed.
   const onRetry = photo.file

@@ -11,6 +11,7 @@ import type { JobRecord } from '../../jobs/job-store.js';
 import { safeUrl } from '../../internal/safe-url.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
+import { isSavedFileGone } from '../shared/saved-file.js';
 import { renderStats } from './parts.js';
 import type { ModelResultController } from './model-result.js';
 import type { JobView, ShownModel } from './types.js';
@@ -55,13 +56,15 @@ function renderSucceeded(c: JobView) {
   const { t, result } = c;
   const { download, turntable, poster, seed, stats, images } = c.model ?? { images: 1 };
   const what = c.prompt || t.term('mgModelFromPhotos', { count: images });
+  // A value's kept model that is gone: the panel says so (not "ready"), beside what the value still has.
+  const gone = isSavedFileGone(result.error);
   return html`<div class="result">
-    <h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>
+    ${gone ? nothing : html`<h3 class="result-title" tabindex="-1">${c.away ? t.term('mgSucceededAway') : t.term('mgSucceeded')}</h3>`}
     <div class="result-grid">
       <div class="result-main">
         ${
           result.error
-            ? c.panel.render(t, result.error, { onRetry: () => result.clear() })
+            ? c.panel.render(t, result.error, { onRetry: () => result.clear(), onRestart: c.onEdit })
             : safeUrl(result.url)
               ? html`<glb-viewer part="viewer" loading="eager" src=${result.url} alt=${t.term('mgModelAlt', { what })} lang=${t.resolved}></glb-viewer>`
               : html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('mgLoadingModel'))}<p class="muted">${t.term('mgLoadingModel')}</p></div>`
@@ -80,7 +83,7 @@ function renderSucceeded(c: JobView) {
     </div>
     ${stats ? renderStats(t, stats) : nothing}
     <div class="actions">
-      ${download ? html`<a class="button primary" part="download" href=${download} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
+      ${download && !gone ? html`<a class="button primary" part="download" href=${download} download="model.glb">${t.term('mgDownload')}</a>` : nothing}
       ${
         c.canAgain
           ? html`<button type="button" part="again-button" class="secondary" ?disabled=${c.disabled} @click=${() => c.onAgain(false)}>${t.term('mgSameAgain', { cost: COSTS.modelJob })}</button>

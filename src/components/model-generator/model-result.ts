@@ -1,7 +1,7 @@
 /**
  * `ModelResultController`: the GLB of a succeeded job, from this device's Cache Storage (kit's
  * resultCache, by job) or downloaded through the proxy and kept there, or a kept model's lasting
- * URL (a value set from outside, loaded by the viewer itself); the <glb-viewer> module
+ * URL (a value set from outside, loaded by the viewer itself, which reports when it is gone); the <glb-viewer> module
  * (and three.js behind it) is imported only once there is a model to show. Also the history
  * cards' thumbnails, kept beside the models and never sent anywhere.
  */
@@ -10,6 +10,7 @@ import type { ModelJob } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { resultCache } from '../shared/result-cache.js';
+import { watchSavedFile } from '../shared/saved-file.js';
 import { thumbnail } from './photos.js';
 
 const thumbKey = (id: string) => `${id}#thumb`;
@@ -24,11 +25,22 @@ export class ModelResultController implements ReactiveController {
   /** History thumbnails by job id (blob: URLs). */
   thumbs: Record<string, string> = {};
   #for = '';
+  /** The kept model's URL shown (a value's), or ''. */
+  #kept = '';
   readonly #references = new Map<string, string>();
 
-  constructor(host: ReactiveControllerHost) {
+  constructor(host: ReactiveControllerHost & EventTarget) {
     this.host = host;
     host.addController(this);
+    // A kept model that is gone (404, 410): the result view says so instead of "ready".
+    watchSavedFile(
+      host,
+      () => [this.#kept],
+      (gone) => {
+        this.error = gone;
+        host.requestUpdate();
+      },
+    );
   }
 
   hostConnected(): void {}
@@ -51,7 +63,7 @@ export class ModelResultController implements ReactiveController {
 
   /** Shows a kept model (a value set from outside): the viewer loads it from its lasting URL. */
   async show(url: string): Promise<void> {
-    this.#for = url;
+    this.#for = this.#kept = url;
     try {
       await import('../../viewers/glb-viewer/define.js');
       if (this.#for === url) this.url = url;
@@ -64,6 +76,7 @@ export class ModelResultController implements ReactiveController {
   /** Loads the model of a succeeded job; `refresh` polls for fresh links when they are about to expire. */
   async load(record: JobRecord, client: MediaClient, refresh: () => Promise<JobRecord | undefined>): Promise<void> {
     this.#for = record.id;
+    this.#kept = '';
     try {
       let blob = await resultCache.get(record.scope, record.id);
       this.cached = blob !== undefined;
@@ -94,7 +107,7 @@ export class ModelResultController implements ReactiveController {
     this.url = undefined;
     this.cached = false;
     this.error = undefined;
-    this.#for = '';
+    this.#for = this.#kept = '';
     this.host.requestUpdate();
   }
 

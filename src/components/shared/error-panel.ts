@@ -12,6 +12,7 @@ export { errorFacts };
 import type { SharedStrings } from './strings.js';
 import { errorStrings, type ErrorStrings } from './error-strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
+import { isSavedFileGone } from './saved-file.js';
 
 addEnglish(errorStrings);
 
@@ -64,11 +65,18 @@ const KEYS: Record<ErrorReason, [keyof ErrorStrings, keyof ErrorStrings, ErrorAc
   unknown: ['errUnknownTitle', 'errUnknownHint', 'retry'],
 };
 
+/** A saved value's kept file that is gone: the same words in every element (shared/saved-file.ts). */
+const SAVED_GONE: [keyof ErrorStrings, keyof ErrorStrings, ErrorAction] = [
+  'errSavedGoneTitle',
+  'errSavedGoneHint',
+  'restart',
+];
+
 export function explainError(t: LocalizeController<SharedStrings>, error: unknown): ExplainedError {
   const facts = errorFacts(error);
   const reason = facts.reason;
   const params = { ...LIMIT_PARAMS[reason], ...facts.params };
-  const [title, hint, action] = KEYS[reason] ?? KEYS.unknown;
+  const [title, hint, action] = isSavedFileGone(error) ? SAVED_GONE : (KEYS[reason] ?? KEYS.unknown);
   const term = (k: keyof ErrorStrings) => (t.term as (key: string, p?: unknown) => string)(k, params);
   return { reason, params, title: term(title), hint: term(hint), action };
 }

@@ -45,6 +45,8 @@ export const errorStrings = {
   errForbiddenHint: 'Ask the site owner if you think it should be.',
   errNotFoundTitle: 'This job is no longer known',
   errNotFoundHint: 'Start a new one.',
+  errSavedGoneTitle: "This saved result's file is no longer available",
+  errSavedGoneHint: 'What the saved value records is still shown. Start over to make a new one.',
   errExpiredTitle: 'The result was deleted',
   errExpiredHint: 'Results are kept for a limited time. Start a new job.',
   errTimeoutTitle: 'The upload stalled',

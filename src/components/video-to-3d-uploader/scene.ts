@@ -3,7 +3,8 @@
  * expired but is still kept on this device), from its download link (the viewer reads the PLY as it
  * arrives and shows it while it does) or from this device as a blob URL, with
  * whether it came from this device, why it failed, and whether the job ended while the page was
- * closed; or a kept scene's (a value's asset), shown from its URL. Part of the uploader's lazy
+ * closed; or a kept scene's (a value's asset), shown from its URL (the viewer reports when that
+ * file is gone). Part of the uploader's lazy
  * running.ts chunk; the viewer (and three.js behind it) loads only when there is a scene to show.
  *
  * This device keeps the scene in the compact form the viewer read it into (`compactScene()`: a
@@ -18,6 +19,7 @@ import type { JobRecord } from '../../jobs/job-store.js';
 // Static: this module is itself a lazy chunk's (running.ts). A lazy chunk of a lazy chunk that
 // reaches the page's client modules made the bundler split the page's first load into more chunks.
 import { resultCache } from '../shared/result-cache.js';
+import { watchSavedFile } from '../shared/saved-file.js';
 
 export class SceneController implements ReactiveController {
   readonly host: ReactiveControllerHost & HTMLElement;
@@ -32,6 +34,8 @@ export class SceneController implements ReactiveController {
   readonly #client: () => MediaClient;
   readonly #refresh: () => Promise<JobRecord | undefined>;
   #for = '';
+  /** The kept scene's URL shown (a value's), or ''. */
+  #kept = '';
   #blob: { id: string; read: Promise<{ blob: Blob | undefined; cached: boolean }> } | undefined;
   /** The job shown from its download (not this device), to keep in compact form once the viewer shows it. */
   #toKeep: { scope: string; id: string } | undefined;
@@ -48,6 +52,15 @@ export class SceneController implements ReactiveController {
     host.addController(this);
     host.addEventListener('mk-job-succeeded', (e) => (this.away = e.detail.whileAway));
     host.addEventListener('mk-viewer-load', (e) => void this.#keep(e.composedPath()[0]));
+    // A kept scene that is gone (404, 410): the uploader says so instead of "ready".
+    watchSavedFile(
+      host,
+      () => [this.#kept],
+      (gone) => {
+        this.error = gone;
+        this.host.requestUpdate();
+      },
+    );
     // The viewer could not read the download (a link that expired meanwhile, a lost connection):
     // the uploader says so with its retry, which asks for fresh links.
     host.addEventListener('mk-viewer-error', (e) => {
@@ -86,14 +99,14 @@ export class SceneController implements ReactiveController {
     if (url?.startsWith('blob:')) setTimeout(() => URL.revokeObjectURL(url), 30_000);
     this.url = this.error = this.#blob = this.#toKeep = undefined;
     this.cached = this.away = false;
-    this.#for = '';
+    this.#for = this.#kept = '';
     this.host.requestUpdate();
   }
 
   /** Shows a kept scene (a value's `asset.url`, which does not expire) as it is: no job, no API call. */
   async showKept(url: string): Promise<void> {
     this.clear();
-    this.#for = url;
+    this.#for = this.#kept = url;
     await import('../../viewers/splat-viewer/define.js');
     if (this.#for !== url) return;
     this.url = url;

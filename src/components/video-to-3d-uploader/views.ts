@@ -8,6 +8,7 @@ import { html, nothing } from 'lit';
 import { COSTS, type VideoJob } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { safeUrl } from '../../internal/safe-url.js';
+import { isSavedFileGone } from '../shared/saved-file.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
 import type { UploaderView } from './types.js';
@@ -126,12 +127,14 @@ function renderSucceeded(v: UploaderView) {
   const output = (v.record?.job as VideoJob | undefined)?.output;
   // The kept PLY once there is one (it does not expire); the zip only from the job's links.
   const ply = v.results.value?.asset?.url ?? output?.ply_url;
+  // A value's kept scene that is gone: the panel says so (not "ready"), with the video's name.
+  const gone = isSavedFileGone(v.scene?.error);
   return html`<div class="result">
-    <h3 class="result-title" tabindex="-1">${v.scene?.away ? t.term('vtSucceededAway') : t.term('vtSucceeded')}</h3>
+    ${gone ? nothing : html`<h3 class="result-title" tabindex="-1">${v.scene?.away ? t.term('vtSucceededAway') : t.term('vtSucceeded')}</h3>`}
     ${renderViewer(v)}
     ${v.scene?.cached ? html`<p class="muted">${t.term('vtCached')}</p>` : nothing}
     <div class="actions">
-      ${ply && safeUrl(ply) ? html`<a class="button primary" part="download-ply" href=${ply} download>${t.term('vtDownloadPly')}</a>` : nothing}
+      ${ply && safeUrl(ply) && !gone ? html`<a class="button primary" part="download-ply" href=${ply} download>${t.term('vtDownloadPly')}</a>` : nothing}
       ${output && safeUrl(output.archive_url) ? html`<a class="button secondary" part="download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>` : nothing}
       <button type="button" class="secondary" @click=${v.reset}>${t.term('vtStartAnother')}</button>
     </div>
@@ -141,7 +144,12 @@ function renderSucceeded(v: UploaderView) {
 
 function renderViewer(v: UploaderView) {
   const { t, scene } = v;
-  if (scene?.error) return v.panel.render(t, scene.error, { onRetry: v.retryScene });
+  if (scene?.error)
+    return v.panel.render(t, scene.error, {
+      onRetry: v.retryScene,
+      onRestart: v.reset,
+      detail: isSavedFileGone(scene.error) ? v.results.value?.name || undefined : undefined,
+    });
   if (!scene?.url)
     return html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('vtLoadingScene'))}<p class="muted">${t.term('vtLoadingScene')}</p></div>`;
   // The job's first frame is measured from the host (PhaseTimingsController, endOn mk-viewer-load).
