@@ -33,11 +33,12 @@ export interface JobSnapshot {
 }
 
 /** What the engine itself reports, beside the API's job error codes. */
-export type EngineErrorCode = 'interrupted' | 'expired' | 'not_found' | 'cancelled';
+export type EngineErrorCode = 'interrupted' | 'video_gone' | 'expired' | 'not_found' | 'cancelled';
 
 /**
  * Why a job failed or expired. `code`: the engine's own (`interrupted`: cut by a reload before its
- * video was kept; `expired`: purged upstream; `not_found`: unknown to this session; `cancelled`: its
+ * video was kept; `video_gone`: cut by a reload, and the browser no longer has the video it kept
+ * to send again; `expired`: purged upstream; `not_found`: unknown to this session; `cancelled`: its
  * upload was stopped) or the API's. `message`: the API's English sentence, for developers only;
  * the engine's own conditions have none. Elements show text made from `code` and `params`.
  */

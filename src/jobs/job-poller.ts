@@ -10,8 +10,12 @@
  *   BroadcastChannel; the others listen. When the polling tab closes, its lock is released and a
  *   waiting tab takes over.
  * - `resume()` on page load polls every unfinished job again and sends again, with the same
- *   Idempotency-Key, any job whose creation answer was lost: the API replays the original job and
- *   charges nothing twice.
+ *   Idempotency-Key, any job whose creation was cut (a reload mid-upload) or whose answer was
+ *   lost: the API replays the original job and charges nothing twice. It waits for the job's
+ *   creation lock first, so a job still held by a page going away is taken over the moment that
+ *   page lets go, whenever this page asked. A job it cannot send again (its request was never kept,
+ *   or the browser no longer has the kept video) ends `failed` with the engine's code
+ *   (`interrupted`, `video_gone`), kept in the store, so every element showing it says so.
  * - A succeeded job that is still watched is polled again shortly before its download links
  *   expire, so the links in hand always work.
  * - The bytes of a creating upload (a resend after a reload included) go to `onUploadProgress`
@@ -41,6 +45,26 @@ export interface JobPollerOptions {
 }
 
 export type JobListener = (record: JobRecord) => void;
+
+/**
+ * Whether every file of a kept request can still be read: the browser may have dropped a video
+ * kept in IndexedDB (storage cleared or evicted under quota pressure, the blob's file gone), and
+ * a send of it would fail the same way on every visit. Reads its first and last byte.
+ */
+async function readable(request: Blob | ModelJobInput): Promise<boolean> {
+  const files =
+    request instanceof Blob ? [request] : (request.images ?? []).filter((i): i is Blob => i instanceof Blob);
+  try {
+    for (const file of files) {
+      if (file.size === 0) continue;
+      await file.slice(0, 1).arrayBuffer();
+      await file.slice(file.size - 1).arrayBuffer();
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
 /** Bytes of a job's creating upload as they go out; `undefined` when that upload ended without creating the job. */
 export type UploadListener = (progress: UploadProgress | undefined) => void;
 
@@ -65,6 +89,8 @@ export class JobPoller {
   readonly #loops = new Map<string, AbortController>();
   readonly #disposed = new AbortController();
   readonly #sender: SendContext;
+  /** Jobs this page is waiting to take over (scope and id), so a second resume() waits with the first. */
+  readonly #takingOver = new Set<string>();
 
   constructor(client: MediaClient, options: JobPollerOptions = {}) {
     this.client = client;
@@ -183,8 +209,10 @@ export class JobPoller {
   }
 
   /**
-   * On page load: prunes old finished jobs, sends again every job whose creation answer was lost,
-   * and polls every unfinished job to its end. Resolves with this user's jobs.
+   * On page load: prunes old finished jobs, polls every unfinished job to its end, and takes over
+   * every job still being created whose sender is gone (a reload cut its upload, or its answer was
+   * lost): once no tab holds its creation lock, it is sent again with its key, or, where it cannot
+   * be, ends `failed` saying why. Resolves with this user's jobs (as read, before any takeover).
    */
   async resume(signal?: AbortSignal): Promise<JobRecord[]> {
     const scope = await this.#scope(signal);
@@ -196,19 +224,11 @@ export class JobPoller {
       const stop = this.watch(record.id, (r) => {
         if (isTerminal(r.status)) queueMicrotask(stop);
       });
-      if (record.status === 'creating' && record.request !== undefined) {
-        this.#resend(record, signal).catch((err: unknown) =>
-          console.warn('[mediakit] could not send a job again; it stays for the next visit', err),
-        );
-      } else if (wasCut(record)) {
-        // Cut before its video was kept, so it cannot be sent again: say so once and drop it
-        // (unless a tab is still sending it: that tab holds the creation lock).
-        void this.#tabs.ifNotCreating(scope, record.id, async () => {
-          stop();
-          await this.store.delete(scope, record.id);
-          this.#notify({ ...record, status: 'failed', error: { code: 'interrupted' } });
+      if (record.status === 'creating' && !record.handle)
+        this.#takeOver(record, signal ?? this.#disposed.signal).catch((err: unknown) => {
+          if (!(signal ?? this.#disposed.signal).aborted)
+            console.warn('[mediakit] could not send a job again; it stays for the next visit', err);
         });
-      }
     }
     return records;
   }
@@ -237,17 +257,51 @@ export class JobPoller {
     if (record.handle && !isTerminal(record.status) && this.#listeners.has(record.id)) this.#ensureLoop(record.id);
   }
 
-  /** One tab sends a lost creation again; the others see the result through the channel. */
-  async #resend(record: JobRecord, signal?: AbortSignal): Promise<void> {
-    await this.#tabs.ifNotCreating(record.scope, record.id, async () => {
-      const current = await this.store.get(record.scope, record.id);
-      if (!current || current.status !== 'creating') return;
-      try {
-        await sendJob(this.#sender, current, { signal: signal ?? this.#disposed.signal }, true);
-        this.#restartLoop(record.id);
-      } catch {
-        // Kept (and retried on the next load) or dropped by sendJob; listeners were told.
-      }
+  /**
+   * Takes over a job still being created: waits for its creation lock (held by the tab sending it,
+   * or by a page going away until it is gone), then reads the record again. Created meanwhile: it
+   * is polled. Still creating: sent again with its key (the others see the result through the
+   * channel); or, when its request was never kept or the browser lost the kept video, it ends
+   * `failed` (`interrupted`, `video_gone`) and stays in the store, so whoever shows it says so.
+   */
+  async #takeOver(record: JobRecord, signal: AbortSignal): Promise<void> {
+    const { scope, id } = record;
+    const key = `${scope}\n${id}`;
+    if (this.#takingOver.has(key)) return;
+    this.#takingOver.add(key);
+    try {
+      await this.#tabs.takeOver(scope, id, signal, async () => {
+        const current = await this.store.get(scope, id);
+        if (!current || current.status !== 'creating' || current.handle) {
+          // Created (or refused) by the tab that held the lock: follow what it wrote.
+          if (current?.handle && !isTerminal(current.status) && this.#listeners.has(id)) this.#ensureLoop(id);
+          return;
+        }
+        if (current.request === undefined) {
+          // Cut before its request was kept. With Web Locks the lock says no tab is still writing
+          // it; with this page's own locks, only the orphan time does.
+          if ((await this.#tabs.shared()) || wasCut(current)) await this.#cannotResend(current, 'interrupted');
+          return;
+        }
+        if (!(await readable(current.request))) return this.#cannotResend(current, 'video_gone');
+        try {
+          await sendJob(this.#sender, current, { signal }, true);
+          this.#restartLoop(id);
+        } catch {
+          // Kept (and retried on the next load) or dropped by sendJob; listeners were told.
+        }
+      });
+    } finally {
+      this.#takingOver.delete(key);
+    }
+  }
+
+  /** A job that cannot be sent again ends failed with `code`, without its request, told to every tab. */
+  async #cannotResend(record: JobRecord, code: 'interrupted' | 'video_gone'): Promise<void> {
+    const now = Date.now();
+    await this.#update(record.scope, record.id, (r) => {
+      const { request: _dropped, ...rest } = r;
+      return { ...rest, status: 'failed', error: { code }, finishedAt: now, updatedAt: now };
     });
   }
 

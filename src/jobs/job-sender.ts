@@ -50,7 +50,7 @@ export async function sendJob(
       } else if (request instanceof Blob && request.size > KEEP_BESIDE_BYTES) {
         // A big video is written to IndexedDB beside the upload, not before it: storing 500 MB
         // first delayed the first uploaded byte by 2.7 s (npm run bench -- upload). Until it is
-        // in, a reload cannot resend it (resume() then drops the record and says so).
+        // in, a reload cannot resend it (resume() then ends it failed, `interrupted`, and says so).
         await store.put(light);
         void store
           .patch(record.scope, record.id, (r) => (r.status === 'creating' && !r.handle ? { ...r, request } : r))

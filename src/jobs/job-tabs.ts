@@ -1,8 +1,13 @@
 /**
  * What the tabs of one browser share about jobs, for as long as their poller lives: a Web Lock per
  * job so that one tab polls it (the others wait, and one of them takes over when that tab closes),
- * a Web Lock per job being created so that a resend after a reload never races the tab still
- * sending it, and a BroadcastChannel on which the polling tab posts each new record.
+ * a Web Lock per job being created, held by the tab sending it, and a BroadcastChannel on which
+ * the polling tab posts each new record.
+ *
+ * A page that finds a job still being created waits for its creation lock rather than asking
+ * whether it is free: a page going away (a reload) keeps its locks for a moment after the new page
+ * runs, and a page that asked only once, in that moment, took the job for another tab's and never
+ * looked again. Once granted, no tab is sending the job, whenever the page came.
  *
  * Where the browser has no Web Locks or refuses them (an opaque-origin sandboxed frame rejects
  * every request with a SecurityError), the locks are this page's own: the same waits inside the
@@ -73,13 +78,17 @@ export class JobTabs {
     return (await locks()).request(this.#name('create', scope, id), {}, send);
   }
 
-  /** Runs `work` holding the job's creation lock when no tab is creating that job now; else does nothing. */
-  async ifNotCreating(scope: string, id: string, work: () => Promise<void>): Promise<void> {
-    await (
-      await locks()
-    ).request(this.#name('create', scope, id), { ifAvailable: true }, async (lock) => {
-      if (lock) await work();
-    });
+  /**
+   * Runs `work` holding the job's creation lock, once the tab sending the job (a live tab, or a
+   * page going away that still holds it) lets go, or at once when none does; until `signal` aborts.
+   */
+  async takeOver<T>(scope: string, id: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    return (await locks()).request(this.#name('create', scope, id), { signal }, work);
+  }
+
+  /** Whether the locks are shared with the other tabs (Web Locks), not only this page's own. */
+  async shared(): Promise<boolean> {
+    return (await locks()) === (navigator.locks as unknown);
   }
 
   /** Runs `poll` as the job's one polling tab; waits while another tab is (until `signal` aborts). */

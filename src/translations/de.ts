@@ -42,6 +42,8 @@ const de: Translation = {
   noCharge: 'Es wurde nichts berechnet.',
   jobInterrupted:
     'Der Upload wurde unterbrochen, bevor das Video auf diesem Gerät gespeichert werden konnte. Wählen Sie es erneut aus.',
+  jobVideoGone:
+    'Der Upload wurde unterbrochen, und der Browser hat die Kopie des Videos, die er für das erneute Senden aufbewahrt hatte, nicht mehr. Wählen Sie es erneut aus.',
   jobExpired:
     'Der Anbieter hat dieses Ergebnis nach Ablauf der Aufbewahrungsfrist gelöscht. Starten Sie einen neuen Auftrag, um es wieder zu erhalten.',
   jobNotFound:

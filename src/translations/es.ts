@@ -44,6 +44,8 @@ const es: Translation = {
   noCharge: 'No se ha cobrado nada.',
   jobInterrupted:
     'La subida se ha interrumpido antes de que el vídeo pudiera guardarse en este dispositivo. Vuelve a elegirlo.',
+  jobVideoGone:
+    'La subida se ha interrumpido y el navegador ya no tiene la copia del vídeo que guardó para volver a enviarlo. Vuelve a elegirlo.',
   jobExpired:
     'El proveedor ha eliminado este resultado al terminar su periodo de conservación. Empieza una tarea nueva para volver a obtenerlo.',
   jobNotFound: 'El servicio ya no reconoce esta tarea (o pertenece a otra sesión). Empieza una tarea nueva.',

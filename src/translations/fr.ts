@@ -43,6 +43,8 @@ const fr: Translation = {
   noCharge: 'Aucun crédit n’a été débité.',
   jobInterrupted:
     'L’envoi a été interrompu avant que la vidéo ait pu être conservée sur cet appareil. Choisissez-la à nouveau.',
+  jobVideoGone:
+    'L’envoi a été interrompu, et le navigateur n’a plus la copie de la vidéo qu’il gardait pour la renvoyer. Choisissez-la à nouveau.',
   jobExpired:
     'Le fournisseur a supprimé ce résultat à la fin de sa durée de conservation. Lancez une nouvelle tâche pour l’obtenir à nouveau.',
   jobNotFound:

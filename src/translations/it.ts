@@ -43,6 +43,8 @@ const it: Translation = {
   noCharge: 'Non è stato addebitato nulla.',
   jobInterrupted:
     'Il caricamento si è interrotto prima che il video potesse essere salvato su questo dispositivo. Sceglilo di nuovo.',
+  jobVideoGone:
+    'Il caricamento si è interrotto e il browser non ha più la copia del video che aveva salvato per inviarlo di nuovo. Sceglilo di nuovo.',
   jobExpired:
     'Il fornitore ha eliminato questo risultato al termine del periodo di conservazione. Avvia una nuova elaborazione per ottenerlo di nuovo.',
   jobNotFound:

@@ -44,6 +44,8 @@ const nl: Translation = {
   noCharge: 'Er is niets in rekening gebracht.',
   jobInterrupted:
     'Het uploaden is onderbroken voordat de video op dit apparaat kon worden bewaard. Kies de video opnieuw.',
+  jobVideoGone:
+    'Het uploaden is onderbroken en de browser heeft de kopie van de video die hij bewaarde om opnieuw te versturen niet meer. Kies de video opnieuw.',
   jobExpired:
     'De aanbieder heeft dit resultaat na de bewaartermijn verwijderd. Start een nieuwe taak om het opnieuw te krijgen.',
   jobNotFound: 'De dienst kent deze taak niet meer (of de taak hoort bij een andere sessie). Start een nieuwe taak.',

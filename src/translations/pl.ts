@@ -49,6 +49,8 @@ const pl: Translation = {
     `Usługa jest przeciążona. Czas do automatycznej ponownej próby: ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nie naliczono żadnych opłat.',
   jobInterrupted: 'Przesyłanie zostało przerwane, zanim film udało się zapisać na tym urządzeniu. Wybierz go ponownie.',
+  jobVideoGone:
+    'Przesyłanie zostało przerwane, a przeglądarka nie ma już kopii filmu zachowanej do ponownego wysłania. Wybierz go ponownie.',
   jobExpired:
     'Dostawca usunął ten wynik po upływie okresu przechowywania. Rozpocznij nowe zadanie, aby uzyskać go ponownie.',
   jobNotFound: 'Usługa nie zna już tego zadania (lub należy ono do innej sesji). Rozpocznij nowe zadanie.',

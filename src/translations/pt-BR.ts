@@ -44,6 +44,8 @@ const ptBR: Translation = {
   noCharge: 'Nada foi cobrado.',
   jobInterrupted:
     'O envio foi interrompido antes que o vídeo pudesse ser guardado neste dispositivo. Escolha-o novamente.',
+  jobVideoGone:
+    'O envio foi interrompido e o navegador não tem mais a cópia do vídeo que guardou para enviá-lo de novo. Escolha-o novamente.',
   jobExpired:
     'O provedor removeu este resultado após o período de armazenamento. Inicie uma nova tarefa para obtê-lo de novo.',
   jobNotFound: 'O serviço não reconhece mais esta tarefa (ou ela pertence a outra sessão). Inicie uma nova tarefa.',

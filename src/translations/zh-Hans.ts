@@ -41,6 +41,7 @@ const zhHans: Translation = {
   waitingRetry: (p, f) => `服务繁忙，将在 ${f.unit(p.seconds, 'second')}后自动重试。`,
   noCharge: '未扣除任何积分。',
   jobInterrupted: '视频保存到本设备之前，上传已中断。请重新选择该视频。',
+  jobVideoGone: '上传已中断，浏览器中为重新发送而保留的视频副本已不存在。请重新选择该视频。',
   jobExpired: '保留期满后，服务提供方已删除此结果。如需重新获取，请新建任务。',
   jobNotFound: '服务已找不到此任务（或该任务属于其他会话）。请新建任务。',
   jobCancelled: '任务创建之前，上传已停止。',

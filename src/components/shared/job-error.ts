@@ -11,6 +11,8 @@ export function jobErrorText(t: LocalizeController<SharedStrings>, error: JobRec
   switch (error?.code) {
     case 'interrupted':
       return t.term('jobInterrupted');
+    case 'video_gone':
+      return t.term('jobVideoGone');
     case 'expired':
       return t.term('jobExpired');
     case 'not_found':

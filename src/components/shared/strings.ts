@@ -44,6 +44,8 @@ export const sharedStrings = {
     `The service is busy. Trying again by itself in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nothing was charged.',
   jobInterrupted: 'The upload was interrupted before the video could be kept on this device. Choose it again.',
+  jobVideoGone:
+    'The upload was interrupted, and the browser no longer has the copy of the video it kept to send it again. Choose it again.',
   jobExpired: 'The provider removed this result after its retention period. Start a new job to get it again.',
   jobNotFound: 'The service no longer knows this job (or it belongs to another session). Start a new job.',
   jobCancelled: 'The upload was stopped before the job was created.',

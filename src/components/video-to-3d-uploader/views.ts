@@ -159,7 +159,9 @@ function renderViewer(v: UploaderView) {
 
 function renderFailed({ t, tryAnother }: UploaderView, r: JobRecord) {
   // Its own panel, not the kit's provider error: that one says "nothing was charged", and here
-  // the charge was made and refunded.
+  // the charge was made and refunded. An upload cut by a reload that cannot be sent again (no
+  // handle ever came) asks for its video again.
+  const again = !r.handle && (r.error?.code === 'interrupted' || r.error?.code === 'video_gone');
   return html`<div part="error" class="error failed" role="alert">
     <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7v6M12 16.5v.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
     <div class="error-text">
@@ -167,7 +169,7 @@ function renderFailed({ t, tryAnother }: UploaderView, r: JobRecord) {
       <span class="error-hint">${jobErrorText(t, r.error)}</span>
       ${r.handle && r.error?.code !== 'not_found' ? html`<span class="refund" part="refund">${t.term('vtRefunded', { cost: COSTS.videoJob })}</span>` : nothing}
     </div>
-    <div class="actions"><button type="button" class="primary" @click=${tryAnother}>${t.term('vtTryAnother')}</button></div>
+    <div class="actions"><button type="button" class="primary" @click=${tryAnother}>${t.term(again ? 'vtChoose' : 'vtTryAnother')}</button></div>
   </div>`;
 }
 
