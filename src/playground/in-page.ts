@@ -123,9 +123,13 @@ function inPageXhr(owns: (url: URL) => boolean, answer: (request: Request) => Pr
 
 /**
  * Runs the playground in this page for the paths under `scope` (the folder its Service Worker
- * would have served): `fetch` and `XMLHttpRequest` to them are answered here from now on.
+ * would have served): `fetch` and `XMLHttpRequest` to them are answered here from now on. Answers
+ * the stack and the page's new `fetch` (a caller that held calls hands them to it directly).
  */
-export function runInPage(scope: string, network: typeof fetch = window.fetch.bind(window)): PlaygroundStack {
+export function runInPage(
+  scope: string,
+  network: typeof fetch = window.fetch.bind(window),
+): { stack: PlaygroundStack; fetch: typeof fetch } {
   const stack = playgroundStack(
     // A secret of this page's life: nothing it signs outlives the page.
     { scope, secret: async () => crypto.getRandomValues(new Uint8Array(32)) },
@@ -140,7 +144,7 @@ export function runInPage(scope: string, network: typeof fetch = window.fetch.bi
     headers.delete('content-length');
     return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
   };
-  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const inPageFetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = targetOf(input);
     if (!url || !stack.owns(url)) return network(input, init);
     const request = new Request(input instanceof Request ? input : url, init);
@@ -152,6 +156,7 @@ export function runInPage(scope: string, network: typeof fetch = window.fetch.bi
     });
     return Promise.race([answer(request), aborted]);
   };
+  window.fetch = inPageFetch;
   window.XMLHttpRequest = inPageXhr(stack.owns, answer);
-  return stack;
+  return { stack, fetch: inPageFetch };
 }

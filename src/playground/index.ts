@@ -27,7 +27,7 @@
  * `pg.ledger()` (what was charged and refunded). Also on `globalThis.mediakitPlayground`.
  */
 import { answerCodecCalls } from './codec.js';
-import { ownedBy, playgroundPaths, targetOf } from './target.js';
+import { OPT_IN_MESSAGE, ownedBy, playgroundPaths, targetOf } from './target.js';
 
 /** The sandbox's fault kinds (the spec's failure scenarios). */
 export type PlaygroundFault =
@@ -157,7 +157,12 @@ async function call(url: string, init?: RequestInit): Promise<Response> {
 export function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const existing = (globalThis as { mediakitPlayground?: Promise<Playground> }).mediakitPlayground;
   if (existing) return existing;
-  const started = start(options);
+  let started: Promise<Playground>;
+  try {
+    started = start(options);
+  } catch (err) {
+    started = Promise.reject(err as Error);
+  }
   (globalThis as { mediakitPlayground?: Promise<Playground> }).mediakitPlayground = started;
   return started;
 }
@@ -172,62 +177,171 @@ function serviceWorkers(): ServiceWorkerContainer | null {
   }
 }
 
+/** How long the page waits for the worker to take it before the playground runs in the page instead. */
+const TAKE_MS = 20_000;
+
 /**
- * No Service Worker: the page answers the playground's paths itself (./in-page.ts, loaded now).
- * Calls made before it has loaded (the elements ask for a session as they connect) wait for it.
+ * Holds the page's calls to the playground's paths until something answers them: `open(f)` hands
+ * the held calls and every later one to `f` (the network once the worker controls the page and
+ * has taken this page's opt-in; the page's own stack in the page), `close()` holds them again.
+ * The elements' first calls (a session, the job list) are made as they connect, before the
+ * worker has taken the page on a first visit: held, they never reach the site's server.
  */
-function inPage(scope: URL): Promise<void> {
+function holdCalls(owned: (url: URL) => boolean) {
   const network = window.fetch.bind(window);
-  const owned = ownedBy(scope);
-  const ready = import('./in-page.js').then(({ runInPage }) => runInPage(scope.href, network));
+  let open: ((answer: typeof fetch) => void) | undefined;
+  let answer!: Promise<typeof fetch>;
+  const close = () => {
+    // Calls already held keep waiting on the same promise.
+    if (!open) answer = new Promise((resolve) => (open = resolve));
+  };
+  close();
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = targetOf(input);
-    return url && owned(url) ? ready.then(() => window.fetch(input, init)) : network(input, init);
+    return url && owned(url) ? answer.then((f) => f(input, init)) : network(input, init);
   };
-  return ready.then(() => undefined);
+  return {
+    network,
+    open(f: typeof fetch) {
+      open?.(f);
+      open = undefined;
+    },
+    close,
+  };
 }
 
-async function start(options: PlaygroundOptions): Promise<Playground> {
+type Hold = ReturnType<typeof holdCalls>;
+
+/** Tells the worker that this page wants the playground, and waits for its answer. */
+function optIn(worker: ServiceWorker): Promise<void> {
+  const channel = new MessageChannel();
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      channel.port1.close();
+      reject(new Error('the worker did not answer'));
+    }, TAKE_MS);
+    channel.port1.onmessage = () => {
+      clearTimeout(timer);
+      channel.port1.close();
+      resolve();
+    };
+    worker.postMessage({ type: OPT_IN_MESSAGE }, [channel.port2]);
+  });
+}
+
+/**
+ * The worker serves this page: registered, it takes the page (a first visit, or a hard reload that
+ * passed it), and the page opts in, each time a worker takes it (an updated one, one registered
+ * again). Rejects when the worker cannot be registered or does not take the page.
+ */
+async function viaWorker(container: ServiceWorkerContainer, worker: URL, scope: URL, hold: Hold): Promise<void> {
+  let inPage = false;
+  const taken = () => {
+    const controller = container.controller;
+    if (!controller) return undefined;
+    if (controller.scriptURL !== worker.href)
+      throw new Error(`another Service Worker (${controller.scriptURL}) controls this page`);
+    return controller;
+  };
+  // The first opt-in after each change of worker; calls wait for it.
+  let optedIn: Promise<void> | undefined;
+  const optInNow = () => {
+    hold.close();
+    const controller = taken()!;
+    optedIn = optIn(controller).then(() => {
+      if (!inPage) hold.open(hold.network);
+    });
+    return optedIn;
+  };
+  const changed = new Promise<void>((resolve, reject) => {
+    container.addEventListener('controllerchange', () => {
+      if (inPage) return;
+      try {
+        optInNow().then(resolve, reject);
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
+  changed.catch(() => undefined); // awaited below only on a first visit
+  try {
+    const registration = await container.register(worker.href, { scope: scope.pathname });
+    // The worker has no WebCodecs: this page encodes and decodes video for it.
+    answerCodecCalls(container);
+    if (taken()) {
+      await optInNow();
+      return;
+    }
+    // A new worker takes the page as it activates; one already active (the page was hard-reloaded
+    // past it) is asked to take it again.
+    registration.active?.postMessage('claim');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      changed,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`it did not take the page within ${TAKE_MS / 1000} s`)), TAKE_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  } catch (err) {
+    inPage = true;
+    throw err;
+  }
+}
+
+/**
+ * The page answers the playground's paths itself (./in-page.ts, loaded now): where the browser
+ * allows no Service Worker, or the worker cannot serve this page. The held calls go to it.
+ */
+async function runInThisPage(scope: URL, hold: Hold): Promise<void> {
+  const { runInPage } = await import('./in-page.js');
+  hold.open(runInPage(scope.href, hold.network).fetch);
+}
+
+const WORKER_ADVICE =
+  "To run it in the worker instead (results kept across visits), copy playground-sw.js (in the package's cdn/ folder and dist/playground/) into this page's folder or the site's root (a bundled app's public/ folder), and name it: startPlayground({ worker: '/playground-sw.js' }) or <meta name=\"mediakit-playground-worker\" content=\"/playground-sw.js\">.";
+
+function start(options: PlaygroundOptions): Promise<Playground> {
   addMark();
   const named = document.querySelector<HTMLMetaElement>('meta[name="mediakit-playground-worker"]')?.content;
   const worker = new URL(
     options.worker ?? named ?? new URL(/* @vite-ignore */ './playground-sw.js', import.meta.url),
     document.baseURI, // a srcdoc iframe's location is about:srcdoc; its base is its parent's
   );
+  const folder = new URL('./', worker);
+  const page = new URL('./', document.baseURI);
   const container = serviceWorkers();
-  if (!container) {
-    // In the page, the paths are on the page's own origin: under the worker's folder when that is
-    // there too, else under the page's folder (playground.js loaded from a CDN).
-    const page = new URL('./', document.baseURI);
-    const scope = worker.origin === page.origin ? new URL('./', worker) : page;
-    const { endpoint } = playgroundPaths(scope);
-    if (endpoint !== '/mediakit') followEndpoint(endpoint);
-    await inPage(scope);
-    return controls(scope, 'page');
-  }
-  const scope = new URL('./', worker);
+  // A Service Worker serves only the pages of its own origin in its own folder or below (MSW's
+  // mockServiceWorker.js has the same rule).
+  const servable =
+    container !== null &&
+    /^https?:$/.test(location.protocol) &&
+    worker.origin === location.origin &&
+    location.pathname.startsWith(folder.pathname);
+  // The paths are under the worker's folder when this page is in it, else under the page's own
+  // folder (playground.js loaded from a CDN, or from a folder above the page's).
+  const scope = worker.origin === page.origin && page.pathname.startsWith(folder.pathname) ? folder : page;
   const { endpoint } = playgroundPaths(scope);
-  // A Service Worker serves only pages in its own folder or below (MSW's mockServiceWorker.js has the same rule).
-  if (worker.origin !== location.origin || !location.pathname.startsWith(scope.pathname))
-    throw new Error(
-      `mediakit playground: the worker ${worker.href} cannot serve this page (${location.href}): a Service Worker serves only pages of its own origin in its own folder or below. Copy playground-sw.js (in the package's cdn/ folder and dist/playground/) into this page's folder or the site's root (a bundled app's public/ folder), and name it: startPlayground({ worker: '/playground-sw.js' }) or <meta name="mediakit-playground-worker" content="/playground-sw.js">.`,
-    );
-  const registration = await container.register(worker.href, { scope: scope.pathname });
-  // The worker has no WebCodecs: this page encodes and decodes video for it.
-  answerCodecCalls(container);
-  if (!container.controller) {
-    // The elements' first calls went to the network: reload once the worker has taken the page.
-    await new Promise<void>((resolve) => {
-      container.addEventListener('controllerchange', () => resolve(), { once: true });
-      // A new worker takes the page as it activates; one already active (the page was hard-reloaded
-      // past it) is asked to take it again.
-      registration.active?.postMessage('claim');
-    });
-    location.reload();
-    return new Promise<never>(() => undefined);
-  }
+  const hold = holdCalls(ownedBy(scope));
   if (endpoint !== '/mediakit') followEndpoint(endpoint);
-  return controls(scope, 'worker');
+  if (!servable) {
+    // Where the browser allows no Service Worker (an opaque-origin iframe, plain http), nothing
+    // else could run it; elsewhere the page is told how to use the worker.
+    if (container)
+      console.info(
+        `mediakit playground: runs in this page, because the worker ${worker.href} cannot serve it (${location.href}): a Service Worker serves only pages of its own origin in its own folder or below. Nothing is kept past the page. ${WORKER_ADVICE}`,
+      );
+    return runInThisPage(scope, hold).then(() => controls(scope, 'page'));
+  }
+  return viaWorker(container, worker, scope, hold).then(
+    () => controls(scope, 'worker'),
+    async (err: unknown) => {
+      console.info(
+        `mediakit playground: runs in this page, because the worker ${worker.href} does not serve it: ${err instanceof Error ? err.message : String(err)}. Nothing is kept past the page. ${WORKER_ADVICE}`,
+      );
+      await runInThisPage(scope, hold);
+      return controls(scope, 'page');
+    },
+  );
 }
 
 /** The playground's controls from code: its clock, faults and ledger, through its control paths. */

@@ -27,3 +27,9 @@ export function ownedBy(scope: URL): (url: URL) => boolean {
   const bases = Object.values(playgroundPaths(scope));
   return (url) => url.origin === scope.origin && bases.some((base) => under(url, base));
 }
+
+/**
+ * The message a page posts to the worker, with a port for the answer, once in each load: the
+ * worker answers only the pages (clients) that sent it.
+ */
+export const OPT_IN_MESSAGE = 'mediakit-playground-opt-in';

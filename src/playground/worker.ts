@@ -4,7 +4,13 @@
  * with nothing charged. Built as one classic script (`playground-sw.js`) beside `playground.js`,
  * which registers it.
  *
- * Its paths, under the worker's scope (its folder), are the playground's (./stack.ts).
+ * Its paths, under the worker's scope (its folder), are the playground's (./stack.ts). It answers
+ * them only for the pages that opted in during their load (./index.ts posts OPT_IN_MESSAGE each
+ * load, as MSW's worker answers only the clients that sent it MOCK_ACTIVATE): every other page of
+ * the origin, one that never loaded playground.js included, reaches the network, so a site's own
+ * proxy at the same path is never shadowed. The opted-in clients are kept in Cache Storage, so a
+ * worker the browser stopped and started again still knows them. Once no open page has opted in,
+ * the worker unregisters itself (a short grace first, so a reload keeps it and its sandbox).
  *
  * One pretend account per browser. The proxy's secret is kept in Cache Storage with the kept
  * results, so a kept result's link still opens after the worker restarts; the sandbox itself (its
@@ -16,6 +22,7 @@ import type { SandboxPlatform } from '../sandbox/platform.js';
 import { cacheResultStore } from './cache-store.js';
 import { ask, type CodecCall } from './codec.js';
 import { playgroundStack } from './stack.js';
+import { OPT_IN_MESSAGE } from './target.js';
 
 // The Service Worker's globals, declared here: the "webworker" lib would retype the whole
 // program's DOM (XMLHttpRequest.send and more), which the rest of the package runs in.
@@ -24,24 +31,84 @@ interface ExtendableEventLike extends Event {
 }
 interface FetchEventLike extends ExtendableEventLike {
   readonly request: Request;
+  /** The page (or worker) the request comes from; for a navigation, the page that started it. */
+  readonly clientId: string;
   respondWith(response: Promise<Response>): void;
 }
+interface ClientLike {
+  readonly id: string;
+  postMessage(m: unknown, t: Transferable[]): void;
+}
+interface MessageEventLike extends ExtendableEventLike {
+  readonly data: unknown;
+  readonly source: ClientLike | null;
+  readonly ports: readonly MessagePort[];
+}
 declare const self: {
-  readonly registration: { readonly scope: string };
+  readonly registration: { readonly scope: string; unregister(): Promise<boolean> };
   readonly location: Location;
   skipWaiting(): Promise<void>;
   readonly clients: {
     claim(): Promise<void>;
-    matchAll(options: { type: 'window' }): Promise<Array<{ postMessage(m: unknown, t: Transferable[]): void }>>;
+    matchAll(options: { type: 'window'; includeUncontrolled?: boolean }): Promise<ClientLike[]>;
   };
   addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEventLike) => void): void;
-  addEventListener(type: 'message', listener: (event: ExtendableEventLike & { data: unknown }) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
 };
 
-/** Runs `call` in the first page that answers; `fallback` when none does. */
+const CACHE = 'mediakit-playground';
+const CLIENTS_KEY = 'https://mediakit-playground.invalid/clients';
+/** How long a page that just arrived has to opt in before the worker, wanted by no page, unregisters. */
+const GRACE_MS = 10_000;
+
+/** The ids of the clients that opted in; undefined until read back from Cache Storage. */
+let optedIn: Set<string> | undefined;
+const loaded: Promise<Set<string>> = (async () => {
+  try {
+    const kept = await (await caches.open(CACHE)).match(CLIENTS_KEY);
+    optedIn = new Set(kept ? ((await kept.json()) as string[]) : []);
+  } catch {
+    optedIn = new Set();
+  }
+  return optedIn;
+})();
+
+/** The open pages that opted in. */
+async function openOptedIn(): Promise<ClientLike[]> {
+  const ids = await loaded;
+  return (await self.clients.matchAll({ type: 'window', includeUncontrolled: true })).filter((c) => ids.has(c.id));
+}
+
+/** Keeps the ids of the open pages that opted in (closed ones are forgotten). */
+async function keepOptedIn(): Promise<void> {
+  const ids = await loaded;
+  const open = new Set((await openOptedIn()).map((c) => c.id));
+  for (const id of ids) if (!open.has(id)) ids.delete(id);
+  await (await caches.open(CACHE)).put(CLIENTS_KEY, new Response(JSON.stringify([...ids])));
+}
+
+async function optIn(event: MessageEventLike): Promise<void> {
+  const id = event.source?.id;
+  if (!id) return;
+  (await loaded).add(id);
+  await keepOptedIn();
+  event.ports[0]?.postMessage('opted-in');
+}
+
+let leaving: Promise<void> | undefined;
+/** Unregisters the worker when, after the grace, no open page has opted in. */
+function leaveIfUnwanted(): Promise<void> {
+  leaving ??= (async () => {
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
+    if ((await openOptedIn()).length === 0) await self.registration.unregister();
+  })().finally(() => (leaving = undefined));
+  return leaving;
+}
+
+/** Runs `call` in the first page of the playground that answers; `fallback` when none does. */
 async function inPage<T>(call: CodecCall, fallback: () => Promise<T>): Promise<T> {
-  for (const client of await self.clients.matchAll({ type: 'window' })) {
+  for (const client of await openOptedIn()) {
     try {
       return await ask<T>(client, call);
     } catch {
@@ -70,7 +137,7 @@ const videoInPages: Pick<SandboxPlatform, 'buildScene' | 'encodeTurntable'> = {
 };
 
 async function keptSecret(): Promise<string> {
-  const cache = await caches.open('mediakit-playground');
+  const cache = await caches.open(CACHE);
   const url = 'https://mediakit-playground.invalid/secret';
   const kept = await cache.match(url);
   if (kept) return kept.text();
@@ -88,10 +155,21 @@ const stack = playgroundStack({
 
 self.addEventListener('install', () => void self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
-// A page loaded past the worker (a hard reload) asks to be taken again.
 self.addEventListener('message', (event) => {
+  // A page loaded past the worker (a hard reload) asks to be taken again.
   if (event.data === 'claim') event.waitUntil(self.clients.claim());
+  else if ((event.data as { type?: unknown } | null)?.type === OPT_IN_MESSAGE) event.waitUntil(optIn(event));
 });
 self.addEventListener('fetch', (event) => {
-  if (stack.owns(new URL(event.request.url))) event.respondWith(stack.handle(event.request));
+  const { request, clientId } = event;
+  const mine = stack.owns(new URL(request.url));
+  // A page arriving (or a call from a page that never opted in) is when the worker may find that nobody wants it.
+  if (request.mode === 'navigate' || (mine && optedIn && !optedIn.has(clientId))) event.waitUntil(leaveIfUnwanted());
+  if (!mine) return;
+  // Known at once: a page that never opted in is not answered at all (the browser asks the network).
+  if (optedIn) {
+    if (optedIn.has(clientId)) event.respondWith(stack.handle(request));
+    return;
+  }
+  event.respondWith(loaded.then((ids) => (ids.has(clientId) ? stack.handle(request) : fetch(request))));
 });
