@@ -15,12 +15,22 @@
  * folder>mediakit`: `/mediakit`, their default, for a worker at the site's root; otherwise the
  * playground sets `endpoint` on every element of the page that does not name its own.
  *
- * Where the browser allows no Service Worker (an opaque-origin iframe, `<iframe
- * sandbox="allow-scripts">`; a page over plain http that is not localhost), the page runs the proxy
- * and the sandbox itself (./in-page.ts, loaded only then) and answers its own calls to them.
+ * Where the worker cannot serve the page, the page runs the proxy and the sandbox itself
+ * (./in-page.ts, loaded only then) and answers its own calls to them: where the browser allows no
+ * Service Worker (an opaque-origin iframe, `<iframe sandbox="allow-scripts">`; a page over plain
+ * http that is not localhost), and, with one console.info on how to use the worker, where the
+ * worker's folder does not hold the page (a page at the root loading
+ * `node_modules/@mediakit/elements/cdn/playground.js`, playground.js from a CDN on another origin),
+ * or the worker could not be registered or did not take the page. Then the paths are under the
+ * worker's folder if the page is in it, else under the page's own folder.
  *
- * On a browser's first visit the page is not yet controlled by the worker, so the elements' first
- * calls would miss it: the playground waits for the worker to take the page and reloads it once.
+ * The worker answers only pages that opted in during their load (./worker.ts): this module posts
+ * OPT_IN_MESSAGE to it each load, and again whenever a new worker takes the page.
+ *
+ * The elements ask for a session and their job list as they connect, before the worker has taken
+ * the page on a first visit: their `fetch` calls to the playground's paths are held until the
+ * worker has taken the page and this page's opt-in, or until the page runs the playground, so no
+ * first call reaches the site's server and no reload is needed.
  *
  * From code (stories, tests): `const pg = await playground` then `pg.advance(ms)` (the sandbox's
  * clock), `pg.fault(kind, { count, variants, ms })` (the next calls fail as asked) and
@@ -230,60 +240,50 @@ function optIn(worker: ServiceWorker): Promise<void> {
 }
 
 /**
- * The worker serves this page: registered, it takes the page (a first visit, or a hard reload that
- * passed it), and the page opts in, each time a worker takes it (an updated one, one registered
- * again). Rejects when the worker cannot be registered or does not take the page.
+ * The worker serves this page: registered, it takes the page (on a first visit, or after a hard
+ * reload that passed it, or from another worker that held it), and the page opts in, again each
+ * time this worker takes it anew (an updated one, one registered again). Rejects when the worker
+ * cannot be registered or does not take the page within TAKE_MS.
  */
 async function viaWorker(container: ServiceWorkerContainer, worker: URL, scope: URL, hold: Hold): Promise<void> {
-  let inPage = false;
-  const taken = () => {
-    const controller = container.controller;
-    if (!controller) return undefined;
-    if (controller.scriptURL !== worker.href)
-      throw new Error(`another Service Worker (${controller.scriptURL}) controls this page`);
-    return controller;
-  };
-  // The first opt-in after each change of worker; calls wait for it.
-  let optedIn: Promise<void> | undefined;
-  const optInNow = () => {
+  let gaveUp = false;
+  const ours = () => (container.controller?.scriptURL === worker.href ? container.controller : null);
+  /** Holds the calls until the worker controlling the page has taken its opt-in. */
+  const optInTo = (controller: ServiceWorker) => {
     hold.close();
-    const controller = taken()!;
-    optedIn = optIn(controller).then(() => {
-      if (!inPage) hold.open(hold.network);
+    return optIn(controller).then(() => {
+      if (!gaveUp) hold.open(hold.network);
     });
-    return optedIn;
   };
-  const changed = new Promise<void>((resolve, reject) => {
+  const taken = new Promise<void>((resolve, reject) => {
     container.addEventListener('controllerchange', () => {
-      if (inPage) return;
-      try {
-        optInNow().then(resolve, reject);
-      } catch (err) {
-        reject(err as Error);
-      }
+      const controller = ours();
+      if (!gaveUp && controller) optInTo(controller).then(resolve, reject);
     });
   });
-  changed.catch(() => undefined); // awaited below only on a first visit
+  taken.catch(() => undefined); // awaited below only when the worker has yet to take the page
   try {
     const registration = await container.register(worker.href, { scope: scope.pathname });
+    // A worker of a narrower scope (the site's own) holds this page: ours can never take it.
+    const matching = await container.getRegistration(location.href);
+    if (matching && matching.scope !== registration.scope)
+      throw new Error(`the Service Worker of ${matching.scope} serves it`);
     // The worker has no WebCodecs: this page encodes and decodes video for it.
     answerCodecCalls(container);
-    if (taken()) {
-      await optInNow();
-      return;
-    }
+    const controller = ours();
+    if (controller) return await optInTo(controller);
     // A new worker takes the page as it activates; one already active (the page was hard-reloaded
-    // past it) is asked to take it again.
+    // past it, or another worker holds it) is asked to take it again.
     registration.active?.postMessage('claim');
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      changed,
+      taken,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`it did not take the page within ${TAKE_MS / 1000} s`)), TAKE_MS);
       }),
     ]).finally(() => clearTimeout(timer));
   } catch (err) {
-    inPage = true;
+    gaveUp = true;
     throw err;
   }
 }
@@ -336,7 +336,7 @@ function start(options: PlaygroundOptions): Promise<Playground> {
     () => controls(scope, 'worker'),
     async (err: unknown) => {
       console.info(
-        `mediakit playground: runs in this page, because the worker ${worker.href} does not serve it: ${err instanceof Error ? err.message : String(err)}. Nothing is kept past the page. ${WORKER_ADVICE}`,
+        `mediakit playground: runs in this page, because the worker ${worker.href} does not serve it: ${(err instanceof Error ? err.message : String(err)).replace(/\.+$/, '')}. Nothing is kept past the page. ${WORKER_ADVICE}`,
       );
       await runInThisPage(scope, hold);
       return controls(scope, 'page');

@@ -2,9 +2,9 @@
 // servers, each on a browser's first visit: the README's layout (the page saved in a copy of the
 // CDN folder: the worker serves it), a page at the site's root loading the files from
 // node_modules/@mediakit/elements/cdn/ (the worker's folder is not the page's) and a page loading
-// them from another origin, as from a CDN (the worker can never serve it). Where the worker cannot
-// serve the page, the playground runs in the page and says once, in the console, how to use the
-// worker. Every layout: the elements work from their first call, with no console error, no failed
+// them from another origin, as from a CDN (the worker can never serve it), and a page whose worker
+// file is missing. Where the worker cannot serve the page, the playground runs in the page and says
+// once, in the console, why and how to use the worker. Every layout: the elements work from their first call, with no console error, no failed
 // call to the playground's paths (a static server answers a POST with 501) and no reload.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -156,6 +156,29 @@ describe('the playground wherever it is loaded', () => {
     assert.equal(visit.infos.length, 1, visit.infos.join('\n'));
     assert.match(visit.infos[0]!, /playground-sw\.js/);
     assert.match(visit.infos[0]!, /mediakit-playground-worker/);
+    assert.equal(visit.loads, 1);
+  });
+
+  it('a page whose worker file is missing (a bundled app that did not copy playground-sw.js): in the page, saying why', async () => {
+    const site = await staticSite({
+      mounts: { '/app/': cdn.dir },
+      pages: {
+        '/': pageFrom('app/').replace(
+          '<head>',
+          '<head><meta name="mediakit-playground-worker" content="/playground-sw.js">',
+        ),
+      },
+    });
+    sites.push(site);
+    const visit = await firstVisit(browser, site.url + '/');
+    // The browser's own line on the missing file is the one error.
+    assert.deepEqual(
+      visit.problems.filter((p) => !/bad HTTP response code \(404\) was received when fetching the script/.test(p)),
+      [],
+    );
+    assert.equal(visit.runs, 'page');
+    assert.equal(visit.infos.length, 1, visit.infos.join('\n'));
+    assert.match(visit.infos[0]!, /playground-sw\.js.*404/);
     assert.equal(visit.loads, 1);
   });
 
