@@ -11,7 +11,7 @@
 // /mk-short (sandbox /sandbox-short; test/client) has 2-second session tokens; /mk-jobs (sandbox
 // /sandbox-jobs; test/jobs) shares its account balance. Test-only routes: /__test/account?stack=NAME names the sandbox account
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
-// ffmpeg (test/fixtures/media.ts), /__fixtures/splat?asset=NAME&to=ksplat|spz|spz-v3 converts a shared
+// ffmpeg (test/fixtures/media.ts), /__fixtures/phone?name=NAME serves a phone-media corpus clip (test/fixtures/phone-media.ts), /__fixtures/splat?asset=NAME&to=ksplat|spz|spz-v3 converts a shared
 // splat asset with maintained tools (test/fixtures/splat-convert.ts), /__fixtures/held-ply serves a PLY
 // that stops part-way until the test releases it, /__fixtures/draco?asset=NAME
 // Draco-compresses a shared GLB with Google's encoder (test/fixtures/draco.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
@@ -25,6 +25,7 @@ import { createDevStack } from './src/dev/index.ts';
 import { readFile } from 'node:fs/promises';
 import { inspectStats } from './test/fixtures/inspect.ts';
 import { makeVideo } from './test/fixtures/media.ts';
+import { PHONE_CLIPS, phoneClipBytes } from './test/fixtures/phone-media.ts';
 import { convertSplat } from './test/fixtures/splat-convert.ts';
 import { dracoGlb } from './test/fixtures/draco.ts';
 import { hostileEndpoint } from './test/fixtures/hostile-endpoint.ts';
@@ -56,6 +57,13 @@ const stacks = {
     basePath: '/mk-video',
     sandboxPath: '/sandbox-video',
     sandbox: { speed: 1, artifacts },
+    budget: 10_000,
+  }),
+  // The phone-media corpus made to fit (test/components/video-fit): its own ledger.
+  'mk-fit': createDevStack({
+    basePath: '/mk-fit',
+    sandboxPath: '/sandbox-fit',
+    sandbox: { speed: 60, artifacts },
     budget: 10_000,
   }),
   'mk-kit': createDevStack({
@@ -190,6 +198,12 @@ async function testRoutes(ctx, next) {
     ctx.body = Buffer.from(await dracoGlb(new Uint8Array(await readFile(ASSETS + ctx.query.asset)), ctx.query.asset));
     return;
   }
+  // The phone-media corpus (test/fixtures/phone-media.ts), made once by the system's ffmpeg.
+  if (ctx.path === '/__fixtures/phone' && (Object.hasOwn(PHONE_CLIPS, ctx.query.name ?? '') || ctx.query.name === 'truncated.mp4')) {
+    ctx.type = ctx.query.name.endsWith('.mov') ? 'video/quicktime' : 'video/mp4';
+    ctx.body = Buffer.from(await phoneClipBytes(ctx.query.name));
+    return;
+  }
   if (ctx.path === '/__fixtures/video') {
     const n = (name, fallback) => Math.max(1, Math.min(4096, Number(ctx.query[name] ?? fallback) || fallback));
     ctx.type = ctx.query.container === 'mov' ? 'video/quicktime' : 'video/mp4';
@@ -273,7 +287,7 @@ export default {
     mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
     mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),
     hostileEndpoint('/mk-hostile', '/mk-links'),
-    ...['video', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links'].map((n) =>
+    ...['video', 'fit', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links'].map((n) =>
       mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`]),
     ),
   ],

@@ -413,6 +413,32 @@ const nl: Translation = {
   vtLoadingScene: 'Scène laden…',
   vtNotifyTitle: '3D-scène klaar',
   vtNotifyFailedTitle: '3D-scène mislukt',
+  vtFitTitle: 'Deze video wordt passend gemaakt vóór het uploaden',
+  vtFitScale: (p) => `Beeldgrootte: ${p.from} verkleind tot ${p.to} (hoogstens 1080p).`,
+  vtFitTrim: (p) => `Lengte: ${p.length}; er wordt hoogstens 3 minuten verstuurd. Kies het deel hieronder.`,
+  vtFitSize: (p) => `Opnieuw gecodeerd om onder ${p.max} te blijven.`,
+  vtFitAudio: 'Het geluid wordt verwijderd: een 3D-scène gebruikt het niet.',
+  vtFitOutput: 'Op dit apparaat kosteloos omgezet naar H.264-MP4.',
+  vtTrimLegend: 'Te versturen deel',
+  vtTrimStart: 'Begin',
+  vtTrimEnd: 'Einde',
+  vtTrimSummary: (p) => `Van ${p.start} tot ${p.end} (${p.length})`,
+  vtConvertConfirm: (p, f) =>
+    `Omzetten en uploaden (${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'})`,
+  vtConverting: 'De video wordt omgezet',
+  vtConvertValue: (p, f) =>
+    `Omzetten: ${f.percent(p.percent / 100)}, beeld ${f.number(p.frames)} van ${f.number(p.total)}`,
+  vtConvertFrames: (p, f) => `Beeld ${f.number(p.frames)} van ${f.number(p.total)}`,
+  vtConvertMilestone: (p, f) => `${f.percent(p.percent / 100)} omgezet`,
+  vtConvertFree: 'Het omzetten gebeurt op dit apparaat en kost niets. U kunt op elk moment annuleren.',
+  vtConvertCancelled: 'Omzetten geannuleerd. Er is niets in rekening gebracht.',
+  vtConvertInterrupted: (p) =>
+    `De pagina werd opnieuw geladen terwijl ${p.name} werd omgezet, dus het omzetten is gestopt. Kies de video opnieuw om het opnieuw te starten.`,
+  vtSkippedChecks: (p) => `Deze browser kan ${p.codec} niet weergeven: de controles zijn overgeslagen.`,
+  vtCannotDecode: (p) => `Deze browser kan deze ${p.codec}-video niet lezen en kan hem dus niet passend maken.`,
+  vtCannotEncode: 'Deze browser kan geen H.264 coderen en kan de video dus niet passend maken.',
+  vtDeviceAdvice: 'Neem op in 1080p, hoogstens 3 minuten, of exporteer de video in 1080p.',
+  vtDeviceAdviceIphone: 'Op een iPhone: Instellingen > Camera > Formaten > Meest compatibel, en Video opnemen in 1080p.',
 
   // viewers
   vwModel: '3D-model',

@@ -10,6 +10,7 @@ import type { HeadshotStrings } from '../components/headshot-studio/strings.js';
 import type { ModelGeneratorStrings } from '../components/model-generator/strings.js';
 import type { ErrorStrings } from '../components/shared/error-strings.js';
 import type { SharedStrings } from '../components/shared/strings.js';
+import type { FitStrings } from '../components/video-to-3d-uploader/fit-strings.js';
 import type { UploaderStrings } from '../components/video-to-3d-uploader/strings.js';
 import type { Formatter } from '../internal/format.js';
 import type { ViewerStrings } from '../viewers/shared/viewer-strings.js';
@@ -35,5 +36,6 @@ export type Translation = Terms<
     HeadshotStrings &
     ModelGeneratorStrings &
     UploaderStrings &
+    FitStrings &
     ViewerStrings
 >;

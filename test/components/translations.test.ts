@@ -11,6 +11,7 @@ import { headshotStrings } from '../../src/components/headshot-studio/strings.js
 import { modelGeneratorStrings } from '../../src/components/model-generator/strings.js';
 import { errorStrings } from '../../src/components/shared/error-strings.js';
 import { sharedStrings } from '../../src/components/shared/strings.js';
+import { fitStrings } from '../../src/components/video-to-3d-uploader/fit-strings.js';
 import { uploaderStrings } from '../../src/components/video-to-3d-uploader/strings.js';
 import { Formatter } from '../../src/internal/format.js';
 import { fallbackChain } from '../../src/internal/localize.js';
@@ -25,6 +26,7 @@ const english: Record<string, unknown> = {
   ...headshotStrings,
   ...modelGeneratorStrings,
   ...uploaderStrings,
+  ...fitStrings,
   ...viewerStrings,
 };
 

@@ -12,6 +12,7 @@ import type { LocalizeController } from '../shared/localize.js';
 import type { ResultValueController } from '../shared/result-value.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { VideoCheckController } from './check.js';
+import type { FitStrings } from './fit-strings.js';
 import type { SceneController } from './scene.js';
 import type { UploaderStrings } from './strings.js';
 import type { SceneValue } from './value.js';
@@ -22,6 +23,7 @@ export type UploaderStatus =
   | 'idle'
   | 'checking'
   | 'ready'
+  | 'converting'
   | 'uploading'
   | 'resending'
   | 'queued'
@@ -33,6 +35,7 @@ export const PHASES: readonly UploaderStatus[] = [
   'idle',
   'checking',
   'ready',
+  'converting',
   'uploading',
   'resending',
   'queued',
@@ -43,21 +46,23 @@ export const PHASES: readonly UploaderStatus[] = [
 ];
 /** The phases with a running clock (the elapsed time, re-rendered by the page's one ticker). */
 export const RUNNING: readonly UploaderStatus[] = ['queued', 'processing'];
-export type Strings = UploaderStrings & SharedStrings;
+export type Strings = UploaderStrings & SharedStrings & FitStrings;
 
 /** The announcement of each phase (the term's key). */
 export const SAY = {
   checking: 'vtChecking',
   ready: 'vtReadyTitle',
+  converting: 'vtConverting',
   resending: 'vtResending',
   queued: 'vtQueued',
   processing: 'vtProcessing',
   succeeded: 'vtSucceeded',
-} as const satisfies Partial<Record<UploaderStatus, keyof UploaderStrings>>;
+} as const satisfies Partial<Record<UploaderStatus, keyof Strings>>;
 
 /** The User Timing measures (README "Telemetry") and the phases each lasts through; first-frame ends at the viewer's first frame. */
 export const TIMED = {
   validate: ['checking'],
+  convert: ['converting'],
   upload: ['uploading', 'resending'],
   queue: ['queued'],
   process: ['processing'],
@@ -98,4 +103,6 @@ export interface UploaderView {
   /** Failed: start over and open the file picker. */
   tryAnother(): void;
   retryScene(): void;
+  /** Sets the range to send of a video over 3 minutes (`moved`: the end the user moved). */
+  setTrim(start: number, end: number, moved: 'start' | 'end'): void;
 }

@@ -35,6 +35,14 @@ const loadViews = () => import('./views.js');
  *
  * Form value (with `name`): `value`, the scene as JSON: `{ v: 1, kind: 'scene', status, asset, job?, created, name }` (`SceneValue`).
  *
+ * A video over 1080p, over 3 minutes or over 500 MB is made to fit on this device after the user's
+ * one confirmation ("Convert and upload"): scaled to fit 1920x1080 in its orientation, trimmed to a
+ * range of at most 3 minutes (the first 3:00 unless the user or `trim` says otherwise), re-encoded
+ * at a bitrate that fits, its sound dropped, as H.264 MP4 (`converting`, then `uploading`). Where
+ * this browser cannot decode the video or encode H.264, it is refused with advice for the device.
+ * `trim`: the range to send, `{ start, end }` in seconds of the chosen video, read and set from code
+ * (clamped into the video and to 3 minutes; undefined when the video needs no trim).
+ *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
  * @event mk-file-select - A video was chosen, dropped or pasted; cancel it to veto the file.
@@ -61,7 +69,11 @@ const loadViews = () => import('./views.js');
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped video.
  * @csspart choose-button - The button that opens the file picker.
- * @csspart confirm-button - Upload and start.
+ * @csspart confirm-button - Upload and start (or convert and upload).
+ * @csspart fit - What is done to a video to make it fit the limits.
+ * @csspart trim - The range to send of a video over 3 minutes (two range inputs over a filmstrip).
+ * @csspart filmstrip - The frames under the trim range.
+ * @csspart converting - The conversion's progress.
  * @csspart cancel-button - Cancels the upload (not offered while resending).
  * @csspart thumbnail - The first frame of the chosen video.
  * @csspart progress - The progress bar.
@@ -90,6 +102,7 @@ const loadViews = () => import('./views.js');
  * @cssstate idle - Nothing chosen yet.
  * @cssstate checking - The video is being read.
  * @cssstate ready - Checked and waiting for confirmation.
+ * @cssstate converting - The video is being made to fit on this device (before the upload; cancelling costs nothing).
  * @cssstate uploading - The video is being sent.
  * @cssstate resending - An interrupted upload or a lost answer is being sent again (never charged twice).
  * @cssstate queued - Waiting for a worker.
@@ -163,7 +176,21 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       : [this.#t.term('vtNotifyFailedTitle'), jobErrorText(this.#t, e.detail.error)],
   );
 
-  /** Where the element is: `idle`, `checking`, `ready`, `uploading`, `resending`, `queued`, `processing`, `succeeded`, `failed`, `expired`. */
+  /**
+   * The range of a video over 3 minutes that is sent, `{ start, end }` in seconds (the first 3:00
+   * by default); undefined when the chosen video needs no trim. Set it to choose another range: it
+   * is kept inside the video and to at most 3 minutes.
+   */
+  get trim(): { start: number; end: number } | undefined {
+    const fit = this.#video.fit;
+    return fit?.reasons.includes('too_long') ? { ...fit.trim } : undefined;
+  }
+
+  set trim(range: { start: number; end: number } | undefined) {
+    if (range && this.trim) this.#video.setTrim(range.start, range.end);
+  }
+
+  /** Where the element is: `idle`, `checking`, `ready`, `converting`, `uploading`, `resending`, `queued`, `processing`, `succeeded`, `failed`, `expired`. */
   get status(): UploaderStatus {
     return this.#phase.phase;
   }
@@ -194,19 +221,28 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     this.#intake.offer([file], 'property');
   }
 
-  /** Uploads the checked video and starts the job (what the confirm button does). A second call while one runs does nothing; one cut by a reset or a value set says nothing. */
+  /**
+   * Uploads the checked video and starts the job (what the confirm button does); a video that breaks
+   * a limit is converted first (once: a retry sends the same converted file with the same
+   * Idempotency-Key). A second call while one runs does nothing; one cut by a reset or a value set says nothing.
+   */
   async start(): Promise<void> {
-    const { file, checked } = this.#video;
-    if (!file || !checked || this.#jobs.run?.request.busy || this.isDisabled) return;
+    const video = this.#video;
+    if (!video.file || !video.checked || video.converting || this.#jobs.run?.request.busy || this.isDisabled) return;
     this.#away.askPermission();
     this._error = undefined;
     this._notice = '';
     this.announce.resetProgress();
+    let converting = video.fit !== undefined && !video.converted;
     try {
+      const { file, checked } = await video.toSend();
+      converting = false;
+      this.announce.resetProgress();
       await (await this.#jobs.running()).send(file, checked);
-      this.#video.clear();
+      video.clear();
     } catch (err) {
-      if (isAbort(err)) this._notice = this.#video.file ? this.#t.term('vtCancelled') : '';
+      if (isAbort(err))
+        this._notice = video.file ? this.#t.term(converting ? 'vtConvertCancelled' : 'vtCancelled') : '';
       else this._error = err;
     }
   }
@@ -239,6 +275,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
   // ---------------------------------------------------------------- internals
 
   #derive(): UploaderStatus {
+    if (this.#video.converting) return 'converting';
     if (this.#jobs.run?.request.busy) return 'uploading';
     const record = this.job;
     if (record) return record.status === 'creating' ? 'resending' : record.status;
@@ -262,6 +299,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     reset: () => (this.results.remove(), this.reset()),
     tryAnother: () => (this.#actions.reset(), void this.updateComplete.then(() => this.#intake.open())),
     retryScene: () => this.#jobs.run?.scene.retry(this.job),
+    setTrim: (start: number, end: number, moved: 'start' | 'end') => this.#video.setTrim(start, end, moved),
   };
 
   #view(): UploaderView {
@@ -305,7 +343,8 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
         ${s === 'idle' || s === 'ready' || s === 'checking' ? renderCost(t, COSTS.videoJob, this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
       ${s === 'idle' ? renderIdle(t, this.#intake) : views?.renderPhase(this.#view())}
-      ${this._error ? this.#panel.render(t, this._error, { onChoose: () => this.#intake.open(), onRetry: this.#actions.start, onRestart: this.#actions.reset, topUpHref: this.topUpHref || undefined }) : nothing}
+      ${this._error ? this.#panel.render(t, this._error, { detail: this.#views.module?.refusalDetail(t, this._error), onChoose: () => this.#intake.open(), onRetry: this.#actions.start, onRestart: this.#actions.reset, topUpHref: this.topUpHref || undefined }) : nothing}
+      ${s === 'idle' && this.#video.interrupted ? this.#views.module?.renderInterrupted(t, this.#video.interrupted) : nothing}
       ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
       ${s === 'idle' || s === 'ready' ? renderTips(t) : nothing}
       ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => (this.results.remove(), this.#jobs.adopt(id))) : nothing}

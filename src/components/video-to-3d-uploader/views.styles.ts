@@ -87,4 +87,72 @@ export const viewStyles = css`
   .history li button {
     grid-area: open;
   }
+  .fit ul {
+    margin: 0;
+    padding-inline-start: 1.25em;
+  }
+  .fit h3 {
+    margin: 0 0 var(--_space);
+    font-size: 1em;
+  }
+  .trim {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    padding: var(--_space) calc(var(--_space) * 1.5) calc(var(--_space) * 1.5);
+    margin: var(--_space) 0 0;
+    display: grid;
+    gap: var(--_space);
+    min-inline-size: 0;
+  }
+  .strip-wrap {
+    position: relative;
+    block-size: 54px;
+    border-radius: 4px;
+    overflow: hidden;
+    background: var(--_surface-2);
+  }
+  .filmstrip {
+    display: flex;
+    block-size: 100%;
+  }
+  .filmstrip img {
+    flex: 1 1 0;
+    min-inline-size: 0;
+    block-size: 100%;
+    object-fit: cover;
+    opacity: 0.45;
+  }
+  .window {
+    position: absolute;
+    inset-block: 0;
+    border: 3px solid var(--_accent);
+    border-radius: 4px;
+    box-sizing: border-box;
+    background: color-mix(in srgb, var(--_accent) 12%, transparent);
+  }
+  .trim-inputs {
+    display: grid;
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+    gap: calc(var(--_space) * 2);
+  }
+  @container (max-width: 520px) {
+    .trim-inputs {
+      grid-template-columns: minmax(0, 1fr);
+    }
+  }
+  .trim-inputs label {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    align-items: center;
+    gap: 0 var(--_space);
+  }
+  .trim-inputs input {
+    grid-column: 1;
+    inline-size: 100%;
+    accent-color: var(--_accent);
+    min-block-size: 24px;
+  }
+  .trim-inputs output {
+    grid-column: 2;
+  }
 `;

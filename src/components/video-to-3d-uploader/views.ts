@@ -11,9 +11,11 @@ import { safeUrl } from '../../internal/safe-url.js';
 import { isSavedFileGone } from '../shared/saved-file.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
+import { renderConverting, renderFit } from './fit-view.js';
 import type { UploaderView } from './types.js';
 
 export { viewStyles } from './views.styles.js';
+export { refusalDetail, renderInterrupted } from './fit-view.js';
 
 /** The phase's view (every phase but `idle`, which the element draws itself). */
 export function renderPhase(v: UploaderView) {
@@ -23,6 +25,8 @@ export function renderPhase(v: UploaderView) {
       return html`<div class="checking"><p>${t.term('vtChecking')}</p>${renderProgress(undefined, t.term('vtChecking'))}<p class="muted">${v.video.file?.name}</p></div>`;
     case 'ready':
       return renderReady(v);
+    case 'converting':
+      return renderConverting(v);
     case 'uploading':
     case 'resending':
       return renderUploading(v, v.status === 'resending');
@@ -63,6 +67,7 @@ function renderReady(v: UploaderView) {
           <div><dt>${t.term('vtFactSize')}</dt><dd>${f.bytes(c.bytes)}</dd></div>
           <div><dt>${t.term('vtFactFormat')}</dt><dd>${c.container.toUpperCase()}</dd></div>
         </dl>
+        ${v.video.skipped ? html`<p class="notice" role="note" data-skipped>${t.term('vtSkippedChecks', { codec: v.video.skipped })}</p>` : nothing}
       </div>
     </div>
     ${
@@ -74,9 +79,10 @@ function renderReady(v: UploaderView) {
         </div>`
         : nothing
     }
+    ${v.video.fit ? renderFit(v) : nothing}
     ${v.video.noStorage ? html`<p class="notice" role="note">${t.term('noStorageUpload')}</p>` : nothing}
     <div class="actions">
-      <button type="button" part="confirm-button" class="primary" ?disabled=${v.confirmOff} @click=${v.start}>${t.term('vtConfirm', { cost: COSTS.videoJob })}</button>
+      <button type="button" part="confirm-button" class="primary" ?disabled=${v.confirmOff} @click=${v.start}>${t.term(v.video.fit ? 'vtConvertConfirm' : 'vtConfirm', { cost: COSTS.videoJob })}</button>
       ${v.intake.render(t.term('chooseAnother'), { primary: false })}
     </div>
   </div>`;
