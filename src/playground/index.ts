@@ -24,8 +24,8 @@
  * or the worker could not be registered or did not take the page. Then the paths are under the
  * worker's folder if the page is in it, else under the page's own folder.
  *
- * The worker answers only pages that opted in during their load (./worker.ts): this module posts
- * OPT_IN_MESSAGE to it each load, and again whenever a new worker takes the page.
+ * The worker answers only pages that opted in during their load (./worker.ts): this module sends
+ * it the opt-in request (./target.ts) each load, and again whenever a new worker takes the page.
  *
  * The elements ask for a session and their job list as they connect, before the worker has taken
  * the page on a first visit: their `fetch` calls to the playground's paths are held until the
@@ -37,7 +37,7 @@
  * `pg.ledger()` (what was charged and refunded). Also on `globalThis.mediakitPlayground`.
  */
 import { answerCodecCalls } from './codec.js';
-import { OPT_IN_MESSAGE, ownedBy, playgroundPaths, targetOf } from './target.js';
+import { OPT_IN_HEADER, optInUrl, ownedBy, playgroundPaths, targetOf } from './target.js';
 
 /** The sandbox's fault kinds (the spec's failure scenarios). */
 export type PlaygroundFault =
@@ -222,46 +222,92 @@ function holdCalls(owned: (url: URL) => boolean) {
 
 type Hold = ReturnType<typeof holdCalls>;
 
-/** Tells the worker that this page wants the playground, and waits for its answer. */
-function optIn(worker: ServiceWorker): Promise<void> {
-  const channel = new MessageChannel();
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      channel.port1.close();
-      reject(new Error('the worker did not answer'));
-    }, TAKE_MS);
-    channel.port1.onmessage = () => {
-      clearTimeout(timer);
-      channel.port1.close();
-      resolve();
-    };
-    worker.postMessage({ type: OPT_IN_MESSAGE }, [channel.port2]);
-  });
+/** Tells the worker controlling this page that the page wants the playground (./target.ts). */
+async function optIn(scope: URL, network: typeof fetch): Promise<void> {
+  const r = await network(optInUrl(scope), { method: 'POST', headers: { [OPT_IN_HEADER]: 'opt-in' } });
+  if (r.status !== 204 || r.headers.get(OPT_IN_HEADER) !== 'opted-in')
+    throw new Error(`the worker did not take this page's opt-in (${r.status})`);
+}
+
+/**
+ * On a load the worker did not control from its start, requests the hold cannot catch (an `<img>`
+ * or `<video>` of a kept result, as a saved value shows) went to the network before the worker
+ * took the page: then the page is reloaded, once, for the worker to answer them.
+ */
+const RELOADED = 'mediakit-playground-reloaded';
+
+/** A load the worker controlled from its start: a later miss may reload again. */
+function forgetReload(): void {
+  try {
+    sessionStorage.removeItem(RELOADED);
+  } catch {
+    // No storage: nothing was kept.
+  }
+}
+
+function reloadIfMissed(owned: (url: URL) => boolean): (takenAt: number) => void {
+  let takenAt = Infinity;
+  const missed: PerformanceEntry[] = [];
+  const check = () => {
+    if (!missed.some((e) => e.startTime < takenAt)) return;
+    try {
+      if (sessionStorage.getItem(RELOADED) === location.href) return; // reloaded once already
+      sessionStorage.setItem(RELOADED, location.href);
+    } catch {
+      return; // no storage: no way to reload only once
+    }
+    location.reload();
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as PerformanceResourceTiming[]) {
+      let url: URL;
+      try {
+        url = new URL(entry.name);
+      } catch {
+        continue;
+      }
+      if (entry.initiatorType !== 'fetch' && owned(url)) missed.push(entry);
+    }
+    check();
+  }).observe({ type: 'resource', buffered: true });
+  return (at) => {
+    takenAt = at;
+    check();
+  };
 }
 
 /**
  * The worker serves this page: registered, it takes the page (on a first visit, or after a hard
  * reload that passed it, or from another worker that held it), and the page opts in, again each
- * time this worker takes it anew (an updated one, one registered again). Rejects when the worker
- * cannot be registered or does not take the page within TAKE_MS.
+ * time this worker takes it anew (an updated one, one registered again). `early` is the opt-in
+ * sent as the page started, when the worker controlled it already. Rejects when the worker cannot
+ * be registered or does not take the page within TAKE_MS.
  */
-async function viaWorker(container: ServiceWorkerContainer, worker: URL, scope: URL, hold: Hold): Promise<void> {
+async function viaWorker(
+  container: ServiceWorkerContainer,
+  worker: URL,
+  scope: URL,
+  hold: Hold,
+  early: Promise<void> | undefined,
+): Promise<void> {
   let gaveUp = false;
-  const ours = () => (container.controller?.scriptURL === worker.href ? container.controller : null);
-  /** Holds the calls until the worker controlling the page has taken its opt-in. */
-  const optInTo = (controller: ServiceWorker) => {
-    hold.close();
-    return optIn(controller).then(() => {
+  const ours = () => container.controller?.scriptURL === worker.href;
+  const opened = (optedIn: Promise<void>) =>
+    optedIn.then(() => {
       if (!gaveUp) hold.open(hold.network);
     });
+  /** Holds the calls until the worker now controlling the page has taken its opt-in. */
+  const optInNow = () => {
+    hold.close();
+    return opened(optIn(scope, hold.network));
   };
   const taken = new Promise<void>((resolve, reject) => {
     container.addEventListener('controllerchange', () => {
-      const controller = ours();
-      if (!gaveUp && controller) optInTo(controller).then(resolve, reject);
+      if (!gaveUp && ours()) optInNow().then(resolve, reject);
     });
   });
   taken.catch(() => undefined); // awaited below only when the worker has yet to take the page
+  const tookPage = early ? undefined : reloadIfMissed(ownedBy(scope));
   try {
     const registration = await container.register(worker.href, { scope: scope.pathname });
     // A worker of a narrower scope (the site's own) holds this page: ours can never take it.
@@ -270,18 +316,22 @@ async function viaWorker(container: ServiceWorkerContainer, worker: URL, scope: 
       throw new Error(`the Service Worker of ${matching.scope} serves it`);
     // The worker has no WebCodecs: this page encodes and decodes video for it.
     answerCodecCalls(container);
-    const controller = ours();
-    if (controller) return await optInTo(controller);
-    // A new worker takes the page as it activates; one already active (the page was hard-reloaded
-    // past it, or another worker holds it) is asked to take it again.
-    registration.active?.postMessage('claim');
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      taken,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`it did not take the page within ${TAKE_MS / 1000} s`)), TAKE_MS);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    if (early) return await opened(early);
+    if (ours()) {
+      await optInNow();
+    } else {
+      // A new worker takes the page as it activates; one already active (the page was
+      // hard-reloaded past it, or another worker holds it) is asked to take it again.
+      registration.active?.postMessage('claim');
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        taken,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`it did not take the page within ${TAKE_MS / 1000} s`)), TAKE_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    }
+    tookPage?.(performance.now());
   } catch (err) {
     gaveUp = true;
     throw err;
@@ -332,7 +382,11 @@ function start(options: PlaygroundOptions): Promise<Playground> {
       );
     return runInThisPage(scope, hold).then(() => controls(scope, 'page'));
   }
-  return viaWorker(container, worker, scope, hold).then(
+  // Already the worker's: the opt-in goes out now, ahead of every request the page makes after.
+  const early = container.controller?.scriptURL === worker.href ? optIn(scope, hold.network) : undefined;
+  early?.catch(() => undefined); // viaWorker reports it
+  if (early) forgetReload();
+  return viaWorker(container, worker, scope, hold, early).then(
     () => controls(scope, 'worker'),
     async (err: unknown) => {
       console.info(

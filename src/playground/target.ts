@@ -29,7 +29,11 @@ export function ownedBy(scope: URL): (url: URL) => boolean {
 }
 
 /**
- * The message a page posts to the worker, with a port for the answer, once in each load: the
- * worker answers only the pages (clients) that sent it.
+ * How a page opts in, once in each load: a POST to `optInUrl(scope)` with `OPT_IN_HEADER: opt-in`,
+ * which the worker answers (204, `OPT_IN_HEADER: opted-in`) and never passes on. A request, not a
+ * message: it reaches the worker on the page's own path to it, so in order with the page's later
+ * requests (an `<img>` of a kept result as the page loads). A header no `<img>` or `<form>` can
+ * send: only a script of the page opts it in.
  */
-export const OPT_IN_MESSAGE = 'mediakit-playground-opt-in';
+export const OPT_IN_HEADER = 'x-mediakit-playground';
+export const optInUrl = (scope: URL) => new URL('mediakit-playground-opt-in', scope);

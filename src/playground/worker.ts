@@ -5,8 +5,8 @@
  * which registers it.
  *
  * Its paths, under the worker's scope (its folder), are the playground's (./stack.ts). It answers
- * them only for the pages that opted in during their load (./index.ts posts OPT_IN_MESSAGE each
- * load, as MSW's worker answers only the clients that sent it MOCK_ACTIVATE): every other page of
+ * them only for the pages that opted in during their load (./index.ts sends its opt-in request
+ * each load, as MSW's worker answers only the clients that sent it MOCK_ACTIVATE): every other page of
  * the origin, one that never loaded playground.js included, reaches the network, so a site's own
  * proxy at the same path is never shadowed. The opted-in clients are kept in Cache Storage, so a
  * worker the browser stopped and started again still knows them. Once no open page has opted in,
@@ -22,7 +22,7 @@ import type { SandboxPlatform } from '../sandbox/platform.js';
 import { cacheResultStore } from './cache-store.js';
 import { ask, type CodecCall } from './codec.js';
 import { playgroundStack } from './stack.js';
-import { OPT_IN_MESSAGE } from './target.js';
+import { OPT_IN_HEADER, optInUrl } from './target.js';
 
 // The Service Worker's globals, declared here: the "webworker" lib would retype the whole
 // program's DOM (XMLHttpRequest.send and more), which the rest of the package runs in.
@@ -41,8 +41,6 @@ interface ClientLike {
 }
 interface MessageEventLike extends ExtendableEventLike {
   readonly data: unknown;
-  readonly source: ClientLike | null;
-  readonly ports: readonly MessagePort[];
 }
 declare const self: {
   readonly registration: { readonly scope: string; unregister(): Promise<boolean> };
@@ -88,12 +86,12 @@ async function keepOptedIn(): Promise<void> {
   await (await caches.open(CACHE)).put(CLIENTS_KEY, new Response(JSON.stringify([...ids])));
 }
 
-async function optIn(event: MessageEventLike): Promise<void> {
-  const id = event.source?.id;
-  if (!id) return;
+/** Takes a page's opt-in: known at once when the ids are loaded, so the page's next requests see it. */
+async function optIn(id: string): Promise<Response> {
+  optedIn?.add(id);
   (await loaded).add(id);
   await keepOptedIn();
-  event.ports[0]?.postMessage('opted-in');
+  return new Response(null, { status: 204, headers: { [OPT_IN_HEADER]: 'opted-in', 'cache-control': 'no-store' } });
 }
 
 let leaving: Promise<void> | undefined;
@@ -153,16 +151,22 @@ const stack = playgroundStack({
   platform: videoInPages,
 });
 
+const optInAt = optInUrl(new URL(self.registration.scope)).href;
+
 self.addEventListener('install', () => void self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener('message', (event) => {
   // A page loaded past the worker (a hard reload) asks to be taken again.
   if (event.data === 'claim') event.waitUntil(self.clients.claim());
-  else if ((event.data as { type?: unknown } | null)?.type === OPT_IN_MESSAGE) event.waitUntil(optIn(event));
 });
 self.addEventListener('fetch', (event) => {
   const { request, clientId } = event;
-  const mine = stack.owns(new URL(request.url));
+  const url = new URL(request.url);
+  if (url.href === optInAt && request.method === 'POST' && request.headers.get(OPT_IN_HEADER) === 'opt-in') {
+    if (clientId) event.respondWith(optIn(clientId));
+    return;
+  }
+  const mine = stack.owns(url);
   // A page arriving (or a call from a page that never opted in) is when the worker may find that nobody wants it.
   if (request.mode === 'navigate' || (mine && optedIn && !optedIn.has(clientId))) event.waitUntil(leaveIfUnwanted());
   if (!mine) return;

@@ -13,6 +13,17 @@ const PLAYGROUND_PAGE = `<!doctype html>
 <script type="module" src="/mediakit-elements.js"></script>
 </head><body><credit-badge></credit-badge></body></html>`;
 
+// A playground page that shows a file of the endpoint as it starts, as an element restoring a saved
+// value's kept result does (a module script after the playground's, as the elements' module is).
+const PLAYGROUND_IMAGE_PAGE = PLAYGROUND_PAGE.replace(
+  '</head>',
+  `<script type="module">
+    const img = new Image();
+    img.src = '/mediakit/results/kept-before';
+    document.body.append(img);
+  </script></head>`,
+);
+
 // A page of the same site that never asked for the playground.
 const PLAIN_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title></head><body>
 <p>the site's own page</p></body></html>`;
@@ -68,7 +79,7 @@ describe('the playground answers only pages that asked for it', () => {
     cdn = await buildCdnFolder();
     site = await staticSite({
       mounts: { '/': cdn.dir },
-      pages: { '/play.html': PLAYGROUND_PAGE, '/plain.html': PLAIN_PAGE },
+      pages: { '/play.html': PLAYGROUND_PAGE, '/play-image.html': PLAYGROUND_IMAGE_PAGE, '/plain.html': PLAIN_PAGE },
       routes: [
         // The site's real proxy at the elements' default endpoint.
         (req, res) => {
@@ -128,6 +139,15 @@ describe('the playground answers only pages that asked for it', () => {
     assert.equal(realHits.length, 2);
   });
 
+  it('a playground page the worker controls as it loads gets its files from the worker, from its first request', async () => {
+    const page = await context.newPage();
+    await page.goto(site.url + '/play-image.html');
+    assert.equal(await playgroundReady(page), 'worker');
+    await until(page, () => document.querySelector('img')?.complete);
+    assert.deepEqual(realHits.slice(2), [], 'the page reached the real proxy before it had opted in');
+    await page.close();
+  });
+
   it('a worker the browser stopped and started again answers each page as before', async () => {
     const account = await accountOf(playPage);
     const cdp = await context.newCDPSession(playPage);
@@ -160,5 +180,26 @@ describe('the playground answers only pages that asked for it', () => {
     await again.goto(site.url + '/play.html');
     assert.equal(await playgroundReady(again), 'worker');
     assert.equal((await askSession(again)).real, false);
+  });
+
+  it('a first visit whose page showed a file before the worker took it is reloaded once, and the worker answers it then', async () => {
+    const fresh = await browser.newContext();
+    try {
+      const page = await fresh.newPage();
+      let loads = 0;
+      page.on('framenavigated', (f) => f === page.mainFrame() && loads++);
+      const before = realHits.length;
+      await page.goto(site.url + '/play-image.html');
+      for (const end = Date.now() + 30_000; loads < 2 && Date.now() < end;) await page.waitForTimeout(100);
+      assert.equal(loads, 2, 'the first visit was not reloaded');
+      await until(page, () => navigator.serviceWorker.controller !== null && document.querySelector('img')?.complete);
+      assert.equal(await playgroundReady(page), 'worker');
+      await page.waitForTimeout(500);
+      assert.equal(loads, 2, 'reloaded more than once');
+      // Only the first load's image went out, before the worker had the page.
+      assert.deepEqual(realHits.slice(before), ['GET /mediakit/results/kept-before']);
+    } finally {
+      await fresh.close();
+    }
   });
 });
