@@ -21,6 +21,8 @@ export interface JobHistoryOptions {
   poller?: (client: MediaClient) => JobPoller;
 }
 
+const RETRY_MS = [1000, 3000, 10_000, 30_000];
+
 export class JobHistoryController implements ReactiveController {
   readonly host: ReactiveControllerHost;
   readonly #o: JobHistoryOptions;
@@ -67,7 +69,12 @@ export class JobHistoryController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  async #restore(): Promise<void> {
+  /**
+   * Reads the records, and reads again after a failure (a session not ready yet, storage busy while
+   * the previous page goes away): an element never stays idle over a job this device knows about.
+   * Tries again after 1, 3, 10 and 30 s, and at once when the page comes back or goes online.
+   */
+  async #restore(attempt = 0): Promise<void> {
     try {
       const records = (await (this.#o.poller ?? JobPoller.for)(this.#o.client()).resume()).filter(
         (r) => r.kind === this.#o.kind,
@@ -75,7 +82,24 @@ export class JobHistoryController implements ReactiveController {
       this.#set(records);
       this.#o.onRestored?.(records);
     } catch (err) {
-      console.warn('[mediakit] could not read the job list', err);
+      const delay = RETRY_MS[attempt];
+      console.warn(
+        `[mediakit] could not read the job list${delay === undefined ? '' : `; trying again in ${delay / 1000} s`}`,
+        err,
+      );
+      if (delay === undefined || typeof window === 'undefined') return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          window.removeEventListener('pageshow', done);
+          window.removeEventListener('online', done);
+          resolve();
+        };
+        const timer = setTimeout(done, delay);
+        window.addEventListener('pageshow', done);
+        window.addEventListener('online', done);
+      });
+      return this.#restore(attempt + 1);
     }
   }
 }

@@ -34,6 +34,24 @@ class HistoryProbe extends LitElement {
 }
 customElements.define('history-probe', HistoryProbe);
 
+/** A poller whose first read of the records fails (storage busy while the previous page goes away). */
+let failures = 0;
+class FlakyProbe extends LitElement {
+  readonly history = new JobHistoryController(this, {
+    kind: 'video',
+    client: () => client,
+    poller: () => {
+      if (failures > 0) {
+        failures--;
+        return { resume: () => Promise.reject(new Error('the job store is busy')) } as unknown as JobPoller;
+      }
+      return poller;
+    },
+    onRestored: (r) => restored.push(r),
+  });
+}
+customElements.define('flaky-probe', FlakyProbe);
+
 const names = (el: Element) => [...el.shadowRoot!.querySelectorAll('li')].map((li) => li.textContent);
 
 async function seed(): Promise<JobRecord[]> {
@@ -117,5 +135,13 @@ describe('JobHistoryController', function () {
     el.history.track({ ...fresh, status: 'queued', handle: 'handle-9' });
     await el.updateComplete;
     expect(names(el)[0]).to.equal('scan 9');
+  });
+
+  it('reads again after a failed first read, so an element never stays idle over a known job', async () => {
+    failures = 1;
+    await fixture<FlakyProbe>(html`<flaky-probe></flaky-probe>`);
+    await until(() => restored.length === 1, 10_000, 'the records on the second read');
+    expect(restored[0]!.map((r) => r.id)).to.include('job-5');
+    expect(failures).to.equal(0);
   });
 });
