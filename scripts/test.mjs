@@ -70,6 +70,9 @@ if (only !== '--browser') {
   if (files.length) {
     // The multi-instance proxy tests run two proxies on a real Redis: $REDIS_URL (CI starts one) or a private redis-server.
     const env = files.some((f) => f.includes('redis')) && !process.env.REDIS_URL ? { REDIS_SERVER: ensureRedis() } : {};
+    // The playground's layout and worker tests drive Chromium from Node (playwright-core).
+    if (files.some((f) => f.startsWith('test/playground/') && !f.endsWith('opt-in.test.ts')))
+      env.CHROME_PATH = ensureChromium();
     console.log(`\n[mediakit] node tests: ${files.length} files`);
     await nodeTests(files, env, 2);
   }
