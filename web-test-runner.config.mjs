@@ -13,7 +13,8 @@
 // behind a stack (for its ledger and faults) and /__fixtures/video makes a small H.264 video with
 // ffmpeg (test/fixtures/media.ts), /__fixtures/phone?name=NAME serves a phone-media corpus clip (test/fixtures/phone-media.ts), /__fixtures/splat?asset=NAME&to=ksplat|spz|spz-v3 converts a shared
 // splat asset with maintained tools (test/fixtures/splat-convert.ts), /__fixtures/held-ply serves a PLY
-// that stops part-way until the test releases it, /__fixtures/draco?asset=NAME
+// that stops part-way until the test releases it, /__fixtures/photo?name=NAME serves a phone-photo
+// corpus file (test/fixtures/phone-photos.ts), /__fixtures/draco?asset=NAME
 // Draco-compresses a shared GLB with Google's encoder (test/fixtures/draco.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
 // reports a GLB's statistics by @gltf-transform/functions' inspect().
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ import { readFile } from 'node:fs/promises';
 import { inspectStats } from './test/fixtures/inspect.ts';
 import { makeVideo } from './test/fixtures/media.ts';
 import { PHONE_CLIPS, phoneClipBytes } from './test/fixtures/phone-media.ts';
+import { PHONE_PHOTOS, phonePhotoBytes } from './test/fixtures/phone-photos.ts';
 import { convertSplat } from './test/fixtures/splat-convert.ts';
 import { dracoGlb } from './test/fixtures/draco.ts';
 import { hostileEndpoint } from './test/fixtures/hostile-endpoint.ts';
@@ -202,6 +204,12 @@ async function testRoutes(ctx, next) {
   if (ctx.path === '/__fixtures/phone' && (Object.hasOwn(PHONE_CLIPS, ctx.query.name ?? '') || ctx.query.name === 'truncated.mp4')) {
     ctx.type = ctx.query.name.endsWith('.mov') ? 'video/quicktime' : 'video/mp4';
     ctx.body = Buffer.from(await phoneClipBytes(ctx.query.name));
+    return;
+  }
+  // The phone-photo corpus (test/fixtures/phone-photos.ts), made once by sharp and heif-enc.
+  if (ctx.path === '/__fixtures/photo' && Object.hasOwn(PHONE_PHOTOS, ctx.query.name ?? '')) {
+    ctx.type = 'application/octet-stream';
+    ctx.body = Buffer.from(await phonePhotoBytes(ctx.query.name));
     return;
   }
   if (ctx.path === '/__fixtures/video') {

@@ -74,6 +74,13 @@ const ar: Translation = {
   jobNotFound: 'لم تعد الخدمة تعرف هذه المهمة (أو أنها تخص جلسة أخرى). ابدأ مهمة جديدة.',
   jobCancelled: 'أُوقف الرفع قبل إنشاء المهمة.',
   jobFailed: 'تعذّر على الخدمة إكمال هذه المهمة.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `حُوّلت من ${p.from}` : 'عُدّلت لتناسب الحدود',
+      ...(p.fromMp !== p.toMp ? [`من ${f.number(p.fromMp)}\u00a0ميغابكسل إلى ${f.number(p.toMp)}\u00a0ميغابكسل`] : []),
+      `من ${f.bytes(p.fromBytes)} إلى ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['وأُديرت لتصبح معتدلة'] : []),
+    ].join('، ') + '.',
 
   // errors
   errEmptyTitle: 'هذا الملف فارغ',

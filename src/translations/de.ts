@@ -50,6 +50,13 @@ const de: Translation = {
     'Der Dienst kennt diesen Auftrag nicht mehr (oder er gehört zu einer anderen Sitzung). Starten Sie einen neuen Auftrag.',
   jobCancelled: 'Der Upload wurde angehalten, bevor der Auftrag erstellt wurde.',
   jobFailed: 'Der Dienst konnte diesen Auftrag nicht abschließen.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Aus ${p.from} umgewandelt` : 'Passend gemacht',
+      ...(p.fromMp !== p.toMp ? [`${f.number(p.fromMp)}\u00a0MP auf ${f.number(p.toMp)}\u00a0MP`] : []),
+      `${f.bytes(p.fromBytes)} auf ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['aufgerichtet'] : []),
+    ].join(', ') + '.',
   // errors
   errEmptyTitle: 'Diese Datei ist leer',
   errEmptyHint: 'Wählen Sie die Datei erneut; sie wurde vielleicht nicht vollständig kopiert.',

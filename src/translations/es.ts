@@ -51,6 +51,13 @@ const es: Translation = {
   jobNotFound: 'El servicio ya no reconoce esta tarea (o pertenece a otra sesión). Empieza una tarea nueva.',
   jobCancelled: 'La subida se ha detenido antes de que se creara la tarea.',
   jobFailed: 'El servicio no ha podido terminar esta tarea.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Convertida de ${p.from}` : 'Ajustada a los límites',
+      ...(p.fromMp !== p.toMp ? [`de ${f.number(p.fromMp)}\u00a0MP a ${f.number(p.toMp)}\u00a0MP`] : []),
+      `de ${f.bytes(p.fromBytes)} a ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['enderezada'] : []),
+    ].join(', ') + '.',
 
   // errors
   errEmptyTitle: 'Este archivo está vacío',

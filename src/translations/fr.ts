@@ -51,6 +51,13 @@ const fr: Translation = {
     'Le service ne connaît plus cette tâche (ou elle appartient à une autre session). Lancez une nouvelle tâche.',
   jobCancelled: 'L’envoi a été arrêté avant la création de la tâche.',
   jobFailed: 'Le service n’a pas pu terminer cette tâche.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Convertie depuis ${p.from}` : 'Adaptée aux limites',
+      ...(p.fromMp !== p.toMp ? [`de ${f.number(p.fromMp)}\u00a0Mpx à ${f.number(p.toMp)}\u00a0Mpx`] : []),
+      `de ${f.bytes(p.fromBytes)} à ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['redressée'] : []),
+    ].join(', ') + '.',
 
   // errors
   errEmptyTitle: 'Ce fichier est vide',

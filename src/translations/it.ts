@@ -51,6 +51,13 @@ const it: Translation = {
     "Il servizio non riconosce più questa elaborazione (o appartiene a un'altra sessione). Avvia una nuova elaborazione.",
   jobCancelled: "Il caricamento è stato interrotto prima che l'elaborazione venisse creata.",
   jobFailed: 'Il servizio non è riuscito a completare questa elaborazione.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Convertita da ${p.from}` : 'Adattata ai limiti',
+      ...(p.fromMp !== p.toMp ? [`da ${f.number(p.fromMp)}\u00a0MP a ${f.number(p.toMp)}\u00a0MP`] : []),
+      `da ${f.bytes(p.fromBytes)} a ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['raddrizzata'] : []),
+    ].join(', ') + '.',
   // errors
   errEmptyTitle: 'Il file è vuoto',
   errEmptyHint: 'Scegli di nuovo il file: forse la copia non era ancora terminata.',

@@ -49,6 +49,13 @@ const ja: Translation = {
     'このジョブはサービスで見つかりません（または別のセッションのジョブです）。新しいジョブを開始してください。',
   jobCancelled: 'ジョブが作成される前に、アップロードが停止されました。',
   jobFailed: 'サービスでこのジョブを完了できませんでした。',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `${p.from}から変換` : '上限に合わせて調整',
+      ...(p.fromMp !== p.toMp ? [`${f.number(p.fromMp)}\u00a0MPから${f.number(p.toMp)}\u00a0MP`] : []),
+      `${f.bytes(p.fromBytes)}から${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['向きを補正'] : []),
+    ].join('、') + '。',
 
   // errors
   errEmptyTitle: 'このファイルは空です',

@@ -47,6 +47,13 @@ const ko: Translation = {
   jobNotFound: '서비스에서 이 작업을 더 이상 찾을 수 없습니다(또는 다른 세션의 작업입니다). 새 작업을 시작하세요.',
   jobCancelled: '작업이 생성되기 전에 업로드가 중지되었습니다.',
   jobFailed: '서비스에서 이 작업을 완료하지 못했습니다.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `${p.from}에서 변환됨` : '한도에 맞게 조정됨',
+      ...(p.fromMp !== p.toMp ? [`${f.number(p.fromMp)}\u00a0MP에서 ${f.number(p.toMp)}\u00a0MP로`] : []),
+      `${f.bytes(p.fromBytes)}에서 ${f.bytes(p.toBytes)}(으)로`,
+      ...(p.turned ? ['방향 바로잡음'] : []),
+    ].join(', ') + '.',
 
   // errors
   errEmptyTitle: '빈 파일입니다',

@@ -51,6 +51,13 @@ const nl: Translation = {
   jobNotFound: 'De dienst kent deze taak niet meer (of de taak hoort bij een andere sessie). Start een nieuwe taak.',
   jobCancelled: 'Het uploaden is gestopt voordat de taak was aangemaakt.',
   jobFailed: 'De dienst kon deze taak niet voltooien.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Omgezet uit ${p.from}` : 'Passend gemaakt',
+      ...(p.fromMp !== p.toMp ? [`van ${f.number(p.fromMp)}\u00a0MP naar ${f.number(p.toMp)}\u00a0MP`] : []),
+      `van ${f.bytes(p.fromBytes)} naar ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['rechtgezet'] : []),
+    ].join(', ') + '.',
 
   // errors
   errEmptyTitle: 'Dit bestand is leeg',

@@ -56,6 +56,13 @@ const pl: Translation = {
   jobNotFound: 'Usługa nie zna już tego zadania (lub należy ono do innej sesji). Rozpocznij nowe zadanie.',
   jobCancelled: 'Przesyłanie zostało zatrzymane przed utworzeniem zadania.',
   jobFailed: 'Usługa nie mogła ukończyć tego zadania.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Przekonwertowano z ${p.from}` : 'Dopasowano do limitów',
+      ...(p.fromMp !== p.toMp ? [`z ${f.number(p.fromMp)}\u00a0MP do ${f.number(p.toMp)}\u00a0MP`] : []),
+      `z ${f.bytes(p.fromBytes)} do ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['obrócono do pionu'] : []),
+    ].join(', ') + '.',
 
   // errors
   errEmptyTitle: 'Ten plik jest pusty',

@@ -51,6 +51,13 @@ const ptBR: Translation = {
   jobNotFound: 'O serviço não reconhece mais esta tarefa (ou ela pertence a outra sessão). Inicie uma nova tarefa.',
   jobCancelled: 'O envio foi interrompido antes de a tarefa ser criada.',
   jobFailed: 'O serviço não conseguiu concluir esta tarefa.',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `Convertida de ${p.from}` : 'Ajustada aos limites',
+      ...(p.fromMp !== p.toMp ? [`de ${f.number(p.fromMp)}\u00a0MP para ${f.number(p.toMp)}\u00a0MP`] : []),
+      `de ${f.bytes(p.fromBytes)} para ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['endireitada'] : []),
+    ].join(', ') + '.',
   // errors
   errEmptyTitle: 'Este arquivo está vazio',
   errEmptyHint: 'Escolha o arquivo novamente; talvez a cópia ainda não tivesse terminado.',

@@ -46,6 +46,13 @@ const zhHans: Translation = {
   jobNotFound: '服务已找不到此任务（或该任务属于其他会话）。请新建任务。',
   jobCancelled: '任务创建之前，上传已停止。',
   jobFailed: '服务无法完成此任务。',
+  photoFitted: (p, f) =>
+    [
+      p.from ? `已从 ${p.from} 转换` : '已调整以符合限制',
+      ...(p.fromMp !== p.toMp ? [`${f.number(p.fromMp)}\u00a0MP 降至 ${f.number(p.toMp)}\u00a0MP`] : []),
+      `${f.bytes(p.fromBytes)} 降至 ${f.bytes(p.toBytes)}`,
+      ...(p.turned ? ['已校正方向'] : []),
+    ].join('，') + '。',
 
   // errors
   errEmptyTitle: '此文件为空',

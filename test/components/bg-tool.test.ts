@@ -6,6 +6,7 @@ import { MediaClient } from '../../src/client/media-client.js';
 import type { ImageReadyEvent } from '../../src/events/image-ready.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
 import { assetLibrary, apiRequests } from '../fixtures/asset-library.js';
+import { phonePhoto, type PhonePhoto } from '../fixtures/phone-photo-files.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
@@ -775,4 +776,53 @@ runProductElementTests({
     void (el as BgTool).start();
     await done(el as BgTool);
   },
+});
+
+describe('<bg-tool>: photos as phones make them (made to fit before anything is spent)', function () {
+  this.timeout(120_000);
+
+  /** Chooses a corpus photo, removes its background, and says what the facts line said and what came back. */
+  async function removeBackground(name: PhonePhoto) {
+    const el = await mount({ format: 'jpg' });
+    const before = await spent();
+    const sent = requestsTo(`${endpoint}/api/v1`);
+    el.selectFile(await phonePhoto(name));
+    await until(() => el.status === 'ready' || q(el, '[part~="error"]'), 60_000, 'the image check');
+    await el.updateComplete;
+    expect(q(el, '[part~="error"]'), 'no refusal').to.equal(undefined);
+    expect(requestsTo(`${endpoint}/api/v1`), 'nothing sent while converting').to.equal(sent);
+    const facts = q(el, '[part~="photo-fit"]')?.textContent ?? '';
+    const ready$ = new Promise<ImageReadyEvent>((r) => el.addEventListener('mk-image-ready', r, { once: true }));
+    q(el, '[part~="run-button"]')!.click();
+    await done(el);
+    expect(el.status).to.equal('succeeded');
+    expect(await spent(), 'exactly one charge').to.equal(before + 1);
+    return { facts, detail: (await ready$).detail };
+  }
+
+  it('an iPhone HEIC (12 MP): converted in the browser (its pixels kept), one charge', async () => {
+    const { facts, detail } = await removeBackground('iphone-12mp.heic');
+    expect(facts).to.match(/^Converted from HEIC, \d+(\.\d)? MB to \d+(\.\d)? MB\.$/);
+    // The service's auto size gives at most 10 MP: the 12 MP original arrived whole.
+    expect(detail.width / detail.height).to.be.closeTo(4032 / 3024, 0.01);
+  });
+
+  it('a 24 MP Android JPEG over 12 MB: re-encoded under 12 MB, one charge', async () => {
+    const { facts } = await removeBackground('android-24mp.jpg');
+    expect(facts).to.match(/^Made to fit, (24 MP to \d+(\.\d)? MP, )?14(\.\d)? MB to \d+(\.\d)? MB\.$/);
+  });
+
+  it('a JPEG with EXIF orientation 6: drawn upright, so the result is portrait; one charge', async () => {
+    const { facts, detail } = await removeBackground('exif-6.jpg');
+    expect(facts).to.match(/, turned upright\.$/);
+    expect([detail.width, detail.height]).to.deep.equal([400, 600]);
+  });
+
+  it('a 16-bit PNG and a CMYK JPEG: sent unchanged (the API takes them); one charge each', async () => {
+    for (const name of ['deep-16bit.png', 'print-cmyk.jpg'] as const) {
+      const { facts, detail } = await removeBackground(name);
+      expect(facts, name).to.equal('');
+      expect([detail.width, detail.height], name).to.deep.equal([800, 600]);
+    }
+  });
 });

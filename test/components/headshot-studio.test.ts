@@ -8,6 +8,7 @@ import type { HeadshotChooseEvent } from '../../src/events/headshot-choose.js';
 import type { FileSelectEvent } from '../../src/events/file-select.js';
 import { fault, ledger, photo, requestsTo, until, type StackName } from '../fixtures/browser.js';
 import { apiRequests } from '../fixtures/asset-library.js';
+import { phonePhoto, type PhonePhoto } from '../fixtures/phone-photo-files.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
@@ -62,12 +63,13 @@ describe('<headshot-studio>: checks before spending', () => {
     expect(requestsTo(`${endpoint}/api/v1/headshot`)).to.equal(before);
   });
 
-  it('refuses a photo over 12 MB before sending it', async () => {
+  it('makes a photo over 12 MB fit before sending it, and says so', async () => {
     const el = await mount();
     const before = requestsTo(`${endpoint}/api/v1/headshot`);
-    el.selectFile(new File([await selfie(), new Uint8Array(12 * 1024 * 1024)], 'huge.jpg', { type: 'image/jpeg' }));
-    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the error panel');
-    expect(panel.dataset['reason']).to.equal('too_large');
+    await ready(el, new File([await selfie(), new Uint8Array(12 * 1024 * 1024)], 'huge.jpg', { type: 'image/jpeg' }));
+    expect(q(el, '[part~="error"]')).to.equal(undefined);
+    expect(el.status).to.equal('ready');
+    expect(q(el, '[part~="photo-fit"]')!.textContent).to.match(/^Made to fit, 12(\.\d)? MB to \d+(\.\d)? kB\.$/);
     expect(requestsTo(`${endpoint}/api/v1/headshot`)).to.equal(before);
   });
 
@@ -811,4 +813,68 @@ runProductElementTests({
     await batch;
     studio.choose(studio.headshots.find((h) => h.status === 'succeeded')!.slot);
   },
+});
+
+describe('<headshot-studio>: photos as phones make them (made to fit before anything is spent)', function () {
+  this.timeout(120_000);
+
+  /** Chooses a corpus photo, makes one headshot of it, and says what the facts line said and what was charged. */
+  async function oneHeadshot(name: PhonePhoto) {
+    const el = await mount();
+    el.variants = [0];
+    const before = (await charged()).length;
+    const sent = requestsTo(`${endpoint}/api/v1/headshot`);
+    el.selectFile(await phonePhoto(name));
+    await until(() => el.status === 'ready' || q(el, '[part~="error"]'), 60_000, 'the photo check');
+    await el.updateComplete;
+    expect(q(el, '[part~="error"]'), 'no refusal').to.equal(undefined);
+    expect(requestsTo(`${endpoint}/api/v1/headshot`), 'nothing sent while converting').to.equal(sent);
+    const facts = q(el, '[part~="photo-fit"]')?.textContent ?? '';
+    const dims = q(el, '.photo-facts .nums')!.textContent!;
+    q(el, '[part~="generate-button"]')!.click();
+    await done(el);
+    expect(el.status).to.equal('succeeded');
+    expect((await charged()).length - before, 'exactly one charge').to.equal(1);
+    return { el, facts, dims };
+  }
+
+  it('an iPhone HEIC (12 MP): decoded by the WebAssembly decoder, loaded only then; 12 MP sent; one charge', async () => {
+    const heic = () => performance.getEntriesByType('resource').some((e) => e.name.includes('heic-to'));
+    expect(heic(), 'the HEIC decoder is not loaded with the page').to.equal(false);
+    const { facts, dims } = await oneHeadshot('iphone-12mp.heic');
+    expect(heic(), 'the HEIC decoder was loaded for the HEIC').to.equal(true);
+    expect(facts).to.match(/^Converted from HEIC, 12\.2 MP to 12 MP, /);
+    expect(dims).to.contain('4,000×3,000');
+  });
+
+  it('a 24 MP Android JPEG over 12 MB: 12 MP under 12 MB sent; one charge', async () => {
+    const { facts } = await oneHeadshot('android-24mp.jpg');
+    expect(facts).to.match(/^Made to fit, 24 MP to 12 MP, 14(\.\d)? MB to \d+(\.\d)? MB\.$/);
+  });
+
+  it('a JPEG with EXIF orientation 6: drawn upright (400×600) and sent; one charge', async () => {
+    const { facts, dims } = await oneHeadshot('exif-6.jpg');
+    expect(facts).to.match(/, turned upright\.$/);
+    expect(dims).to.contain('400×600');
+  });
+
+  it('a 16-bit PNG and a CMYK JPEG: the API takes them as they are, so they are sent unchanged; one charge each', async () => {
+    for (const name of ['deep-16bit.png', 'print-cmyk.jpg'] as const) {
+      const { facts, dims } = await oneHeadshot(name);
+      expect(facts, name).to.equal('');
+      expect(dims, name).to.contain('800×600');
+    }
+  });
+
+  it('a damaged HEIC is refused before any request, naming the problem and what to do', async () => {
+    const el = await mount();
+    const whole = await phonePhoto('iphone-12mp.heic');
+    const sent = requestsTo(`${endpoint}/api/v1/headshot`);
+    el.selectFile(new File([whole.slice(0, 4096)], 'IMG_0001.HEIC'));
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 60_000, 'the error panel');
+    expect(panel.dataset['reason']).to.equal('undecodable');
+    expect(panel.textContent).to.contain('The image cannot be opened').and.contain('Save it again');
+    expect(el.status).to.equal('idle');
+    expect(requestsTo(`${endpoint}/api/v1/headshot`)).to.equal(sent);
+  });
 });

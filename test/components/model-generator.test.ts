@@ -10,6 +10,7 @@ import type { ModelValue } from '../../src/components/model-generator/value.js';
 import type { AssetInfo } from '../../src/components/shared/result-value.js';
 import { advance, fault, ledger, photo, requestsTo, until } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
+import { phonePhoto } from '../fixtures/phone-photo-files.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
@@ -293,26 +294,20 @@ describe('<model-generator>: refusals before anything is spent', function () {
     expect(qa(el, '[part~="photo"]')).to.have.length(0);
   });
 
-  it('offers to make a 13 MB photo smaller, keeping its orientation, and sends nothing until then', async () => {
+  it('makes a 13 MB photo smaller by itself, keeping its orientation, sending nothing while it works', async () => {
     const el = await mount();
     const huge = await rotatedJpeg(600, 400, 13 * 1024 * 1024);
     expect(huge.size).to.be.greaterThan(13 * 1024 * 1024);
+    const before = creates();
     el.images = [huge];
     await checked(el);
     const item = q<HTMLElement>(el, '[part~="photo"]')!;
-    expect(item.dataset['state']).to.equal('oversized');
-    expect(item.textContent)
-      .to.match(/13(\.\d)? MB/)
-      .and.contain('400×600')
-      .and.contain('over the 12 MB limit');
-    expect(el.status).to.equal('idle');
-    const before = creates();
-    await el.start();
-    expect(q<HTMLElement>(el, '[part~="error"]')!.dataset['reason']).to.equal('too_large');
+    expect(item.dataset['state']).to.equal('ok');
+    expect(item.textContent).to.contain('400×600');
+    expect(q(el, '[part~="photo-fit"]')!.textContent).to.match(
+      /^Made to fit, 13(\.\d)? MB to \d+(\.\d)? kB, turned upright\.$/,
+    );
     expect(creates()).to.equal(before);
-    q(el, '[part~="downscale-button"]')!.click();
-    await checked(el);
-    expect(q<HTMLElement>(el, '[part~="photo"]')!.dataset['state']).to.equal('ok');
     const smaller = el.images[0] as File;
     expect(smaller.size).to.be.lessThan(12 * 1024 * 1024);
     expect(smaller.type).to.equal('image/jpeg');
@@ -1174,4 +1169,40 @@ runProductElementTests({
     void generator.start();
     await reach(generator, 'succeeded');
   },
+});
+
+describe('<model-generator>: photos as phones make them (made to fit before anything is spent)', function () {
+  this.timeout(180_000);
+
+  it('the whole corpus in one job (HEIC, 24 MP over 12 MB, EXIF 6, 16-bit PNG, CMYK): each made to fit or sent as it is, one charge, a model', async () => {
+    const el = await mount();
+    const before = await charges();
+    const sent = creates();
+    const names = ['iphone-12mp.heic', 'android-24mp.jpg', 'exif-6.jpg', 'deep-16bit.png', 'print-cmyk.jpg'] as const;
+    el.images = await Promise.all(names.map((n) => phonePhoto(n)));
+    await until(
+      () => qa(el, '[part~="photo"]').filter((p) => p.dataset['state'] === 'ok').length === names.length,
+      90_000,
+      'the five photos made to fit',
+    );
+    await el.updateComplete;
+    expect(q(el, '[part~="error"]'), 'no refusal').to.equal(undefined);
+    expect(creates(), 'nothing sent while converting').to.equal(sent);
+    const facts = qa(el, '[part~="photo"]').map((p) => p.querySelector('[part~="photo-fit"]')?.textContent ?? '');
+    // At most 4096 px on the longer side (a 3D texture is at most 2048).
+    expect(facts[0]).to.match(/^Converted from HEIC, \d+(\.\d)? MB to \d+(\.\d)? MB\.$/);
+    expect(facts[1]).to.match(/^Made to fit, 24 MP to 11(\.\d)? MP, 14(\.\d)? MB to \d+(\.\d)? MB\.$/);
+    expect(facts[2]).to.match(/, turned upright\.$/);
+    expect(facts.slice(3)).to.deep.equal(['', '']);
+    const files = el.images as File[];
+    expect(files.every((f) => f.size <= 12 * 1024 * 1024)).to.equal(true);
+    for (const f of files) {
+      const b = await createImageBitmap(f);
+      expect(Math.max(b.width, b.height), f.name).to.be.at.most(4096);
+      b.close();
+    }
+    await el.start();
+    await reach(el, 'succeeded', 120_000);
+    expect((await charges()) - before, 'exactly one charge').to.equal(1);
+  });
 });

@@ -12,6 +12,7 @@ import { ProductElement } from '../shared/product-element.js';
 import { RequestController, type SendContext } from '../shared/request-controller.js';
 import { ResultValueController } from '../shared/result-value.js';
 import { isSavedFileGone } from '../shared/saved-file.js';
+import { PHOTO_ACCEPT } from '../shared/photo-fit.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
@@ -61,6 +62,7 @@ export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
  * @csspart choose-button - Opens the file picker.
  * @csspart url-input - The image address field.
  * @csspart options - The options (size, format, background, crop).
+ * @csspart photo-fit - What was done to the chosen image to make it fit ("Converted from HEIC, 48 MP to 12 MP, …").
  * @csspart cost - The cost line.
  * @csspart run-button - Removes the background (again).
  * @csspart compare - The before/after comparison.
@@ -127,7 +129,7 @@ export class BgTool extends ProductElement<BgToolValue> {
     },
   });
   readonly #intake = new FileIntakeController(this, {
-    accept: 'image/jpeg,image/png,image/webp',
+    accept: PHOTO_ACCEPT,
     onFiles: ([file]) => {
       this.#clear();
       this.results.remove();

@@ -1,16 +1,21 @@
 /**
- * `BgImage`: the original of <bg-tool>, a file or an address the service fetches. A file is
- * checked before anything is spent (format by its bytes, size, a decode) and measured as the User
- * Timing `validate` (README "Performance timings"); it is shown from an object URL, an address as
- * it is. The width / height ratio sizes the comparison before the result is in.
+ * `BgImage`: the original of <bg-tool>, a file or an address the service fetches. A file is made
+ * to fit before anything is spent (the kit's shared conversion: HEIC decoded, EXIF turn applied,
+ * at most 12 MB; what was done kept for the facts line) and measured as the User Timing
+ * `validate` (README "Performance timings"); it is shown from an object URL (of the file that is
+ * sent), an address as it is. The width / height ratio sizes the comparison before the result is in.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { validateImage } from '../../client/validate-input.js';
+import type { CheckedImage } from '../../client/validate-input.js';
 import { InputCheck } from '../shared/input-check.js';
+import { fitChosenPhoto, type PhotoFit } from '../shared/photo-fit.js';
 
 export class BgImage {
   readonly host: ReactiveControllerHost;
   source: File | string | undefined;
+  /** What was done to the file to make it fit (undefined when it is sent as chosen). */
+  fit: PhotoFit | undefined;
+  checked: CheckedImage | undefined;
   /** What the "before" picture shows: the file's object URL, or the address. */
   beforeUrl: string | undefined;
   /** Width / height of the original, once known. */
@@ -35,10 +40,13 @@ export class BgImage {
   check(file: File): Promise<void> {
     this.source = file;
     return this.#check.run(
-      () => validateImage(file, 'image_file'),
-      (checked) => {
+      () => fitChosenPhoto(file, 'image_file'),
+      ({ file: sent, checked, fit }) => {
+        this.source = sent;
+        this.fit = fit;
+        this.checked = checked;
         this.ratio = checked.width / checked.height;
-        this.beforeUrl = URL.createObjectURL(file);
+        this.beforeUrl = URL.createObjectURL(sent);
       },
       (err) => {
         this.source = undefined;
@@ -51,6 +59,8 @@ export class BgImage {
   useUrl(url: string): void {
     this.cancel();
     this.source = url;
+    this.fit = undefined;
+    this.checked = undefined;
     this.beforeUrl = url;
     this.host.requestUpdate();
   }
@@ -79,6 +89,8 @@ export class BgImage {
     this.beforeUrl = undefined;
     this.ratio = undefined;
     this.source = undefined;
+    this.fit = undefined;
+    this.checked = undefined;
     this.error = undefined;
     this.#check.cancel();
     this.host.requestUpdate();

@@ -5,6 +5,7 @@
  */
 import { html, nothing } from 'lit';
 import { COSTS, LIMITS, type ImageToolSize } from '../../api/index.js';
+import { renderPhotoFit } from '../shared/photo-fit.js';
 import { renderProgress } from '../shared/progress.js';
 import type { BgView } from './types.js';
 
@@ -26,7 +27,8 @@ export function renderOptions(v: BgView) {
   const t = v.t;
   const none = v.bgColor === 'none';
   const again = !!v.result;
-  return html`<fieldset part="options" class="options" ?disabled=${v.busy || v.disabled}>
+  return html`${renderPhotoFit(t, v.image.fit, v.image.checked)}
+    <fieldset part="options" class="options" ?disabled=${v.busy || v.disabled}>
       <legend>${t.term('bgOptions')}</legend>
       <label class="field">${t.term('bgSize')}
         <select .value=${v.size} @change=${(e: Event) => v.setOptions({ size: (e.target as HTMLSelectElement).value as ImageToolSize })}>

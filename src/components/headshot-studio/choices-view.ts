@@ -7,6 +7,7 @@
 import { html, nothing } from 'lit';
 import { LIMITS, type VariantSlot } from '../../api/index.js';
 import { imageLimits, limitsLine } from '../shared/limits.js';
+import { renderPhotoFit } from '../shared/photo-fit.js';
 import { MIN_SHORT_SIDE, type PhotoAdvice } from './photo-checks.js';
 import { slotsOf, type StudioView } from './types.js';
 
@@ -39,6 +40,7 @@ export function renderReady(v: StudioView) {
       <div class="photo-facts">
         <p class="file-name">${file?.name}</p>
         ${dims ? html`<p class="muted nums">${t.f.dims(dims.width, dims.height)} · ${t.f.bytes(file?.size ?? 0)}</p>` : nothing}
+        ${renderPhotoFit(t, photo.fit, photo.checked)}
         <button type="button" class="link" ?disabled=${v.off} @click=${() => v.host.reset()}>${t.term('hsNewPhoto')}</button>
       </div>
     </div>

@@ -19,6 +19,7 @@ import { HeadshotBatch } from './batch.js';
 import { CameraController } from './camera.js';
 import { headshotStyles } from './headshot-studio.styles.js';
 import { HeadshotPhoto } from './photo.js';
+import { PHOTO_ACCEPT } from '../shared/photo-fit.js';
 import { renderStudio } from './studio-view.js';
 import { headshotStrings } from './strings.js';
 import { deriveStatus, focusAfter, PHASES, sayFor, slotsOf, variantsConverter } from './types.js';
@@ -63,6 +64,7 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
  * @csspart camera - The live preview with its framing guide.
  * @csspart capture-button - Takes the photo.
  * @csspart photo - The chosen selfie.
+ * @csspart photo-fit - What was done to the photo to make it fit ("Converted from HEIC, 48 MP to 12 MP, …").
  * @csspart advice - Hints about the photo (never blocking).
  * @csspart styles - The style picker.
  * @csspart slots - The choice of versions.
@@ -142,7 +144,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   });
   readonly #panel = new ErrorPanelController(this);
   readonly #intake = new FileIntakeController(this, {
-    accept: 'image/jpeg,image/png,image/webp',
+    accept: PHOTO_ACCEPT,
     onFiles: ([file]) => {
       // Dropped, pasted or picked: the user is working here (focus may follow the phases) unless focus is elsewhere on the page.
       this.#phase.engage();

@@ -1,18 +1,27 @@
 /**
- * `HeadshotPhoto`: the selfie of <headshot-studio> before anything is spent. It checks a
- * photo (blocking: format by its bytes, 12 MB, a decode; advisory: light, size, sharpness), keeps
- * its object URL, size and advice, or why it was refused, and measures the checks as the User
+ * `HeadshotPhoto`: the selfie of <headshot-studio> before anything is spent. It makes a photo fit
+ * (the kit's shared conversion: HEIC decoded, EXIF turn applied, at most 12 MB and 12 MP, what was
+ * done kept for the facts line), checks it (advisory: light, size, sharpness), keeps the file to
+ * send, its object URL, size and advice, or why it was refused, and measures the checks as the User
  * Timing `validate` (README "Performance timings"). A newer photo or a reset abandons a check
  * that is still running.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { validateImage } from '../../client/validate-input.js';
+import { fitChosenPhoto, type PhotoFit } from '../shared/photo-fit.js';
+import type { CheckedImage } from '../../client/validate-input.js';
 import { InputCheck } from '../shared/input-check.js';
 import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
 
+/** A portrait needs no more pixels than this: a larger photo is scaled down before sending. */
+export const HEADSHOT_MAX_PIXELS = 12_000_000;
+
 export class HeadshotPhoto {
   readonly host: ReactiveControllerHost;
+  /** The file to send: the one chosen, or its converted copy. */
   file: File | undefined;
+  /** What was done to make it fit (undefined when it is sent as chosen). */
+  fit: PhotoFit | undefined;
+  checked: CheckedImage | undefined;
   url: string | undefined;
   advice: PhotoAdvice[] = [];
   dims: { width: number; height: number } | undefined;
@@ -34,11 +43,17 @@ export class HeadshotPhoto {
   check(file: File): Promise<void> {
     this.file = file;
     return this.#check.run(
-      async () => ({ checked: await validateImage(file, 'image_file'), report: await checkPhoto(file) }),
-      ({ checked, report }) => {
+      async () => {
+        const fitted = await fitChosenPhoto(file, 'image_file', { maxPixels: HEADSHOT_MAX_PIXELS });
+        return { ...fitted, report: await checkPhoto(fitted.file) };
+      },
+      ({ file: sent, checked, fit, report }) => {
+        this.file = sent;
+        this.fit = fit;
+        this.checked = checked;
         this.dims = { width: checked.width, height: checked.height };
         this.advice = report.advice;
-        this.url = URL.createObjectURL(file);
+        this.url = URL.createObjectURL(sent);
       },
       (err) => {
         this.file = undefined;
@@ -53,6 +68,8 @@ export class HeadshotPhoto {
     if (this.url) URL.revokeObjectURL(this.url);
     this.url = undefined;
     this.file = undefined;
+    this.fit = undefined;
+    this.checked = undefined;
     this.dims = undefined;
     this.advice = [];
     this.error = undefined;

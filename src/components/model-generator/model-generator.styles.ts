@@ -61,9 +61,6 @@ export const modelGeneratorStyles = css`
     border-radius: calc(var(--_radius) - 4px);
     background: var(--_surface);
   }
-  .photo[data-state='oversized'] {
-    border-color: #d4a72c;
-  }
   /* Dragging a thumbnail to reorder: the photo stays in its place, marked as the one moving, and
      a line in the accent colour shows where it lands (nothing animates). */
   .photo-thumb {

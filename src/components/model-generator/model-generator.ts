@@ -68,7 +68,7 @@ export type { ModelValue } from './value.js';
  * @csspart camera-button - Opens the camera (touch devices).
  * @csspart photos - The list of chosen photos.
  * @csspart photo - One chosen photo.
- * @csspart downscale-button - Makes an oversized photo smaller.
+ * @csspart photo-fit - What was done to a photo to make it fit ("Converted from HEIC, 48 MP to 12 MP, …").
  * @csspart prompt - The description field.
  * @csspart counter - The character counter.
  * @csspart quality - The quality choice.

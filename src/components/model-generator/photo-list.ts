@@ -1,7 +1,7 @@
 /**
  * `PhotoListController`: the photos of <model-generator>'s photo mode, their checks, order (the
  * move buttons, or dragging a thumbnail with a mouse, pen or finger), view labels, removal and
- * downscale, their intake (picker, drop, paste: the shared FileIntakeController) and their part
+ * what was done to make each fit, their intake (picker, drop, paste: the shared FileIntakeController) and their part
  * of the template. The host hears about every change (its Idempotency-Key belongs to one input)
  * and about refusals (its error panel).
  */
@@ -13,7 +13,8 @@ import { FileIntakeController } from '../shared/file-intake.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
 import { imageLimits, limitsLine } from '../shared/limits.js';
-import { checkPhoto, downscale, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
+import { PHOTO_ACCEPT, renderPhotoFit } from '../shared/photo-fit.js';
+import { checkPhoto, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
 const { maxImages } = LIMITS.model;
@@ -21,9 +22,9 @@ const { maxImages } = LIMITS.model;
 export interface PhotoListOptions {
   t: LocalizeController<ModelGeneratorStrings & SharedStrings>;
   announce: AnnouncerController;
-  /** The photos changed (added, checked, moved, labelled, removed, made smaller). */
+  /** The photos changed (added, checked, moved, labelled, removed). */
   onChange(): void;
-  /** A refusal to show (too many photos, not an image, a failed downscale); undefined clears it. */
+  /** A refusal to show (too many photos, not an image, one that cannot be made to fit); undefined clears it. */
   onError(error: unknown): void;
   /** Whether photos may be added now (picker, drop, paste). */
   enabled(): boolean;
@@ -55,7 +56,7 @@ export class PhotoListController implements ReactiveController {
     host.addController(this);
     const { enabled, pageWide } = options;
     this.intake = new FileIntakeController(host, {
-      accept: 'image/jpeg,image/png,image/webp',
+      accept: PHOTO_ACCEPT,
       multiple: true,
       onFiles: (files) => this.add(files),
       enabled,
@@ -115,18 +116,9 @@ export class PhotoListController implements ReactiveController {
     this.#set([]);
   }
 
-  /** Why the photos cannot be sent now (a ValidationError), or undefined while one is still being checked. */
-  blocker(): ValidationError | 'checking' | undefined {
-    const p = this.#photos.find((x) => x.state !== 'ok');
-    if (!p) return undefined;
-    if (p.state === 'checking' || p.state === 'downscaling') return 'checking';
-    return new ValidationError(
-      'invalid_request',
-      p.name,
-      `${p.name} is too large; make it smaller first.`,
-      'too_large',
-      { bytes: p.bytes, max: LIMITS.image.maxBytes },
-    );
+  /** 'checking' while a photo is still being checked and made to fit, else undefined. */
+  blocker(): 'checking' | undefined {
+    return this.#photos.some((x) => x.state !== 'ok') ? 'checking' : undefined;
   }
 
   #set(photos: Photo[]): void {
@@ -140,7 +132,7 @@ export class PhotoListController implements ReactiveController {
   }
 
   #revoke(photo: Photo): void {
-    if (typeof photo.source !== 'string') URL.revokeObjectURL(photo.thumb);
+    if (typeof photo.source !== 'string' && photo.thumb) URL.revokeObjectURL(photo.thumb);
   }
 
   #move(index: number, to: number): void {
@@ -234,28 +226,6 @@ export class PhotoListController implements ReactiveController {
     });
   }
 
-  async #downscale(photo: Photo): Promise<void> {
-    if (typeof photo.source === 'string') return;
-    this.#replace(photo.key, { ...photo, state: 'downscaling' });
-    try {
-      const smaller = await downscale(photo.source, photo.format);
-      const checked = await checkPhoto({
-        ...photo,
-        source: smaller,
-        thumb: URL.createObjectURL(smaller),
-        name: smaller.name,
-      });
-      this.#revoke(photo);
-      this.#replace(photo.key, {
-        ...checked,
-        downscaled: { width: checked.width, height: checked.height, bytes: checked.bytes },
-      });
-    } catch (err) {
-      this.#replace(photo.key, photo);
-      this.#o.onError(err);
-    }
-  }
-
   /** The drop zone with the picker (and, on touch devices, the camera); none once six photos are in. */
   renderIntake(disabled = false) {
     const { t } = this.#o;
@@ -305,17 +275,14 @@ export class PhotoListController implements ReactiveController {
     // The drop line: before the photo the dragged one would land in front of, or after the one it would follow.
     const drop = d && d.to !== d.from && i === d.to ? (d.to < d.from ? 'drop-before' : 'drop-after') : '';
     return html`<li part="photo" class="photo ${d?.key === p.key ? 'dragged' : ''} ${drop}" data-key=${p.key} data-state=${p.state}>
-      <img class="photo-thumb" src=${p.thumb} alt=${t.term('mgPhotoAlt', { n, name: p.name })} draggable="false" />
+      <img class="photo-thumb" src=${p.thumb || nothing} alt=${t.term('mgPhotoAlt', { n, name: p.name })} draggable="false" />
       <div class="photo-body">
         <span class="photo-name">${p.name}</span>
         ${
-          p.state === 'checking' || p.state === 'downscaling'
-            ? html`<span class="muted">${p.state === 'checking' ? t.term('mgChecking') : t.term('mgDownscaling')}</span>`
-            : p.state === 'oversized'
-              ? html`<span class="warn">${t.term('mgOversized', { bytes: p.bytes, width: p.width, height: p.height, maxMb: LIMITS.image.maxBytes / 1024 / 1024 })}</span>
-                <button type="button" part="downscale-button" class="secondary" ?disabled=${disabled} @click=${() => void this.#downscale(p)}>${t.term('mgDownscale', { n })}</button>`
-              : html`<span class="muted nums">${p.width ? `${t.f.dims(p.width, p.height)} · ${t.f.bytes(p.bytes)}` : ''}</span>
-                ${p.downscaled ? html`<span class="muted">${t.term('mgDownscaled', p.downscaled)}</span>` : nothing}
+          p.state === 'checking'
+            ? html`<span class="muted">${t.term('mgChecking')}</span>`
+            : html`<span class="muted nums">${p.width ? `${t.f.dims(p.width, p.height)} · ${t.f.bytes(p.bytes)}` : ''}</span>
+                ${renderPhotoFit(t, p.fit, p.format ? { format: p.format, width: p.width, height: p.height, bytes: p.bytes } : undefined)}
                 ${small ? html`<span class="warn">${t.term('mgSmall', { width: p.width, height: p.height, px: LIMITS.model.recommendedMinImagePixels })}</span>` : nothing}`
         }
         <label class="view">${t.term('mgView')}

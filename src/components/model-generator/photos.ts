@@ -1,36 +1,34 @@
 /**
- * The photos of a 3D job: each checked before spending (bytes, format by its contents, a decode),
- * kept in the user's order with an optional view label, and an oversized one made smaller in the
- * browser on request. Photos given as URLs are sent as they are (the service fetches them).
+ * The photos of a 3D job: each made to fit before spending (the kit's shared conversion: format
+ * by its contents, HEIC decoded, EXIF turn applied, at most 12 MB and TARGET_SIDE px on the longer
+ * side), kept in the user's order with an optional view label. Photos given as URLs are sent as
+ * they are (the service fetches them).
  */
-import { LIMITS, sniffImage, type ImageFormat } from '../../api/index.js';
-import { ValidationError } from '../../client/validate.js';
-import { validateImage } from '../../client/validate-input.js';
+import type { ImageFormat } from '../../api/index.js';
+import { fitChosenPhoto, type PhotoFit } from '../shared/photo-fit.js';
 
 export type View = '' | 'front' | 'back' | 'left' | 'right' | 'top';
 export const VIEWS: readonly View[] = ['', 'front', 'back', 'left', 'right', 'top'];
 
-/** Past this many pixels on a side a photo is only slow to send and to decode: offered a downscale. */
-export const HUGE_SIDE = 8192;
-/** The longer side a downscale aims for (the high quality texture is 2048 px). */
+/** The longer side a photo is scaled to when it has more (the high quality texture is 2048 px). */
 export const TARGET_SIDE = 4096;
 
 export interface Photo {
   /** Stable key for rendering and reordering. */
   key: string;
-  /** The file, or a URL the service fetches. */
+  /** The file (the one chosen, or its converted copy once checked), or a URL the service fetches. */
   source: File | string;
   name: string;
   /** For the thumbnail: a blob: URL of the file, or the URL itself. */
   thumb: string;
   view: View;
-  state: 'checking' | 'ok' | 'oversized' | 'downscaling';
+  state: 'checking' | 'ok';
   width: number;
   height: number;
   bytes: number;
   format: ImageFormat | undefined;
-  /** Set after a downscale: what it became. */
-  downscaled?: { width: number; height: number; bytes: number };
+  /** What was done to the file to make it fit (undefined when it is sent as chosen). */
+  fit?: PhotoFit;
 }
 
 let n = 0;
@@ -42,7 +40,8 @@ export function newPhoto(source: File | string): Photo {
     key: `p${++n}`,
     source,
     name: isFile ? source.name || 'photo' : source.split('/').pop()?.split('?')[0] || 'photo',
-    thumb: isFile ? URL.createObjectURL(source) : source,
+    // A file is shown once checked, from the file that is sent (a HEIC original shows in no <img>).
+    thumb: isFile ? '' : source,
     view: '',
     state: isFile ? 'checking' : 'ok',
     width: 0,
@@ -53,89 +52,24 @@ export function newPhoto(source: File | string): Photo {
 }
 
 /**
- * Checks a photo's file. Resolves with the entry as it should now be (`ok` or `oversized`);
- * throws the ValidationError of a file that cannot be used at all (not an image, damaged, empty).
+ * Checks a photo's file and makes it fit. Resolves with the entry as it should now be (`ok`, its
+ * source the file to send); throws the ValidationError of a file that cannot be used at all (not
+ * an image, damaged, empty).
  */
 export async function checkPhoto(photo: Photo): Promise<Photo> {
   if (typeof photo.source === 'string') return { ...photo, state: 'ok' };
-  const file = photo.source;
-  try {
-    const c = await validateImage(file, photo.name);
-    const huge = Math.max(c.width, c.height) > HUGE_SIDE;
-    return {
-      ...photo,
-      width: c.width,
-      height: c.height,
-      bytes: c.bytes,
-      format: c.format,
-      state: huge ? 'oversized' : 'ok',
-    };
-  } catch (err) {
-    if (!(err instanceof ValidationError) || err.reason !== 'too_large') throw err;
-    // Too many bytes is fixable here: read what it is, then offer to make it smaller.
-    const { width, height, format } = await measure(file);
-    return { ...photo, width, height, format, bytes: file.size, state: 'oversized' };
-  }
-}
-
-async function measure(file: File): Promise<{ width: number; height: number; format: ImageFormat }> {
-  const format = sniffImage(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
-  if (!format)
-    throw new ValidationError(
-      'invalid_request',
-      file.name,
-      `${file.name} is not a JPG, PNG or WebP image.`,
-      'not_image',
-    );
-  try {
-    const bitmap = await createImageBitmap(file);
-    const size = { width: bitmap.width, height: bitmap.height };
-    bitmap.close();
-    return { ...size, format };
-  } catch {
-    throw new ValidationError('invalid_request', file.name, `${file.name} cannot be decoded.`, 'undecodable');
-  }
-}
-
-/**
- * A smaller copy of a photo, in the browser: drawn upright (EXIF orientation applied by
- * `createImageBitmap`'s `imageOrientation: 'from-image'`, since the copy carries no EXIF), at most
- * TARGET_SIDE px on the longer side and under the 12 MB limit, in the same format (PNG keeps its
- * transparency), or JPEG when a PNG cannot get under the limit.
- */
-export async function downscale(file: File, format: ImageFormat | undefined, signal?: AbortSignal): Promise<File> {
-  const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
-  try {
-    let side = Math.min(TARGET_SIDE, Math.max(bitmap.width, bitmap.height));
-    let type = format === 'png' ? 'image/png' : format === 'webp' ? 'image/webp' : 'image/jpeg';
-    for (let attempt = 0; attempt < 8; attempt++) {
-      signal?.throwIfAborted();
-      const scale = side / Math.max(bitmap.width, bitmap.height);
-      const w = Math.max(1, Math.round(bitmap.width * scale));
-      const h = Math.max(1, Math.round(bitmap.height * scale));
-      const canvas = new OffscreenCanvas(w, h);
-      const ctx = canvas.getContext('2d')!;
-      ctx.imageSmoothingQuality = 'high';
-      ctx.drawImage(bitmap, 0, 0, w, h);
-      const blob = await canvas.convertToBlob(type === 'image/png' ? { type } : { type, quality: 0.9 });
-      if (blob.size <= LIMITS.image.maxBytes && blob.type === type) {
-        const ext = type === 'image/png' ? 'png' : type === 'image/webp' ? 'webp' : 'jpg';
-        return new File([blob], file.name.replace(/\.[^.]*$/, '') + '-smaller.' + ext, { type });
-      }
-      // A browser without a WebP encoder answers PNG; a PNG too big even at this size: JPEG.
-      if (blob.type !== type || type === 'image/png') type = 'image/jpeg';
-      else side = Math.round(side * 0.75);
-    }
-    throw new ValidationError(
-      'invalid_request',
-      file.name,
-      `${file.name} could not be made small enough.`,
-      'too_large',
-      { bytes: file.size, max: LIMITS.image.maxBytes },
-    );
-  } finally {
-    bitmap.close();
-  }
+  const { file, checked, fit } = await fitChosenPhoto(photo.source, photo.name, { maxSide: TARGET_SIDE });
+  return {
+    ...photo,
+    source: file,
+    thumb: URL.createObjectURL(file),
+    width: checked.width,
+    height: checked.height,
+    bytes: checked.bytes,
+    format: checked.format,
+    state: 'ok',
+    ...(fit ? { fit } : {}),
+  };
 }
 
 /** A small JPEG of the first photo for the history list (kept in Cache Storage, never sent). */

@@ -43,7 +43,6 @@ export function requestFor(f: FormInput): ModelJobInput | undefined {
   validateModelRequest({ mode: 'image', quality: f.quality, imageCount: photos.length, ...seed });
   const blocker = f.photos.blocker();
   if (blocker === 'checking') return undefined;
-  if (blocker) throw blocker;
   return {
     mode: 'image',
     images: photos.map((p) => p.source),
