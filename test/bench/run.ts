@@ -27,6 +27,9 @@
  *  10. The sandbox on both platforms in one run: a headshot batch, an image-tool call and fast 3D
  *      jobs on Node's `createSandbox` and in Chromium on `createBrowserSandbox`, same inputs
  *      (sandbox-browser.ts).
+ *  12. The proxy as a cluster under load and faults (`npm run bench -- cluster` only, not in the full
+ *      run): three instances behind a balancer, Redis, an instance killed and Redis restarted, and
+ *      the ledger checked against the sandbox's (cluster.ts).
  * `npm run bench -- proxy` (or `sandbox`, `sandbox-browser`, `jobs`, `viewers`, `elements`, `upload`, `keep`, `scenes`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's, BENCH_SCENES the scene sizes.
  */
 import { createServer } from 'node:http';
@@ -50,6 +53,7 @@ import { uploadBench } from './upload.js';
 import { keepBench } from './keep.js';
 import { scenesBench } from './scenes.js';
 import { sandboxBrowserBench } from './sandbox-browser.js';
+import { clusterBench } from './cluster.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -203,3 +207,4 @@ if (!only || only === 'elements') await elementsBench();
 if (!only || only === 'upload') await uploadBench();
 if (!only || only === 'keep') await keepBench();
 if (!only || only === 'scenes') await scenesBench();
+if (only === 'cluster') await clusterBench();
