@@ -11,7 +11,11 @@
  * - The stack's kept results and its dev secret (`resultsDir`) go in `server.fs.deny` (beside
  *   Vite's own list), so `/@fs/` and every other route refuse them wherever they are. Keep them
  *   outside every folder the dev server serves anyway: `devCacheDir()` names one.
+ * - A request path that is not valid percent-encoding (`/%c0%ae.html`) is answered 400 before
+ *   Vite sees it: Vite's index.html middleware decodes such a path outside a try, and the
+ *   rejection nobody handles ends the whole dev server (one `<img>` on any page could stop it).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { LOOPBACK_NAMES } from '../server/loopback.js';
@@ -60,6 +64,19 @@ function ownOrigin(origin: string, server: ServerAddress): boolean {
   return LOOPBACK_NAMES.has(url.hostname) || (host !== undefined && url.hostname === host.toLowerCase());
 }
 
+/** Answers 400 to a request whose path (before `?` or `#`) does not percent-decode. */
+function refuseUndecodable(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  try {
+    decodeURIComponent((req.url ?? '/').replace(/[?#].*$/s, ''));
+  } catch {
+    res
+      .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('The request path is not valid percent-encoding.');
+    return;
+  }
+  next();
+}
+
 export function mediakitDev(options: DevStackOptions = {}): Plugin {
   let stack: DevStack | undefined;
   const getStack = () => (stack ??= createDevStack(options));
@@ -91,6 +108,7 @@ export function mediakitDev(options: DevStackOptions = {}): Plugin {
       address.https = Boolean(config.server.https);
       address.origin = config.server.origin;
       address.host = typeof config.server.host === 'string' ? config.server.host : undefined;
+      server.middlewares.use(refuseUndecodable);
       server.middlewares.use(stack.middleware);
       server.httpServer?.once('listening', () => {
         const bound = server.httpServer?.address();
