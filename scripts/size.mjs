@@ -33,8 +33,14 @@ const KiB = 1024;
 const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 12,
   // 30 since stop 30: the results store's answer is checked like a site handler's, and focus waits
-  // for a lazily loaded target (measured 29.5, over 29.5 by a few bytes).
-  'video-to-3d-uploader.js': 30,
+  // for a lazily loaded target (measured 29.5, over 29.5 by a few bytes). 30.5 since issue 32
+  // (phone videos made to fit; measured 29.9 before, 30.5 after, in a clean tree): the converter
+  // and mediabunny are lazy chunks (about 140 KiB, loaded only for a video that breaks a limit);
+  // what stays on first load is the element's glue (the converting phase, the trim property, the
+  // note of a conversion a reload stopped: about 0.35 KiB) and the bundler's CommonJS interop
+  // helper that Rolldown puts in the entry chunk for mediabunny's module mapped away in browsers
+  // (`"./dist/modules/src/node.js": false`; about 0.25 KiB).
+  'video-to-3d-uploader.js': 30.5,
   // Issue 21's figures rounded up to the half KiB (measured 30.9, 18.3, 34.4, 43.9; the viewers
   // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4).
   'bg-tool.js': 32.5,

@@ -19,7 +19,15 @@ const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undef
   el.shadowRoot!.querySelector<T>(sel) ?? undefined;
 const charges = async () =>
   (await ledger('mk-fit')).filter((e) => e.type === 'charge' && e.endpoint === 'createVideoJob').length;
-const requests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes(`${endpoint}/`)).length;
+// The requests that send a video (a session or balance request of the page is no upload).
+const requests = () =>
+  performance
+    .getEntriesByType('resource')
+    .filter(
+      (e) =>
+        e.name.includes(`${endpoint}/api/v1/video-to-3d/jobs`) &&
+        (e as PerformanceResourceTiming).initiatorType === 'xmlhttprequest',
+    ).length;
 
 async function mount(lang = 'en'): Promise<VideoTo3dUploader> {
   const el = await fixture<VideoTo3dUploader>(

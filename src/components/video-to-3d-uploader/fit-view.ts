@@ -18,7 +18,7 @@ type T = UploaderView['t'];
 /** What is done to the chosen video before it is sent (`part="fit"`), with the trim range when it is over 3 minutes. */
 export function renderFit(v: UploaderView) {
   const { t } = v;
-  const plan = v.video.fit!;
+  const plan = v.video.fit!.plan;
   const f = t.f;
   const scaled = plan.target.width !== plan.width || plan.target.height !== plan.height;
   return html`<div class="fit" part="fit">
@@ -41,7 +41,7 @@ export function renderFit(v: UploaderView) {
  */
 function renderTrim(v: UploaderView) {
   const { t } = v;
-  const plan = v.video.fit!;
+  const plan = v.video.fit!.plan;
   const f = t.f;
   const d = Math.floor(plan.durationSeconds);
   const { start, end } = plan.trim;
@@ -55,7 +55,7 @@ function renderTrim(v: UploaderView) {
     <legend>${t.term('vtTrimLegend')}</legend>
     <div class="strip-wrap">
       <div class="filmstrip" part="filmstrip" aria-hidden="true">
-        ${v.video.strip.map((src) => html`<img src=${src} alt="" />`)}
+        ${v.video.fit!.strip.map((src) => html`<img src=${src} alt="" />`)}
       </div>
       <div class="window" aria-hidden="true" style="inset-inline-start:${pct(start)};inline-size:${pct(end - start)}"></div>
     </div>
@@ -80,7 +80,7 @@ function renderTrim(v: UploaderView) {
 /** The conversion (`part="converting"`): frames done, percent, time left and a cancel that costs nothing. */
 export function renderConverting(v: UploaderView) {
   const { t } = v;
-  const p = v.video.converting!;
+  const p = v.video.fit!.converting!;
   const percent = Math.round(p.fraction * 100);
   v.announce.progress(p.fraction, (n) => t.term('vtConvertMilestone', { percent: n }));
   const frames = t.term('vtConvertFrames', { frames: p.frames, total: p.totalFrames });

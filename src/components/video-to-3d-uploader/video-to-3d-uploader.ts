@@ -182,12 +182,11 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
    * is kept inside the video and to at most 3 minutes.
    */
   get trim(): { start: number; end: number } | undefined {
-    const fit = this.#video.fit;
-    return fit?.reasons.includes('too_long') ? { ...fit.trim } : undefined;
+    return this.#video.fit?.trim;
   }
 
   set trim(range: { start: number; end: number } | undefined) {
-    if (range && this.trim) this.#video.setTrim(range.start, range.end);
+    if (range) this.#video.fit?.setTrim(range.start, range.end);
   }
 
   /** Where the element is: `idle`, `checking`, `ready`, `converting`, `uploading`, `resending`, `queued`, `processing`, `succeeded`, `failed`, `expired`. */
@@ -228,14 +227,15 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
    */
   async start(): Promise<void> {
     const video = this.#video;
-    if (!video.file || !video.checked || video.converting || this.#jobs.run?.request.busy || this.isDisabled) return;
+    const { file: chosen, fit } = video;
+    if (!chosen || !video.checked || fit?.converting || this.#jobs.run?.request.busy || this.isDisabled) return;
     this.#away.askPermission();
     this._error = undefined;
     this._notice = '';
     this.announce.resetProgress();
-    let converting = video.fit !== undefined && !video.converted;
+    let converting = fit !== undefined && !fit.converted;
     try {
-      const { file, checked } = await video.toSend();
+      const { file, checked } = fit ? await fit.toSend(chosen) : { file: chosen, checked: video.checked };
       converting = false;
       this.announce.resetProgress();
       await (await this.#jobs.running()).send(file, checked);
@@ -275,7 +275,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
   // ---------------------------------------------------------------- internals
 
   #derive(): UploaderStatus {
-    if (this.#video.converting) return 'converting';
+    if (this.#video.fit?.converting) return 'converting';
     if (this.#jobs.run?.request.busy) return 'uploading';
     const record = this.job;
     if (record) return record.status === 'creating' ? 'resending' : record.status;
@@ -299,7 +299,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     reset: () => (this.results.remove(), this.reset()),
     tryAnother: () => (this.#actions.reset(), void this.updateComplete.then(() => this.#intake.open())),
     retryScene: () => this.#jobs.run?.scene.retry(this.job),
-    setTrim: (start: number, end: number, moved: 'start' | 'end') => this.#video.setTrim(start, end, moved),
+    setTrim: (start: number, end: number, moved: 'start' | 'end') => this.#video.fit?.setTrim(start, end, moved),
   };
 
   #view(): UploaderView {
