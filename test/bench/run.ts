@@ -30,7 +30,10 @@
  *  12. The proxy as a cluster under load and faults (`npm run bench -- cluster` only, not in the full
  *      run): three instances behind a balancer, Redis, an instance killed and Redis restarted, and
  *      the ledger checked against the sandbox's (cluster.ts).
- * `npm run bench -- proxy` (or `sandbox`, `sandbox-browser`, `jobs`, `viewers`, `elements`, `upload`, `keep`, `scenes`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's, BENCH_SCENES the scene sizes.
+ *  13. Phone videos made to fit in Chromium (issue 32): a 4K 30 fps H.264 clip to 1080p by the
+ *      uploader's converter, seconds and renderer peak memory, beside ffmpeg libx264 veryfast
+ *      (convert-video.ts; BENCH_CONVERT_SECONDS sets the clip's length, default 60).
+ * `npm run bench -- proxy` (or `sandbox`, `sandbox-browser`, `jobs`, `viewers`, `elements`, `upload`, `keep`, `scenes`, `convert`) runs one part; BENCH_UPLOAD_MB sets the upload size, BENCH_KEEP_MB the kept scene's, BENCH_SCENES the scene sizes.
  */
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -54,6 +57,7 @@ import { keepBench } from './keep.js';
 import { scenesBench } from './scenes.js';
 import { sandboxBrowserBench } from './sandbox-browser.js';
 import { clusterBench } from './cluster.js';
+import { convertVideoBench } from './convert-video.js';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CONCURRENCY = 32;
@@ -207,4 +211,5 @@ if (!only || only === 'elements') await elementsBench();
 if (!only || only === 'upload') await uploadBench();
 if (!only || only === 'keep') await keepBench();
 if (!only || only === 'scenes') await scenesBench();
+if (!only || only === 'convert') await convertVideoBench();
 if (only === 'cluster') await clusterBench();
