@@ -154,7 +154,7 @@ describe('a saved value whose kept file is gone says so', function () {
     expect(q(el, '[data-slot="1"] [part~="download-button"]'), 'no download of a file that is gone').to.equal(
       undefined,
     );
-    expect(el.file).to.equal(null);
+    expect((el as unknown as { file: File | null }).file).to.equal(null);
     await startOver(el, panel);
     expect(el.status).to.equal('idle');
   });
