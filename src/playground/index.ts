@@ -246,10 +246,10 @@ function forgetReload(): void {
 }
 
 function reloadIfMissed(owned: (url: URL) => boolean): (takenAt: number) => void {
-  let takenAt = Infinity;
+  let takenAt: number | undefined;
   const missed: PerformanceEntry[] = [];
   const check = () => {
-    if (!missed.some((e) => e.startTime < takenAt)) return;
+    if (takenAt === undefined || !missed.some((e) => e.startTime < takenAt!)) return;
     try {
       if (sessionStorage.getItem(RELOADED) === location.href) return; // reloaded once already
       sessionStorage.setItem(RELOADED, location.href);

@@ -95,10 +95,16 @@ async function optIn(id: string): Promise<Response> {
 }
 
 let leaving: Promise<void> | undefined;
-/** Unregisters the worker when, after the grace, no open page has opted in. */
-function leaveIfUnwanted(): Promise<void> {
+let lastArrival = 0;
+/**
+ * Unregisters the worker when no open page has opted in, GRACE_MS after the last page arrived
+ * (`arrival`: a navigation), so a page still loading has its time to opt in.
+ */
+function leaveIfUnwanted(arrival: boolean): Promise<void> {
+  if (arrival) lastArrival = Date.now();
   leaving ??= (async () => {
-    await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
+    for (let wait = GRACE_MS; wait > 0; wait = lastArrival + GRACE_MS - Date.now())
+      await new Promise((resolve) => setTimeout(resolve, wait));
     if ((await openOptedIn()).length === 0) await self.registration.unregister();
   })().finally(() => (leaving = undefined));
   return leaving;
@@ -168,7 +174,8 @@ self.addEventListener('fetch', (event) => {
   }
   const mine = stack.owns(url);
   // A page arriving (or a call from a page that never opted in) is when the worker may find that nobody wants it.
-  if (request.mode === 'navigate' || (mine && optedIn && !optedIn.has(clientId))) event.waitUntil(leaveIfUnwanted());
+  if (request.mode === 'navigate' || (mine && optedIn && !optedIn.has(clientId)))
+    event.waitUntil(leaveIfUnwanted(request.mode === 'navigate'));
   if (!mine) return;
   // Known at once: a page that never opted in is not answered at all (the browser asks the network).
   if (optedIn) {
