@@ -201,7 +201,10 @@ async function testRoutes(ctx, next) {
     return;
   }
   // The phone-media corpus (test/fixtures/phone-media.ts), made once by the system's ffmpeg.
-  if (ctx.path === '/__fixtures/phone' && (Object.hasOwn(PHONE_CLIPS, ctx.query.name ?? '') || ctx.query.name === 'truncated.mp4')) {
+  if (
+    ctx.path === '/__fixtures/phone' &&
+    (Object.hasOwn(PHONE_CLIPS, ctx.query.name ?? '') || ctx.query.name === 'truncated.mp4')
+  ) {
     ctx.type = ctx.query.name.endsWith('.mov') ? 'video/quicktime' : 'video/mp4';
     ctx.body = Buffer.from(await phoneClipBytes(ctx.query.name));
     return;
