@@ -12,7 +12,7 @@ import '../../src/components/video-to-3d-uploader/define.js';
 import type { VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
 import { MediaClient } from '../../src/client/media-client.js';
 import { JobPoller } from '../../src/jobs/job-poller.js';
-import { advance, ledger, phoneClip, until } from '../fixtures/browser.js';
+import { advance, ledger, padded, phoneClip, until, video } from '../fixtures/browser.js';
 
 const endpoint = '/mk-fit';
 const q = <T extends Element = HTMLElement>(el: Element, sel: string): T | undefined =>
@@ -178,6 +178,22 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
     const sent = await probe(onDisk!);
     expect(sent.seconds).to.be.within(165, 180);
     expect(sent).to.include({ width: 1920, height: 1080, codec: 'avc' });
+  });
+
+  it('a video over 500 MB is re-encoded at a bitrate that fits, then one job, charged once', async () => {
+    const el = await mount();
+    const before = await charges();
+    // A valid MP4 made big by a free box (the corpus's real 560 MB clip runs in the bench only).
+    const big = padded(await video({ seconds: 2, width: 320, height: 240, fps: 10 }), 501 * 1024 * 1024);
+    await choose(el, big);
+    expect(el.status).to.equal('ready');
+    expect(q(el, '[data-fit="too_large"]')!.textContent).to.contain('Re-encoded to stay under 500');
+    void el.start();
+    await succeed(el, new Set());
+    expect(await charges()).to.equal(before + 1);
+    const [onDisk] = await convertedOnDisk();
+    expect(onDisk!.size).to.be.lessThan(10 * 1024 * 1024);
+    expect(await probe(onDisk!)).to.include({ width: 320, height: 240, codec: 'avc' });
   });
 
   const asIs: [string, string][] = [
