@@ -10,11 +10,11 @@ import { ValidationError } from './validate.js';
 import {
   validateImage,
   validateImageToolOptions,
-  validateImageUrl,
   validateModelRequest,
   validateStyle,
   validateVariants,
 } from './validate-input.js';
+import { validateImageUrl } from './validate-url.js';
 
 /** Sends a checked body (after the caller's `beforeSend`). */
 export type Post = (body: XMLHttpRequestBodyInit, headers?: Record<string, string>) => Promise<Response>;

@@ -59,19 +59,6 @@ export async function validateImage(image: Blob, field = 'image_file'): Promise<
   return { format: format!, bytes: image.size, width, height };
 }
 
-/** An http(s) URL the service fetches itself. */
-export function validateImageUrl(url: string, field = 'image_url'): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // handled below
-  }
-  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
-    refuse('invalid_request', field, `${field} must be an http(s) URL the service can fetch.`);
-  return url;
-}
-
 export function validateStyle(style: unknown): HeadshotStyle {
   if (style === undefined) return LIMITS.headshot.defaultStyle;
   if (!(LIMITS.headshot.styles as readonly unknown[]).includes(style))

@@ -9,6 +9,7 @@ import type { BadgeStrings } from '../components/credit-badge/strings.js';
 import type { HeadshotStrings } from '../components/headshot-studio/strings.js';
 import type { ModelGeneratorStrings } from '../components/model-generator/strings.js';
 import type { ErrorStrings } from '../components/shared/error-strings.js';
+import type { PhotoFitStrings } from '../components/shared/photo-fit-strings.js';
 import type { SharedStrings } from '../components/shared/strings.js';
 import type { FitStrings } from '../components/video-to-3d-uploader/fit-strings.js';
 import type { UploaderStrings } from '../components/video-to-3d-uploader/strings.js';
@@ -35,6 +36,7 @@ export type Translation = Terms<
     BadgeStrings &
     HeadshotStrings &
     ModelGeneratorStrings &
+    PhotoFitStrings &
     UploaderStrings &
     FitStrings &
     ViewerStrings

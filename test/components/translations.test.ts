@@ -10,6 +10,7 @@ import { badgeStrings } from '../../src/components/credit-badge/strings.js';
 import { headshotStrings } from '../../src/components/headshot-studio/strings.js';
 import { modelGeneratorStrings } from '../../src/components/model-generator/strings.js';
 import { errorStrings } from '../../src/components/shared/error-strings.js';
+import { photoFitStrings } from '../../src/components/shared/photo-fit-strings.js';
 import { sharedStrings } from '../../src/components/shared/strings.js';
 import { fitStrings } from '../../src/components/video-to-3d-uploader/fit-strings.js';
 import { uploaderStrings } from '../../src/components/video-to-3d-uploader/strings.js';
@@ -25,6 +26,7 @@ const english: Record<string, unknown> = {
   ...badgeStrings,
   ...headshotStrings,
   ...modelGeneratorStrings,
+  ...photoFitStrings,
   ...uploaderStrings,
   ...fitStrings,
   ...viewerStrings,

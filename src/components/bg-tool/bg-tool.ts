@@ -13,6 +13,7 @@ import { RequestController, type SendContext } from '../shared/request-controlle
 import { ResultValueController } from '../shared/result-value.js';
 import { isSavedFileGone } from '../shared/saved-file.js';
 import { PHOTO_ACCEPT } from '../shared/photo-fit.js';
+import { photoFitStrings } from '../shared/photo-fit-strings.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
@@ -94,7 +95,7 @@ export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
 export class BgTool extends ProductElement<BgToolValue> {
   static override styles = [elementStyles, bgToolStyles];
 
-  readonly #t = new LocalizeController<Strings>(this, sharedStrings, bgStrings);
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, photoFitStrings, bgStrings);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #request = new RequestController(this);
   readonly #phase = new PhaseController<BgToolStatus>(this, {

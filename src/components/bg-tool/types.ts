@@ -7,6 +7,7 @@ import type { ImageToolFormat, ImageToolSize } from '../../api/index.js';
 import type { FileIntakeController } from '../shared/file-intake.js';
 import type { ErrorPanelController } from '../shared/lazy-panel.js';
 import type { LocalizeController } from '../shared/localize.js';
+import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { CompareController } from './compare.js';
 import type { BgImage } from './image.js';
@@ -16,7 +17,7 @@ import type { UrlField } from './url-field.js';
 export type { BgToolValue } from './value.js';
 export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
 export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
-export type Strings = BgStrings & SharedStrings;
+export type Strings = BgStrings & SharedStrings & PhotoFitStrings;
 
 /** A result shown: fresh from the service, or restored from a value's kept image. */
 export interface BgToolResult {

@@ -4,7 +4,7 @@
  * asked to fetch it; typing forgets a refusal.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { validateImageUrl } from '../../client/validate-input.js';
+import { validateImageUrl } from '../../client/validate-url.js';
 
 export class UrlField {
   readonly host: ReactiveControllerHost;

@@ -12,6 +12,7 @@ import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { RequestController } from '../shared/request-controller.js';
 import { ResultValueController } from '../shared/result-value.js';
+import { photoFitStrings } from '../shared/photo-fit-strings.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
@@ -102,7 +103,7 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
 export class HeadshotStudio extends ProductElement<HeadshotValue> {
   static override styles = [elementStyles, headshotStyles];
 
-  readonly #t = new LocalizeController<Strings>(this, sharedStrings, headshotStrings);
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, photoFitStrings, headshotStrings);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #request = new RequestController(this);
   readonly #camera = new CameraController(this, (open) => this.setState('camera', open));

@@ -8,6 +8,7 @@ import { headshotCharge, LIMITS, type HeadshotStyle, type VariantSlot } from '..
 import type { FileIntakeController } from '../shared/file-intake.js';
 import type { ErrorPanelOptions } from '../shared/error-panel.js';
 import type { LocalizeController } from '../shared/localize.js';
+import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { HeadshotBatch } from './batch.js';
 import type { CameraController } from './camera.js';
@@ -16,7 +17,7 @@ import type { HeadshotStrings } from './strings.js';
 
 export type HeadshotStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'partial' | 'failed';
 export const PHASES: readonly HeadshotStatus[] = ['idle', 'ready', 'working', 'succeeded', 'partial', 'failed'];
-export type Strings = HeadshotStrings & SharedStrings;
+export type Strings = HeadshotStrings & SharedStrings & PhotoFitStrings;
 
 /** Focus follows the end of a phase: to the next action, the results, or what to do about a failure. */
 export const FOCUS: Partial<Record<HeadshotStatus, string>> = {

@@ -9,6 +9,7 @@ import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { ResultValueController } from '../shared/result-value.js';
+import { photoFitStrings } from '../shared/photo-fit-strings.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
@@ -137,7 +138,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   @state() private _error: unknown;
   @state() private _notice = '';
 
-  readonly #t = new LocalizeController<Strings>(this, sharedStrings, modelGeneratorStrings);
+  readonly #t = new LocalizeController<Strings>(this, sharedStrings, photoFitStrings, modelGeneratorStrings);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #photos: PhotoListController = new PhotoListController(this, {
     t: this.#t,

@@ -14,13 +14,14 @@ import type { LocalizeController } from '../shared/localize.js';
 import type { SharedStrings } from '../shared/strings.js';
 import { imageLimits, limitsLine } from '../shared/limits.js';
 import { PHOTO_ACCEPT, renderPhotoFit } from '../shared/photo-fit.js';
+import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import { checkPhoto, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
 const { maxImages } = LIMITS.model;
 
 export interface PhotoListOptions {
-  t: LocalizeController<ModelGeneratorStrings & SharedStrings>;
+  t: LocalizeController<ModelGeneratorStrings & SharedStrings & PhotoFitStrings>;
   announce: AnnouncerController;
   /** The photos changed (added, checked, moved, labelled, removed). */
   onChange(): void;

@@ -9,6 +9,7 @@ import type { JobRecord } from '../../jobs/job-store.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { ErrorPanelController } from '../shared/lazy-panel.js';
 import type { LocalizeController } from '../shared/localize.js';
+import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { ModelJobsController } from './jobs.js';
 import type { ModelResultController } from './model-result.js';
@@ -29,7 +30,7 @@ export const PHASES: readonly ModelGeneratorStatus[] = [
   'failed',
 ];
 export const MODES: readonly ModelGeneratorMode[] = ['photos', 'prompt'];
-export type Strings = ModelGeneratorStrings & SharedStrings;
+export type Strings = ModelGeneratorStrings & SharedStrings & PhotoFitStrings;
 
 /** The announcement of each phase (the term's key). */
 export const SAY = {

@@ -8,7 +8,7 @@ import { html, nothing } from 'lit';
 import type { FittedPhoto, PhotoFit, PhotoLimits } from '../../client/fit-photo.js';
 import type { CheckedImage } from '../../client/validate-input.js';
 import type { LocalizeController } from './localize.js';
-import type { SharedStrings } from './strings.js';
+import type { PhotoFitStrings } from './photo-fit-strings.js';
 
 export type { FittedPhoto, PhotoFit, PhotoLimits };
 
@@ -26,7 +26,7 @@ const mp = (width: number, height: number) => Math.round((width * height) / 100_
 
 /** The facts line of a converted photo (`part="photo-fit"`), nothing for a photo sent as chosen. */
 export function renderPhotoFit(
-  t: LocalizeController<SharedStrings>,
+  t: LocalizeController<PhotoFitStrings>,
   fit: PhotoFit | undefined,
   out: CheckedImage | undefined,
 ) {

@@ -50,21 +50,6 @@ export const sharedStrings = {
   jobNotFound: 'The service no longer knows this job (or it belongs to another session). Start a new job.',
   jobCancelled: 'The upload was stopped before the job was created.',
   jobFailed: 'The service could not finish this job.',
-  /**
-   * The facts line of a photo made to fit before sending (src/client/fit-photo.ts): `from` names
-   * a format the API does not take ("HEIC", else empty), the megapixels and bytes before and
-   * after, `turned` 1 when an EXIF orientation was drawn upright.
-   */
-  photoFitted: (
-    p: { from: string; fromMp: number; toMp: number; fromBytes: number; toBytes: number; turned: number },
-    f: Formatter,
-  ) =>
-    [
-      p.from ? `Converted from ${p.from}` : 'Made to fit',
-      ...(p.fromMp !== p.toMp ? [`${f.number(p.fromMp)}\u00a0MP to ${f.number(p.toMp)}\u00a0MP`] : []),
-      `${f.bytes(p.fromBytes)} to ${f.bytes(p.toBytes)}`,
-      ...(p.turned ? ['turned upright'] : []),
-    ].join(', ') + '.',
 };
 
 export type SharedStrings = typeof sharedStrings;
