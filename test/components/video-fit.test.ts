@@ -283,12 +283,14 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
     expect(next.status).to.equal('idle');
   });
 
-  it('speaks Arabic: the plan, the trim range and the confirm button', async () => {
+  it('speaks Arabic: the plan, the trim range and the confirm button, with no serious or critical axe violations', async () => {
     const el = await mount('ar');
     await choose(el, await phoneClip('long-1080p.mp4'));
     await until(() => q(el, '[part~="confirm-button"]')?.textContent?.includes('التحويل'), 10_000, 'Arabic');
     expect(q(el, '[part~="trim"] legend')!.textContent).to.equal('الجزء المُرسَل');
     expect(q(el, '[data-fit="audio"]')!.textContent).to.equal('يُزال الصوت: المشهد ثلاثي الأبعاد لا يستخدمه.');
+    await until(() => q(el, '[part~="filmstrip"] img'), 20_000, 'the filmstrip');
+    await expect(el).to.be.accessible();
   });
 
   it('has no serious or critical axe violations with the trim range and while converting', async () => {
