@@ -229,6 +229,25 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
     expect(await charges()).to.equal(before + 1);
   });
 
+  it('where this browser cannot encode H.264 (VideoEncoder.isConfigSupported says no), a 1440p video stays refused with the device advice', async () => {
+    const el = await mount();
+    const before = requests();
+    const supported = VideoEncoder.isConfigSupported;
+    VideoEncoder.isConfigSupported = async (config) => ({ supported: false, config });
+    try {
+      // Its own frame rate (2 fps): mediabunny remembers each answer by the configuration asked about.
+      await choose(el, await video({ seconds: 1, width: 2560, height: 1440, fps: 2 }, 'clip.mp4'));
+    } finally {
+      VideoEncoder.isConfigSupported = supported;
+    }
+    const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 10_000, 'the refusal');
+    expect(panel.dataset['reason']).to.equal('resolution');
+    const text = panel.textContent!.replace(/\s+/g, ' ');
+    expect(text).to.contain('This browser cannot encode H.264').and.contain('Record at 1080p');
+    expect(text, 'no iPhone advice for an H.264 MP4').not.to.contain('Most Compatible');
+    expect(requests(), 'nothing sent').to.equal(before);
+  });
+
   const refused: [string, string, string, RegExp][] = [
     [
       'hevc-4k.mov',
