@@ -27,6 +27,9 @@
  *  10. The sandbox on both platforms in one run: a headshot batch, an image-tool call and fast 3D
  *      jobs on Node's `createSandbox` and in Chromium on `createBrowserSandbox`, same inputs
  *      (sandbox-browser.ts).
+ *  11. Photos made to fit in Chromium (issue 32): the phone-photo corpus's 24 MP JPEG (and its
+ *      HEIC) converted as each image element asks, milliseconds, beside sharp in Node
+ *      (convert-photo.ts).
  *  12. The proxy as a cluster under load and faults (`npm run bench -- cluster` only, not in the full
  *      run): three instances behind a balancer, Redis, an instance killed and Redis restarted, and
  *      the ledger checked against the sandbox's (cluster.ts).
@@ -56,6 +59,7 @@ import { uploadBench } from './upload.js';
 import { keepBench } from './keep.js';
 import { scenesBench } from './scenes.js';
 import { sandboxBrowserBench } from './sandbox-browser.js';
+import { convertPhotoBench } from './convert-photo.js';
 import { clusterBench } from './cluster.js';
 import { convertVideoBench } from './convert-video.js';
 
@@ -211,5 +215,6 @@ if (!only || only === 'elements') await elementsBench();
 if (!only || only === 'upload') await uploadBench();
 if (!only || only === 'keep') await keepBench();
 if (!only || only === 'scenes') await scenesBench();
+if (!only || only === 'convert') await convertPhotoBench();
 if (!only || only === 'convert') await convertVideoBench();
 if (only === 'cluster') await clusterBench();
