@@ -22,6 +22,7 @@ import {
   type StreamTargetChunk,
 } from 'mediabunny';
 import { LIMITS } from '../api/index.js';
+import { CONVERTED_DIR } from './stored-names.js';
 
 /** The limits a browser can fix. */
 export type FitReason = 'resolution' | 'too_long' | 'too_large';
@@ -190,12 +191,10 @@ export interface ConvertProgress {
   secondsLeft: number | undefined;
 }
 
-const DIR = 'mediakit-converted';
-
 async function privateDir(): Promise<FileSystemDirectoryHandle | undefined> {
   try {
     const root = await navigator.storage.getDirectory();
-    return await root.getDirectoryHandle(DIR, { create: true });
+    return await root.getDirectoryHandle(CONVERTED_DIR, { create: true });
   } catch {
     // No origin private file system here (an opaque origin, storage refused): Blob parts instead.
     return undefined;

@@ -6,3 +6,5 @@
 export const JOB_DATABASE = 'mediakit-jobs';
 export const RESULT_CACHE = 'mediakit-results';
 export const RESULT_PATH = '/__mediakit-results/';
+/** The folder of the origin's private file system that holds converted videos until they are sent. */
+export const CONVERTED_DIR = 'mediakit-converted';

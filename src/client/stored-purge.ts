@@ -6,7 +6,7 @@
 import { cacheStorage, idbFactory } from './device-storage.js';
 import { jobDatabase, openedDatabases, type JobDatabase } from './job-database.js';
 import { SessionManager } from './session.js';
-import { JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-names.js';
+import { CONVERTED_DIR, JOB_DATABASE, RESULT_CACHE, RESULT_PATH } from './stored-names.js';
 
 /** `work`'s answer, or `otherwise` where the browser refuses the storage: it then holds nothing of ours. */
 async function unlessRefused<T>(work: Promise<T>, otherwise: T): Promise<T> {
@@ -82,7 +82,7 @@ export function dropOtherSubjects(scope: string): Promise<void> {
   return dropWhere((s) => s !== scope && endpointOf(s) === endpoint);
 }
 
-/** clearStoredData(): forgets the page's tokens and the last-subject markers (`markerPrefix` in `store`), empties every known job database and deletes the result cache. */
+/** clearStoredData(): forgets the page's tokens and the last-subject markers (`markerPrefix` in `store`), empties every known job database, deletes the result cache and the converted videos. */
 export async function clearAll(store: Storage | undefined, markerPrefix: string): Promise<void> {
   SessionManager.forgetAll();
   try {
@@ -93,5 +93,16 @@ export async function clearAll(store: Storage | undefined, markerPrefix: string)
   const work: Promise<unknown>[] = (await knownDatabases()).map((db) => db.clear());
   const caches = cacheStorage();
   if (caches) work.push(unlessRefused(caches.delete(RESULT_CACHE), false));
+  work.push(dropConvertedVideos());
   await Promise.all(work);
+}
+
+/** Deletes the converted videos kept in the origin's private file system (none where there is no such file system). */
+async function dropConvertedVideos(): Promise<void> {
+  try {
+    const root = await navigator.storage.getDirectory();
+    await root.removeEntry(CONVERTED_DIR, { recursive: true });
+  } catch {
+    // No private file system, storage refused, or nothing converted: nothing to delete.
+  }
 }

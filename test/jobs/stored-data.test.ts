@@ -209,4 +209,19 @@ describe('stored data: clearStoredData()', () => {
     // Safe to call twice, and on a page that stored nothing.
     await clearStoredData();
   });
+
+  it('deletes the converted videos kept on the device for a resend', async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('mediakit-converted', { create: true });
+    const file = await dir.getFileHandle('walkthrough.mp4', { create: true });
+    const writable = await file.createWritable();
+    await writable.write(new Uint8Array(1024));
+    await writable.close();
+
+    await clearStoredData();
+
+    const names: string[] = [];
+    for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
+    expect(names).to.not.include('mediakit-converted');
+  });
 });
