@@ -296,11 +296,6 @@ const ar: Translation = {
   mgRemoved: (p) => `تمت إزالة ${p.name}.`,
   mgChecking: 'جارٍ الفحص…',
   mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: صغيرة؛ يُفضَّل ${f.number(p.px)} بكسل أو أكثر.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}، ${f.number(p.width)}×${f.number(p.height)}: تتجاوز الحد البالغ ${f.number(p.maxMb)} ميغابايت أو كبيرة جدًا. يمكن تصغيرها هنا في متصفحك.`,
-  mgDownscale: (p) => `تصغير الصورة ${p.n}`,
-  mgDownscaling: 'جارٍ التصغير…',
-  mgDownscaled: (p, f) => `تم التصغير: ${f.number(p.width)}×${f.number(p.height)}، ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'إزالة الخلفية أولًا',
   mgRemoveBackgroundHint: 'يُقتطع الجسم من كل صورة قبل إنشاء النموذج؛ يفيد ذلك مع الخلفيات المزدحمة.',
   mgPromptLabel: 'صِف الجسم',

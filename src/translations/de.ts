@@ -279,11 +279,6 @@ const de: Translation = {
   mgRemoved: (p) => `${p.name} entfernt.`,
   mgChecking: 'Wird geprüft …',
   mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: klein; ab ${f.number(p.px)} px gelingt es am besten.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: über der Grenze von ${f.number(p.maxMb)} MB oder sehr groß. Es kann hier im Browser verkleinert werden.`,
-  mgDownscale: (p) => `Foto ${p.n} verkleinern`,
-  mgDownscaling: 'Wird verkleinert …',
-  mgDownscaled: (p, f) => `Verkleinert: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Zuerst den Hintergrund entfernen',
   mgRemoveBackgroundHint: 'Jedes Foto wird vor dem Modellieren freigestellt; hilft bei unruhigem Hintergrund.',
   mgPromptLabel: 'Beschreiben Sie das Objekt',

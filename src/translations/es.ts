@@ -283,11 +283,6 @@ const es: Translation = {
   mgChecking: 'Comprobando…',
   mgSmall: (p, f) =>
     `${f.number(p.width)}×${f.number(p.height)}: pequeña; funciona mejor a partir de ${f.number(p.px)}\u00a0px.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: supera el límite de ${f.number(p.maxMb)}\u00a0MB o es muy grande. Puedes reducirla aquí, en tu navegador.`,
-  mgDownscale: (p) => `Reducir la foto ${p.n}`,
-  mgDownscaling: 'Reduciendo…',
-  mgDownscaled: (p, f) => `Reducida: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Quitar primero el fondo',
   mgRemoveBackgroundHint: 'Cada foto se recorta antes de crear el modelo; ayuda con fondos recargados.',
   mgPromptLabel: 'Describe el objeto',

@@ -287,11 +287,6 @@ const fr: Translation = {
   mgChecking: 'Vérification…',
   mgSmall: (p, f) =>
     `${f.number(p.width)}×${f.number(p.height)}\u00a0: petite\u00a0; ${f.number(p.px)}\u00a0px ou plus donnent de meilleurs résultats.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}\u00a0: au-delà de la limite de ${f.number(p.maxMb)}\u00a0Mo ou très grande. Elle peut être réduite ici, dans votre navigateur.`,
-  mgDownscale: (p) => `Réduire la photo ${p.n}`,
-  mgDownscaling: 'Réduction…',
-  mgDownscaled: (p, f) => `Réduite\u00a0: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Supprimer d’abord l’arrière-plan',
   mgRemoveBackgroundHint:
     'Chaque photo est détourée avant la création du modèle\u00a0; utile avec un arrière-plan chargé.',

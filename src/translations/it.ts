@@ -280,11 +280,6 @@ const it: Translation = {
   mgChecking: 'Controllo in corso…',
   mgSmall: (p, f) =>
     `${f.number(p.width)}×${f.number(p.height)}: piccola; i risultati migliori si ottengono da ${f.number(p.px)} px in su.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: supera il limite di ${f.number(p.maxMb)} MB o è molto grande. Puoi ridurla qui, nel tuo browser.`,
-  mgDownscale: (p) => `Riduci la foto ${p.n}`,
-  mgDownscaling: 'Riduzione in corso…',
-  mgDownscaled: (p, f) => `Ridotta: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Rimuovi prima lo sfondo',
   mgRemoveBackgroundHint: 'Ogni foto viene scontornata prima di creare il modello; utile con sfondi complessi.',
   mgPromptLabel: "Descrivi l'oggetto",

@@ -279,11 +279,6 @@ const ja: Translation = {
   mgRemoved: (p) => `${p.name} を削除しました。`,
   mgChecking: '確認しています…',
   mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}：小さめです。${f.number(p.px)} px 以上が最適です。`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}、${f.number(p.width)}×${f.number(p.height)}：上限の ${f.number(p.maxMb)} MB を超えているか、非常に大きな画像です。このブラウザー内で縮小できます。`,
-  mgDownscale: (p) => `写真 ${p.n} を縮小`,
-  mgDownscaling: '縮小しています…',
-  mgDownscaled: (p, f) => `縮小しました：${f.number(p.width)}×${f.number(p.height)}、${f.bytes(p.bytes)}。`,
   mgRemoveBackground: '先に背景を削除する',
   mgRemoveBackgroundHint:
     'モデルを作成する前に、各写真の被写体を切り抜きます。背景がごちゃごちゃしている場合に効果的です。',

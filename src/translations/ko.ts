@@ -269,11 +269,6 @@ const ko: Translation = {
   mgChecking: '확인 중…',
   mgSmall: (p, f) =>
     `${f.number(p.width)}×${f.number(p.height)}: 작은 사진입니다. ${f.number(p.px)}px 이상이 가장 좋습니다.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: ${f.number(p.maxMb)}MB 제한을 넘거나 매우 큽니다. 여기 브라우저에서 크기를 줄일 수 있습니다.`,
-  mgDownscale: (p) => `사진 ${p.n} 크기 줄이기`,
-  mgDownscaling: '크기 줄이는 중…',
-  mgDownscaled: (p, f) => `크기를 줄였습니다: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: '먼저 배경 제거',
   mgRemoveBackgroundHint: '모델을 만들기 전에 각 사진에서 물체만 잘라 냅니다. 배경이 복잡할 때 도움이 됩니다.',
   mgPromptLabel: '물체를 설명하세요',

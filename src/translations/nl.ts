@@ -285,11 +285,6 @@ const nl: Translation = {
   mgRemoved: (p) => `${p.name} verwijderd.`,
   mgChecking: 'Controleren…',
   mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}: klein; ${f.number(p.px)} px of meer werkt het best.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: boven de limiet van ${f.number(p.maxMb)} MB of erg groot. De foto kan hier in je browser worden verkleind.`,
-  mgDownscale: (p) => `Foto ${p.n} verkleinen`,
-  mgDownscaling: 'Verkleinen…',
-  mgDownscaled: (p, f) => `Verkleind: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Eerst de achtergrond verwijderen',
   mgRemoveBackgroundHint:
     'Elke foto wordt uitgeknipt voordat het model wordt gemaakt; handig bij drukke achtergronden.',

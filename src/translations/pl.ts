@@ -285,11 +285,6 @@ const pl: Translation = {
   mgChecking: 'Sprawdzanie…',
   mgSmall: (p, f) =>
     `${f.number(p.width)}×${f.number(p.height)}: małe; najlepiej sprawdza się ${f.number(p.px)} px lub więcej.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: przekracza limit ${f.number(p.maxMb)} MB lub jest bardzo duże. Można je zmniejszyć tutaj, w przeglądarce.`,
-  mgDownscale: (p) => `Zmniejsz zdjęcie ${p.n}`,
-  mgDownscaling: 'Zmniejszanie…',
-  mgDownscaled: (p, f) => `Zmniejszono: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Najpierw usuń tło',
   mgRemoveBackgroundHint: 'Każde zdjęcie zostanie wycięte z tła przed utworzeniem modelu; pomaga przy złożonym tle.',
   mgPromptLabel: 'Opisz obiekt',

@@ -272,11 +272,6 @@ const ptBR: Translation = {
   mgChecking: 'Verificando…',
   mgSmall: (p, f) =>
     `${f.number(p.width)}×${f.number(p.height)}: pequena; a partir de ${f.number(p.px)} px funciona melhor.`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: acima do limite de ${f.number(p.maxMb)} MB ou muito grande. Dá para reduzi-la aqui mesmo, no seu navegador.`,
-  mgDownscale: (p) => `Reduzir a foto ${p.n}`,
-  mgDownscaling: 'Reduzindo…',
-  mgDownscaled: (p, f) => `Reduzida: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Remover o fundo antes',
   mgRemoveBackgroundHint: 'Cada foto é recortada antes de o modelo ser criado; ajuda com fundos poluídos.',
   mgPromptLabel: 'Descreva o objeto',

@@ -264,11 +264,6 @@ const zhHans: Translation = {
   mgRemoved: (p) => `已移除 ${p.name}。`,
   mgChecking: '正在检查…',
   mgSmall: (p, f) => `${f.number(p.width)}×${f.number(p.height)}：尺寸较小；${f.number(p.px)} px 及以上效果最佳。`,
-  mgOversized: (p, f) =>
-    `${f.bytes(p.bytes)}，${f.number(p.width)}×${f.number(p.height)}：超出 ${f.number(p.maxMb)} MB 的上限或尺寸过大。可以直接在浏览器中将其缩小。`,
-  mgDownscale: (p) => `缩小照片 ${p.n}`,
-  mgDownscaling: '正在缩小…',
-  mgDownscaled: (p, f) => `已缩小：${f.number(p.width)}×${f.number(p.height)}，${f.bytes(p.bytes)}。`,
   mgRemoveBackground: '先移除背景',
   mgRemoveBackgroundHint: '生成模型前先抠出每张照片中的主体；适用于背景杂乱的照片。',
   mgPromptLabel: '描述物体',

@@ -809,7 +809,7 @@ describe('<bg-tool>: photos as phones make them (made to fit before anything is 
 
   it('a 24 MP Android JPEG over 12 MB: re-encoded under 12 MB, one charge', async () => {
     const { facts } = await removeBackground('android-24mp.jpg');
-    expect(facts).to.match(/^Made to fit, (24 MP to \d+(\.\d)? MP, )?14(\.\d)? MB to \d+(\.\d)? MB\.$/);
+    expect(facts).to.match(/^Made to fit, (24\sMP to \d+(\.\d)?\sMP, )?14(\.\d)? MB to \d+(\.\d)? MB\.$/);
   });
 
   it('a JPEG with EXIF orientation 6: drawn upright, so the result is portrait; one charge', async () => {

@@ -843,13 +843,13 @@ describe('<headshot-studio>: photos as phones make them (made to fit before anyt
     expect(heic(), 'the HEIC decoder is not loaded with the page').to.equal(false);
     const { facts, dims } = await oneHeadshot('iphone-12mp.heic');
     expect(heic(), 'the HEIC decoder was loaded for the HEIC').to.equal(true);
-    expect(facts).to.match(/^Converted from HEIC, 12\.2 MP to 12 MP, /);
+    expect(facts).to.match(/^Converted from HEIC, 12\.2\sMP to 12\sMP, /);
     expect(dims).to.contain('4,000×3,000');
   });
 
   it('a 24 MP Android JPEG over 12 MB: 12 MP under 12 MB sent; one charge', async () => {
     const { facts } = await oneHeadshot('android-24mp.jpg');
-    expect(facts).to.match(/^Made to fit, 24 MP to 12 MP, 14(\.\d)? MB to \d+(\.\d)? MB\.$/);
+    expect(facts).to.match(/^Made to fit, 24\sMP to 12\sMP, 14(\.\d)? MB to \d+(\.\d)? MB\.$/);
   });
 
   it('a JPEG with EXIF orientation 6: drawn upright (400×600) and sent; one charge', async () => {

@@ -1191,7 +1191,7 @@ describe('<model-generator>: photos as phones make them (made to fit before anyt
     const facts = qa(el, '[part~="photo"]').map((p) => p.querySelector('[part~="photo-fit"]')?.textContent ?? '');
     // At most 4096 px on the longer side (a 3D texture is at most 2048).
     expect(facts[0]).to.match(/^Converted from HEIC, \d+(\.\d)? MB to \d+(\.\d)? MB\.$/);
-    expect(facts[1]).to.match(/^Made to fit, 24 MP to 11(\.\d)? MP, 14(\.\d)? MB to \d+(\.\d)? MB\.$/);
+    expect(facts[1]).to.match(/^Made to fit, 24\sMP to 11(\.\d)?\sMP, 14(\.\d)? MB to \d+(\.\d)? MB\.$/);
     expect(facts[2]).to.match(/, turned upright\.$/);
     expect(facts.slice(3)).to.deep.equal(['', '']);
     const files = el.images as File[];

@@ -37,12 +37,6 @@ export const modelGeneratorStrings = {
   mgSmall: (p: { width: number; height: number; px: number }, f: Formatter) =>
     `${f.number(p.width)}×${f.number(p.height)}: small; ${f.number(p.px)} px or more works best.`,
   // The limit as the spec states it ("12 MB", binary megabytes), not re-rounded from bytes.
-  mgOversized: (p: { bytes: number; width: number; height: number; maxMb: number }, f: Formatter) =>
-    `${f.bytes(p.bytes)}, ${f.number(p.width)}×${f.number(p.height)}: over the ${f.number(p.maxMb)} MB limit or very large. It can be made smaller here, in your browser.`,
-  mgDownscale: (p: { n: number }) => `Make photo ${p.n} smaller`,
-  mgDownscaling: 'Making it smaller…',
-  mgDownscaled: (p: { bytes: number; width: number; height: number }, f: Formatter) =>
-    `Made smaller: ${f.number(p.width)}×${f.number(p.height)}, ${f.bytes(p.bytes)}.`,
   mgRemoveBackground: 'Remove the background first',
   mgRemoveBackgroundHint: 'Each photo is cut out before the model is made; helps with busy backgrounds.',
   // Prompt
