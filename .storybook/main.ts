@@ -1,11 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { StorybookConfig } from '@storybook/web-components-vite';
 import type { PluginOption } from 'vite';
 import { playgroundWorker, WORKER_FILE } from './playground-worker.js';
-
-// The real models and scenes made by others (../shared/assets), served at /assets when present.
-const assets = fileURLToPath(new URL('../../shared/assets', import.meta.url));
 
 /** The Node dev stack vite.config.ts mounts for `npm start` (src/dev/vite-plugin.ts): not here. */
 const withoutDevStack = (plugins: PluginOption[] = []): PluginOption[] =>
@@ -24,7 +19,8 @@ const config: StorybookConfig = {
   core: { disableTelemetry: true },
   staticDirs: [
     { from: '../demo/media', to: '/media' },
-    ...(existsSync(assets) ? [{ from: assets, to: '/assets' }] : []),
+    // The viewer stories' model and scene, made by this repository's sandbox (stories/assets/README.md).
+    { from: '../stories/assets', to: '/assets' },
   ],
   // No server (ARCHITECTURE.md): the stories run against the playground, the proxy and the sandbox
   // in a Service Worker (src/playground), so storybook-static works from any static file server

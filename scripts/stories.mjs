@@ -1,8 +1,10 @@
 // Opens every story of the built Storybook (storybook-static) in Chromium, served by a plain static
 // file server with nothing behind it: the stories reach their states through the playground (the
 // proxy and the sandbox in a Service Worker, src/playground), as on any static host. It fails on a
-// console error, an uncaught exception, a failed request, or an axe violation of serious or
-// critical impact in the rendered story. Run after `npm run build-storybook`:
+// console error, an uncaught exception, a failed request (any 404 at all), or an axe violation of
+// serious or critical impact in the rendered story. Then it walks every story in turn in one page,
+// as a designer clicks through the sidebar, and fails where a story shows another story's job.
+// Run after `npm run build-storybook`:
 //   node --import tsx scripts/stories.mjs [filter]
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -61,9 +63,9 @@ const STATES = [
   'low',
 ];
 // The playground's proxy routes: their error answers are what the error stories show (402, 429, a
-// refused video); /nowhere is the endpoint with nothing behind it that credit-badge's Error story
-// is about (the static server's 404).
-const API = /^\/(mediakit|mediakit-poor|nowhere)(\/|$)/;
+// refused video), and the sandbox's control plane (credit-badge's Error story points at it). A 404
+// is never one of them: a file, model or job that is not there is a defect wherever it comes from.
+const API = /^\/(mediakit|mediakit-poor|sandbox)(\/|$)/;
 if (!existsSync(join(staticDir, 'playground-sw.js'))) {
   console.error('stories: storybook-static has no playground-sw.js (build it again: npm run build-storybook)');
   process.exit(1);
@@ -113,7 +115,7 @@ async function check(story) {
   });
   page.on('response', (r) => {
     const { pathname } = new URL(r.url());
-    if (r.status() >= 400 && !API.test(pathname)) problem(`HTTP ${r.status()}: ${pathname}`);
+    if (r.status() === 404 || (r.status() >= 400 && !API.test(pathname))) problem(`HTTP ${r.status()}: ${pathname}`);
   });
   page.on('pageerror', (e) => problem(`uncaught: ${e.message}`));
   const docs = story.type === 'docs';
@@ -217,10 +219,95 @@ await run(
   stories.filter((s) => !alone(s)),
   2,
 );
+
+// A designer's walk through the sidebar: every story in turn in ONE preview page (one browser, one
+// playground, one job store), switched as Storybook's sidebar switches them, without a reload.
+// Each story must start clean: an element showing a job that was created before the story began
+// (another story's, resumed from the job store) fails, with the text it shows.
+async function walk(queue) {
+  if (!queue.length) return;
+  const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, colorScheme: SCHEME });
+  const page = await context.newPage();
+  let current = queue[0].id;
+  const extra = new Map();
+  const note = (text) => extra.set(current, [...(extra.get(current) ?? []), text]);
+  page.on('response', (r) => {
+    if (r.status() === 404) note(`HTTP 404: ${new URL(r.url()).pathname}`);
+  });
+  page.on('pageerror', (e) => note(`uncaught: ${e.message}`));
+  // The walk starts on a page with no element (the introduction), so the first story is switched to as well.
+  const start = Object.values(index.entries).find((e) => e.type === 'docs' && /introduction/i.test(e.id));
+  await page.goto(`${url}/iframe.html?id=${start?.id ?? queue[0].id}&viewMode=${start ? 'docs' : 'story'}`);
+  await page.waitForFunction(
+    () => navigator.serviceWorker.controller !== null && '__STORYBOOK_ADDONS_CHANNEL__' in globalThis,
+    null,
+    { timeout: 30_000 },
+  );
+  await page.waitForTimeout(1000);
+  for (const story of queue) {
+    current = story.id;
+    const shown = await page.evaluate(
+      async ({ id, settle }) => {
+        const channel = globalThis.__STORYBOOK_ADDONS_CHANNEL__;
+        const began = Date.now();
+        const rendered = new Promise((resolve) => {
+          const done = (e) => {
+            if ((e?.storyId ?? e) !== id) return;
+            channel.off('storyRendered', done);
+            channel.off('storyErrored', done);
+            resolve();
+          };
+          channel.on('storyRendered', done);
+          channel.on('storyErrored', done);
+          setTimeout(resolve, 20_000);
+        });
+        channel.emit('setCurrentStory', { storyId: id, viewMode: 'story' });
+        await rendered;
+        await new Promise((r) => setTimeout(r, settle));
+        // Every custom element of the story, into shadow roots (a viewer inside an element too).
+        const all = [];
+        const visit = (root) => {
+          for (const el of root.querySelectorAll('*')) {
+            if (el.localName.includes('-')) all.push(el);
+            if (el.shadowRoot) visit(el.shadowRoot);
+          }
+        };
+        visit(document.querySelector('#storybook-root') ?? document);
+        const textOf = (el) => {
+          const parts = [];
+          const read = (n) => {
+            if (n.nodeType === Node.TEXT_NODE) parts.push(n.textContent);
+            for (const c of n.shadowRoot ? n.shadowRoot.childNodes : []) read(c);
+            for (const c of n.childNodes) read(c);
+          };
+          read(el);
+          return parts.join(' ').replace(/\s+/g, ' ').trim();
+        };
+        return all
+          .map((el) => ({ tag: el.localName, job: el.job }))
+          .filter(({ job }) => job && typeof job.createdAt === 'number' && job.createdAt < began)
+          .map(({ tag, job }) => {
+            const el = all.find((e) => e.job === job);
+            return `<${tag}> shows a job from another story (${job.status}, progress ${job.progress}, created ${((began - job.createdAt) / 1000).toFixed(1)} s before this story): "${textOf(el).slice(0, 140)}"`;
+          });
+      },
+      { id: story.id, settle: 1500 },
+    );
+    const problems = [...shown, ...(extra.get(story.id) ?? [])];
+    console.log(
+      `${problems.length ? 'FAIL' : 'ok  '} walk ${story.id}${problems.length ? '\n       ' + problems.join('\n       ') : ''}`,
+    );
+    if (problems.length) failures.push(`walk ${story.id}`);
+  }
+  await context.close();
+}
+// STORY_WALK=0 leaves the walk out (a quick look at one story).
+if (process.env['STORY_WALK'] !== '0') await walk(stories.filter((s) => s.type === 'story'));
+
 await browser.close();
 server.closeAllConnections?.();
 server.close();
 console.log(
-  `\nstories: ${stories.length - failures.length} of ${stories.length} clean (no console error, no uncaught exception, axe 0 serious or critical) in ${Math.round((Date.now() - started) / 1000)} s`,
+  `\nstories: ${failures.length ? `FAIL ${failures.join(', ')}` : `${stories.length} of ${stories.length} clean`} (no console error, no uncaught exception, no 404, axe 0 serious or critical; then every story in turn in one page, none showing another story's job) in ${Math.round((Date.now() - started) / 1000)} s`,
 );
 process.exit(failures.length ? 1 : 0);

@@ -4,6 +4,7 @@ import '../src/components/bg-tool/define.js';
 import type { BgTool } from '../src/components/bg-tool/bg-tool.js';
 import { sampleProduct } from '../demo/samples.js';
 import { asField, ENDPOINT, fault, until } from './sandbox.js';
+import { LANG_CONTROL } from './languages.js';
 
 interface Args {
   endpoint: string;
@@ -56,7 +57,7 @@ const meta: Meta<Args> = {
   },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
-    lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
+    lang: LANG_CONTROL,
     size: { control: 'inline-radio', options: ['auto', 'preview', 'full'] },
     format: { control: 'inline-radio', options: ['png', 'jpg'] },
     bgColor: { control: 'text' },

@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import '../src/components/credit-badge/define.js';
 import { MediaClient } from '../src/client/media-client.js';
 import { sampleProduct } from '../demo/samples.js';
-import { ENDPOINT, POOR_ENDPOINT } from './sandbox.js';
+import { ENDPOINT, ERROR_ENDPOINT, POOR_ENDPOINT } from './sandbox.js';
+import { LANG_CONTROL } from './languages.js';
 
 interface Args {
   endpoint: string;
@@ -19,12 +21,12 @@ const meta: Meta<Args> = {
   args: { endpoint: ENDPOINT, lang: '', theme: '', format: 'long', low: 0 },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
-    lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
+    lang: LANG_CONTROL,
     format: { control: 'inline-radio', options: ['long', 'compact'] },
   },
   render: (
     a,
-  ) => html`<credit-badge endpoint=${a.endpoint} lang=${a.lang || 'en'} theme=${a.theme || 'light'} format=${a.format} low=${a.low}></credit-badge>
+  ) => html`<credit-badge endpoint=${a.endpoint} lang=${ifDefined(a.lang || undefined)} theme=${ifDefined(a.theme || undefined)} format=${a.format} low=${a.low}></credit-badge>
     <p><button @click=${async () => MediaClient.for(a.endpoint).imageTool({ image: await sampleProduct(), size: 'preview' })}>Spend 1 credit on this page</button></p>`,
 };
 export default meta;
@@ -52,8 +54,8 @@ export const Loading: Story = {
 /** The proxy cannot be reached at all: offline, the last number (none yet). */
 export const Offline: Story = { args: { endpoint: 'http://127.0.0.1:9/mediakit' } };
 
-/** The proxy answers with an error: a retry. */
-export const Error: Story = { args: { endpoint: '/nowhere' } };
+/** The proxy answers with an error (400, from an endpoint that refuses every call): a retry. */
+export const Error: Story = { args: { endpoint: ERROR_ENDPOINT } };
 
 /** German. */
 export const German: Story = { args: { lang: 'de' } };

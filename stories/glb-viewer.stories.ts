@@ -15,8 +15,8 @@ const meta: Meta<Args> = {
   title: 'Viewers/glb-viewer',
   component: 'glb-viewer',
   args: {
-    src: 'assets/DamagedHelmet.glb',
-    alt: 'A damaged sci-fi helmet',
+    src: 'assets/model.glb',
+    alt: 'A relief model of a blue teapot',
     autoRotate: false,
     height: '420px',
     up: '+y',
@@ -30,14 +30,20 @@ export default meta;
 
 type Story = StoryObj<Args>;
 
+/**
+ * A model the sandbox made for a text prompt (stories/assets/model.glb, 105 KB, made by
+ * stories/assets/make.ts with the sandbox's own artifact makers): what a `<model-generator>` job hands over.
+ */
 export const Loaded: Story = {};
-export const Duck: Story = { args: { src: 'assets/Duck.glb', alt: 'A rubber duck', autoRotate: true } };
+/** The same model on the turntable (`auto-rotate`). */
+export const AutoRotate: Story = { args: { autoRotate: true } };
 /** Until the first frame the poster shows, with a progress bar along the bottom (the playground sends the file over 40 s). */
 export const Loading: Story = {
-  render: () => html`<glb-viewer src=${slowly('assets/DamagedHelmet.glb', 40)} style="--mk-viewer-height: 420px">
-    <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the helmet…</div>
+  render: () => html`<glb-viewer src=${slowly('assets/model.glb', 40)} style="--mk-viewer-height: 420px">
+    <div slot="poster" style="display:grid;place-items:center;height:100%;font:14px system-ui">Loading the model…</div>
   </glb-viewer>`,
 };
+/** A file that is not a model (the assets' README): the viewer says so. */
 export const Error: Story = { args: { src: 'assets/README.md', alt: 'Not a model' } };
 /** No src yet: the frame and the "No model yet" hint. */
 export const Empty: Story = { render: () => html`<glb-viewer style="--mk-viewer-height: 420px"></glb-viewer>` };

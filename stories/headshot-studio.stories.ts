@@ -4,6 +4,7 @@ import '../src/components/headshot-studio/define.js';
 import type { HeadshotStudio } from '../src/components/headshot-studio/headshot-studio.js';
 import { sampleSelfie } from '../demo/samples.js';
 import { asField, ENDPOINT, fault, POOR_ENDPOINT, until } from './sandbox.js';
+import { LANG_CONTROL } from './languages.js';
 
 interface Args {
   endpoint: string;
@@ -36,7 +37,7 @@ const meta: Meta<Args> = {
   args: { endpoint: ENDPOINT, lang: '', theme: '', headshotStyle: 'corporate', width: '720px' },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
-    lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
+    lang: LANG_CONTROL,
     headshotStyle: { control: 'inline-radio', options: ['corporate', 'business-casual', 'bewerbung', 'creative'] },
     width: { control: 'inline-radio', options: ['720px', '390px', '100%'] },
   },

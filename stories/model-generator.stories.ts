@@ -5,6 +5,7 @@ import type { ModelGenerator } from '../src/components/model-generator/model-gen
 import { MediaClient } from '../src/client/media-client.js';
 import { oversizedPhoto, sampleViews } from '../demo/model-generator.samples.js';
 import { advance, asField, ENDPOINT, fault, POOR_ENDPOINT, until } from './sandbox.js';
+import { LANG_CONTROL } from './languages.js';
 
 interface Args {
   endpoint: string;
@@ -51,7 +52,7 @@ const meta: Meta<Args> = {
   args: { endpoint: ENDPOINT, lang: '', theme: '', quality: 'fast', width: '880px' },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
-    lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
+    lang: LANG_CONTROL,
     quality: { control: 'inline-radio', options: ['fast', 'standard', 'high'] },
     width: { control: 'inline-radio', options: ['880px', '390px', '100%'] },
   },

@@ -23,6 +23,12 @@ const scope = new URL(
 export const ENDPOINT = `${scope}mediakit`;
 /** The same proxy with 5 credits a session: the "not enough credits" and "low" states. */
 export const POOR_ENDPOINT = `${scope}mediakit-poor`;
+/**
+ * An endpoint that answers every call with an error that is not a 404 (the story test fails on any
+ * 404): the playground's sandbox clock, whose control route refuses the session call's empty body
+ * with 400 invalid_request. The "the proxy answers with an error" states.
+ */
+export const ERROR_ENDPOINT = `${scope}sandbox/__sandbox/clock?`;
 /** A file of this Storybook (a path relative to the preview) sent over `seconds`: a viewer's loading state. */
 export const slowly = (src: string, seconds: number): string =>
   `${scope}sandbox/__dev/trickle?src=${encodeURIComponent(src)}&seconds=${seconds}`;

@@ -3,6 +3,7 @@ import { html } from 'lit';
 import '../src/components/video-to-3d-uploader/define.js';
 import type { VideoTo3dUploader } from '../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
 import { advance, asField, ENDPOINT, fault, POOR_ENDPOINT, sampleVideo, until } from './sandbox.js';
+import { LANG_CONTROL } from './languages.js';
 
 interface Args {
   endpoint: string;
@@ -30,7 +31,7 @@ const meta: Meta<Args> = {
   args: { endpoint: ENDPOINT, lang: '', theme: '', notify: false, width: '720px' },
   argTypes: {
     theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
-    lang: { control: 'inline-radio', options: ['', 'en', 'de'] },
+    lang: LANG_CONTROL,
     width: { control: 'inline-radio', options: ['720px', '390px', '100%'] },
   },
   render: (args) => drive(args),
