@@ -40,7 +40,10 @@ const BUDGETS = {
   // note of a conversion a reload stopped: about 0.35 KiB) and the bundler's CommonJS interop
   // helper that Rolldown puts in the entry chunk for mediabunny's module mapped away in browsers
   // (`"./dist/modules/src/node.js": false`; about 0.25 KiB).
-  'video-to-3d-uploader.js': 30.5,
+  // 31 since issue 37 and issue 34's gone-file rule (measured 30.6 in a clean tree): the job list
+  // read again after a failed read, the 'video gone' failure with its "Choose a video" action, and
+  // the saved-file check every element runs when a value names a kept file. Issue 33 takes weight back.
+  'video-to-3d-uploader.js': 31,
   // Issue 21's figures rounded up to the half KiB (measured 30.9, 18.3, 34.4, 43.9; the viewers
   // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4).
   'bg-tool.js': 32.5,
@@ -53,8 +56,11 @@ const BUDGETS = {
   // streamed scene's progress line (with its English words): measured 13.6, 13.7 and 73.0.
   'glb-viewer.js': 14,
   'splat-viewer.js': 14,
-  'the five product elements on one page': 68,
-  'define.js (every tag)': 73.5,
+  // 69.5 and 75 since this round's security and phone-photo work (measured 69.2 and 74.5 in a
+  // clean tree): the saved-file rule (a kept file read without cookies and sniffed before it becomes
+  // a file), the photo fit's glue and facts line (the converter and HEIC decoder are lazy chunks).
+  'the five product elements on one page': 69.5,
+  'define.js (every tag)': 75,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {
