@@ -19,5 +19,6 @@ export const LANGUAGES: ReadonlyArray<{ value: string; title: string }> = ['en',
 export const LANG_CONTROL = {
   control: 'select',
   options: ['', ...LANGUAGES.map((l) => l.value)],
-  description: 'Language of the element; empty: the closest [lang] (the toolbar’s language switch), then <html lang>.',
+  description:
+    'Language of the element; empty: the closest `lang` attribute (the toolbar’s language switch sets one around every story), then the page’s.',
 } as const;
