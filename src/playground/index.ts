@@ -65,6 +65,11 @@ export interface Playground {
   fault(kind: PlaygroundFault, extra?: { count?: number; variants?: number[]; ms?: number }): Promise<void>;
   /** The pretend account's balance and ledger (job ids left out). */
   ledger(): Promise<PlaygroundLedger>;
+  /**
+   * Starts a new pretend visitor: a full budget, and none of the last visitor's jobs or kept
+   * results. Sessions the page already holds stay the old visitor's: call `clearStoredData()` too.
+   */
+  newVisitor(): Promise<void>;
 }
 
 export interface PlaygroundOptions {
@@ -424,6 +429,9 @@ function controls(scope: URL, runs: Playground['runs']): Playground {
     },
     async ledger() {
       return (await call(`${sandboxPath}/__dev/ledger`)).json() as Promise<PlaygroundLedger>;
+    },
+    async newVisitor() {
+      await post('/__dev/visitor', {});
     },
   };
 }

@@ -121,6 +121,10 @@ export function playgroundStack(options: StackOptions, load: typeof fetch = fetc
   const { endpoint, poorEndpoint, sandboxPath } = playgroundPaths(scope);
   const sandbox = createBrowserSandbox({}, options.platform);
 
+  // The pretend visitor: budgets, rate limits, job handles and kept results are theirs. A new
+  // visitor (`/__dev/visitor`) starts from a full budget and sees none of the last one's jobs.
+  let subject = 'playground';
+
   const stack = (async () => {
     const response = await sandbox.fetch(
       new Request('https://sandbox.invalid/__sandbox/accounts', {
@@ -137,7 +141,7 @@ export function playgroundStack(options: StackOptions, load: typeof fetch = fetc
         keys,
         secret,
         basePath,
-        authorize: () => ({ subject: 'playground', budget }),
+        authorize: () => ({ subject, budget }),
         ...(options.results ? { results: { store: options.results(results) } } : {}),
       });
     return {
@@ -154,6 +158,10 @@ export function playgroundStack(options: StackOptions, load: typeof fetch = fetc
     if (path === '/__dev/trickle' && request.method === 'GET') return trickle(url, scope, load);
     const { account, key } = await stack;
     if (path === '/__dev/account' && request.method === 'GET') return json({ account_id: account });
+    if (path === '/__dev/visitor' && request.method === 'POST') {
+      subject = `playground-${crypto.randomUUID()}`;
+      return json({ ok: true });
+    }
     if (path === '/__dev/ledger' && request.method === 'GET') {
       const r = await sandbox.fetch(
         new Request(`https://sandbox.invalid/__sandbox/accounts/${account}/ledger`, {

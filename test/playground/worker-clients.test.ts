@@ -169,6 +169,44 @@ describe('the playground answers only pages that asked for it', () => {
     assert.equal(realHits.length, 3);
   });
 
+  it("a new visitor starts from a full budget and cannot see the last visitor's job (each story starts so)", async () => {
+    // No named functions inside: the page gets the function's text, without tsx's name helper.
+    const result = await playPage.evaluate(async () => {
+      const pg = await (globalThis as unknown as { mediakitPlayground: Promise<{ newVisitor(): Promise<void> }> })
+        .mediakitPlayground;
+      type Session = { data: { token: string; budget: { used: number } } };
+      const first = (await (await fetch('/mediakit/session', { method: 'POST' })).json()) as Session;
+      const created = await fetch('/mediakit/api/v1/3d/jobs', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${first.data.token}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        body: JSON.stringify({ mode: 'text', prompt: 'a copper saucepan' }),
+      });
+      const job = ((await created.json()) as { data: { job_id: string } }).data.job_id;
+      const spent = (await (
+        await fetch('/mediakit/session', { headers: { authorization: `Bearer ${first.data.token}` } })
+      ).json()) as Session;
+      await pg.newVisitor();
+      const second = (await (await fetch('/mediakit/session', { method: 'POST' })).json()) as Session;
+      const seen = await fetch(`/mediakit/api/v1/3d/jobs/${job}`, {
+        headers: { authorization: `Bearer ${second.data.token}` },
+      });
+      return {
+        created: created.status,
+        spent: spent.data.budget.used,
+        fresh: second.data.budget.used,
+        seen: seen.status,
+      };
+    });
+    assert.equal(result.created, 202);
+    assert.equal(result.spent, 2);
+    assert.equal(result.fresh, 0, "the new visitor's budget carried the last visitor's spending");
+    assert.equal(result.seen, 404, "the new visitor saw the last visitor's job");
+  });
+
   it('the worker unregisters itself once no page wants it', async () => {
     await playPage.close();
     // The next page of the site the browser opens is the one that finds nobody wants the worker.
