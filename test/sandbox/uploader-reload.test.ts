@@ -25,7 +25,7 @@ import { createDevStack, type DevStack } from '../../src/dev/index.js';
 import { makeVideo } from '../fixtures/media.js';
 
 /** The video's size, and how fast the relay lets the browser's bytes reach the server. */
-const VIDEO_MB = Number(process.env['RELOAD_MB'] ?? 2);
+const VIDEO_MB = Number(process.env['RELOAD_MB'] ?? 4);
 const BYTES_PER_SECOND = Number(process.env['RELOAD_MB_PER_S'] ?? 2) * 1024 * 1024;
 const RUNS = Number(process.env['RELOAD_RUNS'] ?? 10);
 
@@ -186,6 +186,12 @@ async function run(tab: Page, options: { mountAfter?: number; holdMs?: number } 
   await tab.waitForFunction(() => typeof page !== 'undefined' && page.el !== undefined);
   await tab.evaluate(() => page.forgetAll());
   const before = await charges(stack);
+  // The second page is open before the upload starts: opening it takes longer than the upload has left.
+  let holder: Page | undefined;
+  if (options.holdMs) {
+    holder = await context.newPage();
+    await holder.goto(`${url}blank`);
+  }
   await tab.evaluate((mb) => void page.choose(mb), VIDEO_MB);
   await until('the upload with its video kept', 20_000, () =>
     tab.evaluate(
@@ -194,10 +200,7 @@ async function run(tab: Page, options: { mountAfter?: number; holdMs?: number } 
   );
   const start = relay.forwarded();
   await until('part of the upload at the server', 20_000, async () => relay.forwarded() - start > 256 * 1024);
-  let holder: Page | undefined;
-  if (options.holdMs) {
-    holder = await context.newPage();
-    await holder.goto(`${url}blank`);
+  if (holder) {
     await holder.evaluate(async (ms) => {
       const held = (await navigator.locks.query()).held?.find((l) => l.name?.includes(':create:'));
       if (!held?.name) throw new Error('no creation lock is held');
