@@ -53,8 +53,11 @@ function pacingRelay(port: number, bytesPerSecond: number): { server: TcpServer;
     const queue: Buffer[] = [];
     let timer: NodeJS.Timeout | undefined;
     let ended = false;
+    // Writes to a socket the other side has cut are dropped, never thrown (a write callback takes the error).
+    const ignore = () => undefined;
     const pump = () => {
       timer = undefined;
+      if (upstream.destroyed) return;
       const chunk = queue.shift();
       if (!chunk) {
         if (ended) upstream.end();
@@ -63,7 +66,7 @@ function pacingRelay(port: number, bytesPerSecond: number): { server: TcpServer;
       // At most 16 KiB at a time, so a big write is spread out too.
       const part = chunk.subarray(0, 16 * 1024);
       if (part.length < chunk.length) queue.unshift(chunk.subarray(part.length));
-      upstream.write(part);
+      upstream.write(part, ignore);
       forwarded += part.length;
       timer = setTimeout(pump, (part.length / bytesPerSecond) * 1000);
     };
@@ -87,7 +90,12 @@ function pacingRelay(port: number, bytesPerSecond: number): { server: TcpServer;
     client.on('error', cut);
     upstream.on('close', cut);
     upstream.on('error', cut);
-    upstream.pipe(client);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!client.destroyed) client.write(chunk, ignore);
+    });
+    upstream.on('end', () => {
+      if (!client.destroyed) client.end();
+    });
   });
   server.on('close', () => sockets.forEach((s) => s.destroy()));
   return { server, forwarded: () => forwarded };
