@@ -53,6 +53,10 @@ async function proxyTarget(): Promise<Record<string, unknown>> {
     artifacts: { turntableFrames: 8, turntableSize: 96, sceneColumns: 16, sceneFrames: 4 },
   });
   const upstream = await serve((r) => sandbox.fetch(r), 0);
+  // The upstream keeps idle connections longer than the fuzz runs: Node's 5 s default closes a
+  // kept-alive socket just as the proxy's fetch reuses it (a "socket hang up", answered 502), a race
+  // between two local processes that says nothing about the proxy's handling of the fuzz's requests.
+  upstream.server.keepAliveTimeout = 120_000;
   const made = await fetch(upstream.url + '/__sandbox/accounts', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
