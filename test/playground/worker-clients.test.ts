@@ -228,14 +228,18 @@ describe('the playground answers only pages that asked for it', () => {
       page.on('framenavigated', (f) => f === page.mainFrame() && loads++);
       const before = realHits.length;
       await page.goto(site.url + '/play-image.html');
-      for (const end = Date.now() + 30_000; loads < 2 && Date.now() < end;) await page.waitForTimeout(100);
-      assert.equal(loads, 2, 'the first visit was not reloaded');
       await until(page, () => navigator.serviceWorker.controller !== null && document.querySelector('img')?.complete);
       assert.equal(await playgroundReady(page), 'worker');
+      // A fast machine may give the worker the page before the image goes out: then no reload is needed.
+      for (const end = Date.now() + 5_000; realHits.length > before && loads < 2 && Date.now() < end;)
+        await page.waitForTimeout(100);
       await page.waitForTimeout(500);
-      assert.equal(loads, 2, 'reloaded more than once');
-      // Only the first load's image went out, before the worker had the page.
-      assert.deepEqual(realHits.slice(before), ['GET /mediakit/results/kept-before']);
+      const leaked = realHits.slice(before);
+      if (leaked.length > 0) {
+        // Only the first load's image went out, before the worker had the page, and that load was redone.
+        assert.deepEqual(leaked, ['GET /mediakit/results/kept-before']);
+        assert.equal(loads, 2, 'the first visit whose image reached the network was not reloaded, or reloaded twice');
+      } else assert.equal(loads, 1, 'reloaded though nothing reached the network');
     } finally {
       await fresh.close();
     }
