@@ -431,7 +431,8 @@ const de: Translation = {
   vtCannotDecode: (p) => `Dieser Browser kann ${p.codec || 'dieses'} Video nicht lesen und es daher nicht anpassen.`,
   vtCannotEncode: 'Dieser Browser kann kein H.264 kodieren und das Video daher nicht anpassen.',
   vtDeviceAdvice: 'Nehmen Sie in 1080p und höchstens 3 Minuten lang auf, oder exportieren Sie das Video in 1080p.',
-  vtDeviceAdviceIphone: 'Auf dem iPhone: Einstellungen > Kamera > Formate > Maximale Kompatibilität, und Video aufnehmen mit 1080p.',
+  vtDeviceAdviceIphone:
+    'Auf dem iPhone: Einstellungen > Kamera > Formate > Maximale Kompatibilität, und Video aufnehmen mit 1080p.',
   // viewers
   vwModel: '3D-Modell',
   vwScene: 'Gaussian-Splat-Szene',

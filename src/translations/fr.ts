@@ -449,7 +449,8 @@ const fr: Translation = {
   vtCannotDecode: (p) => `Ce navigateur ne peut pas lire cette vidéo ${p.codec}, il ne peut donc pas l’adapter.`,
   vtCannotEncode: 'Ce navigateur ne peut pas encoder en H.264, il ne peut donc pas adapter la vidéo.',
   vtDeviceAdvice: 'Filmez en 1080p, 3 minutes au plus, ou exportez la vidéo en 1080p.',
-  vtDeviceAdviceIphone: 'Sur iPhone\u00a0: Réglages > Appareil photo > Formats > Le plus compatible, et Enregistrement vidéo en 1080p.',
+  vtDeviceAdviceIphone:
+    'Sur iPhone\u00a0: Réglages > Appareil photo > Formats > Le plus compatible, et Enregistrement vidéo en 1080p.',
 
   // viewers
   vwModel: 'Modèle 3D',

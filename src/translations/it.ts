@@ -425,7 +425,8 @@ const it: Translation = {
     `Conversione: ${f.percent(p.percent / 100)}, fotogramma ${f.number(p.frames)} di ${f.number(p.total)}`,
   vtConvertFrames: (p, f) => `Fotogramma ${f.number(p.frames)} di ${f.number(p.total)}`,
   vtConvertMilestone: (p, f) => `${f.percent(p.percent / 100)} convertito`,
-  vtConvertFree: 'La conversione avviene su questo dispositivo e non costa nulla. Puoi annullarla in qualsiasi momento.',
+  vtConvertFree:
+    'La conversione avviene su questo dispositivo e non costa nulla. Puoi annullarla in qualsiasi momento.',
   vtConvertCancelled: 'Conversione annullata. Non è stato addebitato nulla.',
   vtConvertInterrupted: (p) =>
     `La pagina è stata ricaricata durante la conversione di ${p.name}, quindi la conversione si è interrotta. Scegli di nuovo il video per ricominciarla.`,

@@ -405,8 +405,7 @@ const ko: Translation = {
   vtTrimSummary: (p) => `${p.start}부터 ${p.end}까지(${p.length})`,
   vtConvertConfirm: (p, f) => `변환하고 업로드(${credits(p.cost, f)})`,
   vtConverting: '동영상 변환 중',
-  vtConvertValue: (p, f) =>
-    `변환 중: ${f.percent(p.percent / 100)}, 프레임 ${f.number(p.frames)}/${f.number(p.total)}`,
+  vtConvertValue: (p, f) => `변환 중: ${f.percent(p.percent / 100)}, 프레임 ${f.number(p.frames)}/${f.number(p.total)}`,
   vtConvertFrames: (p, f) => `프레임 ${f.number(p.frames)}/${f.number(p.total)}`,
   vtConvertMilestone: (p, f) => `${f.percent(p.percent / 100)} 변환됨`,
   vtConvertFree: '변환은 이 기기에서 이루어지며 비용이 들지 않습니다. 언제든 취소할 수 있습니다.',

@@ -440,7 +440,8 @@ const nl: Translation = {
   vtCannotDecode: (p) => `Deze browser kan deze ${p.codec}-video niet lezen en kan hem dus niet passend maken.`,
   vtCannotEncode: 'Deze browser kan geen H.264 coderen en kan de video dus niet passend maken.',
   vtDeviceAdvice: 'Neem op in 1080p, hoogstens 3 minuten, of exporteer de video in 1080p.',
-  vtDeviceAdviceIphone: 'Op een iPhone: Instellingen > Camera > Formaten > Meest compatibel, en Video opnemen in 1080p.',
+  vtDeviceAdviceIphone:
+    'Op een iPhone: Instellingen > Camera > Formaten > Meest compatibel, en Video opnemen in 1080p.',
 
   // viewers
   vwModel: '3D-model',
