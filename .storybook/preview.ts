@@ -43,17 +43,15 @@ const preview: Preview = {
     // the preview's head by main.ts). On a browser's first visit it takes the preview and reloads
     // it once: no story renders before, so none calls a proxy that is not there yet.
     async () => ({ playground: await playground }),
-    // Each story starts as a new visitor would: a pretend account of their own (a full budget, none
-    // of the last visitor's jobs or kept results) and no job records, kept results or session from
-    // the story shown before (the library's own logout, clearStoredData), so an idle story never
-    // resumes another story's job and the badge never shows another story's spending. A docs page
-    // shows its component's stories together: it starts one visitor, before the first of them.
+    // Each story starts as a new visitor would: no job records, kept results or session from the
+    // story shown before (the library's own logout, clearStoredData), so an idle story never
+    // resumes another story's job. A docs page shows its component's stories together: it clears
+    // once, before the first of them.
     async (context) => {
       if (context.viewMode === 'docs') {
         if (docsCleared === context.title) return {};
         docsCleared = context.title;
       } else docsCleared = undefined;
-      await (await playground).newVisitor();
       await clearStoredData();
       return {};
     },
