@@ -39,6 +39,18 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/** A reused keep-alive socket reset before any answer: the request never reached upstream's handler. */
+function staleSocket(err: unknown): boolean {
+  const code = codeOf(err);
+  return (err as { reusedSocket?: boolean }).reusedSocket === true && (code === 'ECONNRESET' || code === 'EPIPE');
+}
+
+/** What undici says when the kept-alive socket it reused was closed by the other side. */
+function resetBeforeAnswer(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 export type UpstreamInit = RequestInit & { duplex?: 'half' };
 
 /** A small upstream answer read whole (polls). */
@@ -65,7 +77,7 @@ function nodeGetter(): Promise<NodeGet | undefined> {
       const http = await import('node:http');
       const https = await import('node:https');
       const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-      return (url, headers, timeoutMs, max) =>
+      const once = (url: URL, headers: Record<string, string>, timeoutMs: number, max: number) =>
         new Promise<SmallAnswer>((resolve, reject) => {
           const protocol = url.protocol as 'http:' | 'https:';
           const req = (protocol === 'https:' ? https.request : http.request)(
@@ -92,9 +104,19 @@ function nodeGetter(): Promise<NodeGet | undefined> {
           req.once('timeout', () =>
             req.destroy(Object.assign(new Error('upstream timeout'), { name: 'TimeoutError' })),
           );
-          req.once('error', reject);
+          req.once('error', (err) => reject(req.reusedSocket ? Object.assign(err, { reusedSocket: true }) : err));
           req.end();
         });
+      // A kept-alive socket the upstream closed as this GET went out answers nothing: the GET goes
+      // once more on a fresh socket (Node's documented race; a GET changes nothing upstream).
+      return async (url, headers, timeoutMs, max) => {
+        try {
+          return await once(url, headers, timeoutMs, max);
+        } catch (err) {
+          if (!staleSocket(err)) throw err;
+          return await once(url, headers, timeoutMs, max);
+        }
+      };
     } catch {
       return undefined;
     }
@@ -170,8 +192,16 @@ export class Upstream {
     signal: AbortSignal,
     bodyFailed: () => boolean = () => false,
   ): Promise<Response> {
+    const send = () => this.#fetch(url, { ...init, redirect: supportedRedirect(init.redirect), signal });
     try {
-      return await this.#fetch(url, { ...init, redirect: supportedRedirect(init.redirect), signal });
+      try {
+        return await send();
+      } catch (err) {
+        // A GET (no body) whose kept-alive socket was reset before an answer goes once more.
+        const method = (init.method ?? 'GET').toUpperCase();
+        if ((method !== 'GET' && method !== 'HEAD') || signal.aborted || !resetBeforeAnswer(err)) throw err;
+        return await send();
+      }
     } catch (err) {
       if (bodyFailed() || err instanceof RequestNotBuilt) throw new UpstreamFailure('not-sent', err);
       if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError')
