@@ -201,8 +201,9 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     this.record = record;
     this.#lastStatus = record.status;
     if (!moved) return;
-    // Adopted unfinished after a reload: the end arriving with the first answers happened while away.
-    const whileAway = this.#awayPending && before !== undefined && isTerminal(record.status);
+    // Adopted unfinished after a reload: an end shown first, or arriving with the first answers,
+    // happened while away, whether the poller or the store answered first.
+    const whileAway = this.#awayPending && isTerminal(record.status);
     if (before !== undefined || isTerminal(record.status)) this.#awayPending = false;
     const model = this.#modelResult(record);
     const extra = {

@@ -84,4 +84,21 @@ describe('JobController', () => {
     });
     other.remove();
   });
+  it('a job adopted unfinished after a reload says it ended while away, even when the poller had its end first', async () => {
+    const first = await fixture<JobProbe>(html`<job-probe></job-probe>`);
+    const { id } = await first.job.start({ mode: 'text', prompt: 'a tin whistle', quality: 'fast' });
+    await until(() => first.job.record?.status === 'processing' || first.job.record?.status === 'queued', 5_000);
+    first.remove(); // the page closes with the job unfinished
+    await advance('mediakit', 60_000);
+    // The poller reads the end before the reloaded element shows anything: the race the element can lose.
+    await until(async () => (await poller.refresh(id))?.status === 'succeeded', 10_000, 'the poller sees the end');
+    const second = await fixture<JobProbe>(html`<job-probe></job-probe>`);
+    const ended: JobEvent[] = [];
+    second.addEventListener('mk-job-succeeded', (e: JobEvent) => ended.push(e));
+    second.job.adopt(id, { resumed: true }); // the element read it unfinished from the store after the reload
+    await until(() => second.job.record?.status === 'succeeded', 5_000, 'the adopted job shows its end');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ended, 'mk-job-succeeded once').to.have.length(1);
+    expect(ended[0]!.detail.whileAway).to.equal(true);
+  });
 });
