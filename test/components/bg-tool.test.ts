@@ -552,11 +552,10 @@ describe('<bg-tool>: its value', function () {
     expect(seen).to.deep.equal(['input', 'mk-image-ready', 'change']);
     expect(calls.length, 'the handler is called once').to.equal(1);
     const [{ blob, info }] = calls as [(typeof calls)[0]];
-    expect(info).to.deep.equal({
-      filename: 'product-no-background.png',
-      type: 'image/png',
-      kind: 'background-removal',
-    });
+    expect(info).to.deep.include({ type: 'image/png', kind: 'background-removal' });
+    // A unique, descriptive name (the file's own name and an id) and a key for the media library.
+    expect(info.filename).to.match(/^product-no-background-[0-9a-f]{10}\.png$/);
+    expect(info.key).to.match(/^background-removal-[0-9a-f]{32}$/);
     expect(await bytesOf(blob)).to.deep.equal(await bytesOf(el.file!));
     const value = JSON.parse(el.value) as BgToolValue;
     const id = '1';

@@ -880,10 +880,12 @@ describe('<model-generator>: a value that lasts (README "Saving results")', func
     expect(log.filter((e) => e.type === 'change')).to.have.length(1);
     expect(log.at(-1)!.value, '`change` carries the kept value').to.equal(el.value);
 
+    // Unique, descriptive names: what the file is and the job's id, the same for its three files.
+    const id = /^model-([0-9a-f]{10})\.glb$/.exec(site.calls[0]!.info.filename)?.[1];
     expect(site.calls.map((c) => [c.info.filename, c.info.type, c.info.kind])).to.deep.equal([
-      ['model.glb', 'model/gltf-binary', 'model'],
-      ['turntable.mp4', 'video/mp4', 'model'],
-      ['reference.png', 'image/png', 'model'],
+      [`model-${id}.glb`, 'model/gltf-binary', 'model'],
+      [`turntable-${id}.mp4`, 'video/mp4', 'model'],
+      [`reference-${id}.png`, 'image/png', 'model'],
     ]);
     // The GLB handed over is the one the proxy serves for this job.
     expect(await sha256(site.calls[0]!.blob)).to.equal(await glbHash(el));
@@ -937,7 +939,11 @@ describe('<model-generator>: a value that lasts (README "Saving results")', func
     await new Promise((r) => setTimeout(r, 400));
     expect(log.filter((e) => e.type === 'change')).to.have.length(1);
     expect(JSON.parse(el.value).asset.url).to.match(/^\/tmp\/mg-kept-.*-model\.glb$/);
-    expect(site.calls.map((c) => c.info.filename)).to.deep.equal(['model.glb', 'turntable.mp4', 'reference.png']);
+    expect(site.calls.map((c) => c.info.filename.replace(/-[0-9a-f]{10}\./, '.'))).to.deep.equal([
+      'model.glb',
+      'turntable.mp4',
+      'reference.png',
+    ]);
     expect(q(el, '[part~="keep"]')!.textContent).to.contain('Saved.');
   });
 

@@ -575,7 +575,8 @@ describe('<video-to-3d-uploader>: its value', function () {
     expect(seen.every((e) => e.composed)).to.equal(true);
     expect(lib.calls.length, 'the handler is called once').to.equal(1);
     const [{ blob, info }] = lib.calls as [(typeof lib.calls)[0]];
-    expect(info).to.deep.equal({ filename: 'living-room.ply', type: 'application/octet-stream', kind: 'scene' });
+    expect(info).to.deep.include({ type: 'application/octet-stream', kind: 'scene' });
+    expect(info.filename, "the video's name and the job's id").to.match(/^living-room-[0-9a-f]{10}\.ply$/);
     expect(await bytesOf(blob), "the job's PLY").to.deep.equal(await bytesOf(await jobPly(el)));
     const value = JSON.parse(el.value) as SceneValue;
     expect(value, 'kept: no job handle any more').to.deep.equal({

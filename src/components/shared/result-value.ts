@@ -39,13 +39,33 @@ export interface ResultValueBase {
 
 /** What `assetHandler` is told about the file it is handed. */
 export interface AssetInfo {
+  /**
+   * A unique, descriptive name: what the file is and an id, in safe characters
+   * (`model-3f9a0c2b1d.glb`, `turntable-3f9a0c2b1d.mp4`, `reference-3f9a0c2b1d.png`). A job's files
+   * share the id, and every browser keeping the same job's file names it the same.
+   */
   filename: string;
   type: string;
   kind: ResultValueBase['kind'];
+  /**
+   * The same for this result's file wherever it is kept (every browser following the same job, a
+   * retry, a reload): a job's file is keyed by the job, an image this page made by this page. Store
+   * it with the media and look it up before storing: a second editor keeping the same result then
+   * answers the media the first one stored, so each file is kept once and both values are equal.
+   */
+  key: string;
 }
 
 /** The site's own storage for results (a CMS media library): takes the file, answers where it now lives. */
 export type AssetHandler = (blob: Blob, info: AssetInfo) => Promise<{ id?: string; url: string }>;
+
+/** `mk-assets-released`'s detail: kept files the element's value named and no longer names. */
+export interface AssetsReleasedDetail {
+  /** The assets as the value named them (`id` is what `assetHandler` answered). */
+  assets: ResultAsset[];
+  /** `replaced`: a new result was committed in their place; `removed`: the user removed the result. */
+  reason: 'replaced' | 'removed';
+}
 
 /** One file of a result to keep: from a finished job (the proxy streams it), or a blob this page holds. */
 export interface KeepFile {
@@ -77,6 +97,50 @@ export interface ResultValueOptions<V extends ResultValueBase> {
 
 const HANDLE = /^[A-Za-z0-9_-]{16,600}$/;
 const warned = new Set<string>();
+
+/** Every kept file a value names: its `asset`, a model's `turntable` and `poster`, a batch's variants'. */
+export function resultAssets(value: ResultValueBase | null | undefined): ResultAsset[] {
+  if (!value) return [];
+  const v = value as ResultValueBase & Record<string, unknown>;
+  const found: unknown[] = [v.asset, v['turntable'], v['poster']];
+  if (Array.isArray(v['variants']))
+    for (const variant of v['variants']) found.push((variant as { asset?: unknown })?.asset);
+  const seen = new Set<string>();
+  return found.filter((a): a is ResultAsset => {
+    if (!a || typeof a !== 'object' || typeof (a as ResultAsset).url !== 'string') return false;
+    const url = (a as ResultAsset).url;
+    return !seen.has(url) && !!seen.add(url);
+  });
+}
+
+/**
+ * A file's unique, descriptive name: its stem (what it is) in safe characters, `-`, the id, its
+ * extension: `model.glb` and `3f9a0c2b1d` make `model-3f9a0c2b1d.glb`.
+ */
+export function uniqueName(name: string, id: string): string {
+  const dot = name.lastIndexOf('.');
+  const ext =
+    dot > 0
+      ? name
+          .slice(dot + 1)
+          .replace(/[^A-Za-z0-9]+/g, '')
+          .slice(0, 8)
+          .toLowerCase()
+      : '';
+  const stem = (dot > 0 ? name.slice(0, dot) : name)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .slice(0, 60)
+    .replace(/[-_]+$/, '');
+  return `${stem || 'result'}-${id}${ext ? `.${ext}` : ''}`;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** What is wrong with a value's common fields (undefined: nothing). */
 export function checkBase(value: unknown, kind: string): string | undefined {
@@ -126,6 +190,8 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   #keeping: Keeping = 'idle';
   #retry: (() => void) | undefined;
   #run = 0;
+  /** The kept files of the value the site holds (set from outside, or committed): released when they leave it. */
+  #held: ResultAsset[] = [];
 
   constructor(host: Host, options: ResultValueOptions<V>) {
     this.#host = host;
@@ -190,6 +256,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
     this.#run++;
     this.#keeping = 'idle';
     this.#apply(parsed as V);
+    this.#held = resultAssets(parsed as V);
     this.#o.show(parsed as V);
   }
 
@@ -220,7 +287,10 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   remove(): void {
     const had = this.#value !== null;
     this.clear();
-    if (had) this.#fire('change');
+    if (had) {
+      this.#fire('change');
+      this.#release('removed');
+    }
   }
 
   /**
@@ -281,6 +351,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
       }
       this.#keeping = 'idle';
       this.#fire('change');
+      this.#release('replaced');
       return;
     }
     this.#keeping = 'keeping';
@@ -289,12 +360,16 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
       const assets: ResultAsset[] = [];
       for (const file of files) {
         if (run !== this.#run) return;
-        assets.push(handler ? await this.#handOver(handler, file) : asset(await this.#store(client, file)));
+        const named = await this.#named(file);
+        assets.push(
+          handler ? await this.#handOver(handler, file, named) : asset(await this.#store(client, file, named)),
+        );
       }
       if (run !== this.#run) return;
       this.#keeping = 'kept';
       this.#apply(place(value, assets));
       this.#fire('change');
+      this.#release('replaced');
     } catch (err) {
       if (run !== this.#run) return;
       console.warn(`[mediakit] <${this.#host.localName}> could not keep the result`, err);
@@ -303,9 +378,14 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
     }
   }
 
-  async #handOver(handler: AssetHandler, file: KeepFile): Promise<ResultAsset> {
+  async #handOver(handler: AssetHandler, file: KeepFile, named: Named): Promise<ResultAsset> {
     const blob = await file.blob();
-    const answer = await handler(blob, { filename: file.name, type: file.type, kind: this.#o.kind });
+    const answer = await handler(blob, {
+      filename: named.filename,
+      type: file.type,
+      kind: this.#o.kind,
+      key: named.key,
+    });
     const problem = checkAsset({ url: answer?.url, type: file.type, bytes: blob.size }, 'assetHandler() result', false);
     if (problem) throw new TypeError(`assetHandler must resolve to { url, id? }: ${problem}.`);
     return { url: answer.url, type: file.type, bytes: blob.size, ...(answer.id ? { id: String(answer.id) } : {}) };
@@ -314,11 +394,28 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   /** One key per file of this commit, so a retry keeps it once. */
   readonly #keys = new WeakMap<KeepFile, string>();
 
-  async #store(client: MediaClient, file: KeepFile): Promise<KeptFile> {
+  /**
+   * A file's key and unique name: a job's file by its job (the same in every browser that follows
+   * it: a hash of the handle, which names no job upstream), an image this page holds by a key of its own.
+   */
+  async #named(file: KeepFile): Promise<Named> {
     let key = this.#keys.get(file);
     if (!key) this.#keys.set(file, (key = crypto.randomUUID()));
-    const source: KeepSource = file.job ?? { blob: await file.blob(), name: file.name };
-    const kept = await client.keep(source, { idempotencyKey: key });
+    if (file.job) {
+      const digest = await sha256Hex(`mediakit result\n${file.job.job}`);
+      return {
+        key: `${this.#o.kind}-${digest.slice(0, 32)}-${file.job.file}`,
+        filename: uniqueName(file.name, digest.slice(0, 10)),
+        idempotency: key,
+      };
+    }
+    const id = key.replace(/-/g, '');
+    return { key: `${this.#o.kind}-${id}`, filename: uniqueName(file.name, id.slice(0, 10)), idempotency: key };
+  }
+
+  async #store(client: MediaClient, file: KeepFile, named: Named): Promise<KeptFile> {
+    const source: KeepSource = file.job ?? { blob: await file.blob(), name: named.filename };
+    const kept = await client.keep(source, { idempotencyKey: named.idempotency });
     // The same rule as a site's handler: a value never names a script or other non-http(s) link,
     // even when an endpoint that is not our proxy answers one.
     const problem = checkAsset(kept, "the results store's answer", false);
@@ -336,10 +433,27 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
     return true;
   }
 
+  /** Tells the site which kept files its value no longer names (`mk-assets-released`), once each. */
+  #release(reason: AssetsReleasedDetail['reason']): void {
+    const now = resultAssets(this.#value);
+    const gone = this.#held.filter((a) => !now.some((b) => b.url === a.url));
+    this.#held = now;
+    if (!gone.length) return;
+    const detail: AssetsReleasedDetail = { assets: gone, reason };
+    this.#host.dispatchEvent(new CustomEvent('mk-assets-released', { detail, bubbles: true, composed: true }));
+  }
+
   #fire(type: 'input' | 'change'): void {
     if (type === 'change') this.#working = false;
     this.#host.dispatchEvent(new Event(type, { bubbles: true, composed: true }));
   }
+}
+
+interface Named {
+  key: string;
+  filename: string;
+  /** The Idempotency-Key the proxy's store is asked with (an image's retry is stored once). */
+  idempotency: string;
 }
 
 function asset(kept: KeptFile): ResultAsset {
