@@ -17,6 +17,8 @@
 // corpus file (test/fixtures/phone-photos.ts), /__fixtures/draco?asset=NAME
 // Draco-compresses a shared GLB with Google's encoder (test/fixtures/draco.ts); /__assets/NAME serves ../shared/assets and /__test/inspect?asset=NAME
 // reports a GLB's statistics by @gltf-transform/functions' inspect().
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -34,6 +36,7 @@ import { hostileEndpoint } from './test/fixtures/hostile-endpoint.ts';
 import { adminPages } from './test/fixtures/admin-pages.ts';
 import { ballPly } from './test/fixtures/splats.ts';
 
+const execFileAsync = promisify(execFile);
 const ASSETS = fileURLToPath(new URL('../shared/assets/', import.meta.url));
 const assetName = (name) => (/^[A-Za-z0-9._-]+$/.test(name ?? '') ? name : undefined);
 
@@ -112,6 +115,14 @@ const stacks = {
     basePath: '/mk-links',
     sandboxPath: '/sandbox-links',
     sandbox: { speed: 60, artifacts },
+    budget: 10_000,
+  }),
+  // Field mode across documents (test/components/field-documents): its own job list and ledger.
+  'mk-field': createDevStack({
+    basePath: '/mk-field',
+    sandboxPath: '/sandbox-field',
+    // Jobs wait for the test's clock: a job left running stays running while other documents open.
+    sandbox: { speed: 1, artifacts },
     budget: 10_000,
   }),
   // A stack whose sessions have almost nothing left (402 before any upload).
@@ -224,6 +235,17 @@ async function testRoutes(ctx, next) {
     ctx.body = Buffer.from(await phonePhotoBytes(ctx.query.name));
     return;
   }
+  // A tag's idle state rendered on the server (test/fixtures/ssr-render.ts), for hydration tests.
+  if (ctx.path === '/__test/ssr' && /^[a-z]+(-[a-z0-9]+)+$/.test(ctx.query.tag ?? '')) {
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', 'test/fixtures/ssr-render.ts', ctx.query.tag, ctx.query.attrs ?? ''],
+      { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)), maxBuffer: 16 * 1024 * 1024 },
+    );
+    ctx.type = 'text/html';
+    ctx.body = stdout;
+    return;
+  }
   if (ctx.path === '/__fixtures/video') {
     const n = (name, fallback) => Math.max(1, Math.min(4096, Number(ctx.query[name] ?? fallback) || fallback));
     ctx.type = ctx.query.container === 'mov' ? 'video/quicktime' : 'video/mp4';
@@ -307,7 +329,7 @@ export default {
     mount(stacks['mk-short'].middleware, ['/mk-short', '/sandbox-short']),
     mount(stacks['mk-jobs'].middleware, ['/mk-jobs', '/sandbox-jobs']),
     hostileEndpoint('/mk-hostile', '/mk-links'),
-    ...['video', 'fit', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links'].map((n) =>
+    ...['video', 'fit', 'kit', 'model', 'headshot', 'bg', 'badge', 'poor', 'links', 'field'].map((n) =>
       mount(stacks[`mk-${n}`].middleware, [`/mk-${n}`, `/sandbox-${n}`]),
     ),
   ],

@@ -37,6 +37,13 @@ const de: Translation = {
   fieldEmpty: 'Noch nichts erstellt.',
   fieldRunning: 'In Arbeit. Es läuft weiter, während Sie bearbeiten.',
   fieldNotSaved: 'Erstellt, aber nicht gespeichert.',
+  fieldFailed:
+    'Der Auftrag wurde nicht fertig. Öffnen Sie ihn, um den Grund zu sehen und neu zu beginnen, oder entfernen Sie ihn.',
+  fieldUnknown:
+    'Dieser Auftrag kann hier nicht verfolgt werden: Er gehört einem anderen Benutzer oder ist nicht mehr bekannt. Öffnen Sie ihn, um einen neuen zu starten, oder entfernen Sie ihn.',
+  fieldExpired:
+    'Das Ergebnis ist abgelaufen, bevor es gespeichert wurde. Öffnen Sie es, um es neu zu erstellen, oder entfernen Sie es.',
+  fieldGone: 'Die gespeicherte Datei ist nicht mehr verfügbar. Ersetzen oder entfernen Sie sie.',
   noStorageUpload: 'Dieser Browser speichert für diese Seite keine Daten: Beim Neuladen geht der Upload verloren.',
   waitingRetry: (p, f) => `Der Dienst ist ausgelastet. Neuer Versuch automatisch in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Es wurde nichts berechnet.',

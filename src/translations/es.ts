@@ -38,6 +38,11 @@ const es: Translation = {
   fieldEmpty: 'Aún no se ha creado nada.',
   fieldRunning: 'En curso. Sigue mientras editas.',
   fieldNotSaved: 'Creado, pero sin guardar.',
+  fieldFailed: 'El trabajo no terminó. Ábrelo para ver por qué y empezar de nuevo, o quítalo.',
+  fieldUnknown:
+    'Este trabajo no se puede seguir aquí: pertenece a otro usuario o ya no se conoce. Ábrelo para empezar uno nuevo, o quítalo.',
+  fieldExpired: 'El resultado caducó antes de guardarse. Ábrelo para crearlo de nuevo, o quítalo.',
+  fieldGone: 'El archivo guardado ya no está disponible. Reemplázalo o quítalo.',
   noStorageUpload: 'Este navegador no guarda datos de esta página: si la recargas, se perderá la subida.',
   waitingRetry: (p, f) =>
     `El servicio está saturado. Se volverá a intentar automáticamente en ${f.unit(p.seconds, 'second')}.`,

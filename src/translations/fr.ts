@@ -38,6 +38,11 @@ const fr: Translation = {
   fieldEmpty: 'Rien de créé pour l’instant.',
   fieldRunning: 'En cours. Cela continue pendant que vous modifiez.',
   fieldNotSaved: 'Créé, mais pas enregistré.',
+  fieldFailed: 'La tâche ne s’est pas terminée. Ouvrez-la pour voir pourquoi et recommencer, ou retirez-la.',
+  fieldUnknown:
+    'Cette tâche ne peut pas être suivie ici : elle appartient à un autre utilisateur ou n’est plus connue. Ouvrez-la pour en lancer une nouvelle, ou retirez-la.',
+  fieldExpired: 'Le résultat a expiré avant d’être enregistré. Ouvrez-le pour le refaire, ou retirez-le.',
+  fieldGone: 'Le fichier enregistré n’est plus disponible. Remplacez-le ou retirez-le.',
   noStorageUpload: 'Ce navigateur ne conserve aucune donnée pour cette page : recharger la page fera perdre l’envoi.',
   waitingRetry: (p, f) => `Le service est saturé. Nouvelle tentative automatique dans ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Aucun crédit n’a été débité.',

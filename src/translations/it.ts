@@ -38,6 +38,11 @@ const it: Translation = {
   fieldEmpty: 'Ancora nulla di creato.',
   fieldRunning: 'In corso. Continua mentre modifichi.',
   fieldNotSaved: 'Creato, ma non salvato.',
+  fieldFailed: 'Il lavoro non è terminato. Aprilo per vedere perché e ricominciare, oppure rimuovilo.',
+  fieldUnknown:
+    'Questo lavoro non può essere seguito qui: appartiene a un altro utente o non è più noto. Aprilo per avviarne uno nuovo, oppure rimuovilo.',
+  fieldExpired: 'Il risultato è scaduto prima di essere salvato. Aprilo per crearlo di nuovo, oppure rimuovilo.',
+  fieldGone: 'Il file salvato non è più disponibile. Sostituiscilo o rimuovilo.',
   noStorageUpload: 'Questo browser non conserva dati per questa pagina: ricaricandola il caricamento andrà perso.',
   waitingRetry: (p, f) => `Il servizio è occupato. Nuovo tentativo automatico tra ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Non è stato addebitato nulla.',

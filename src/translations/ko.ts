@@ -37,6 +37,11 @@ const ko: Translation = {
   fieldEmpty: '아직 만든 것이 없습니다.',
   fieldRunning: '진행 중입니다. 편집하는 동안에도 계속됩니다.',
   fieldNotSaved: '만들었지만 저장되지 않았습니다.',
+  fieldFailed: '작업이 끝나지 않았습니다. 열어서 이유를 확인하고 다시 시작하거나 제거하세요.',
+  fieldUnknown:
+    '이 작업은 여기서 따라갈 수 없습니다. 다른 사용자의 작업이거나 더 이상 알 수 없는 작업입니다. 열어서 새로 시작하거나 제거하세요.',
+  fieldExpired: '결과가 저장되기 전에 만료되었습니다. 열어서 다시 만들거나 제거하세요.',
+  fieldGone: '저장된 파일을 더 이상 사용할 수 없습니다. 바꾸거나 제거하세요.',
   noStorageUpload: '이 브라우저는 이 페이지의 데이터를 보관하지 않습니다. 새로 고치면 업로드가 사라집니다.',
   waitingRetry: (p, f) => `서비스 사용량이 많습니다. ${f.unit(p.seconds, 'second')} 후 자동으로 다시 시도합니다.`,
   noCharge: '크레딧은 차감되지 않았습니다.',

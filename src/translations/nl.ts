@@ -37,6 +37,12 @@ const nl: Translation = {
   fieldEmpty: 'Nog niets gemaakt.',
   fieldRunning: 'Bezig. Het gaat door terwijl u bewerkt.',
   fieldNotSaved: 'Gemaakt, maar niet opgeslagen.',
+  fieldFailed: 'De taak is niet afgerond. Open hem om te zien waarom en opnieuw te beginnen, of verwijder hem.',
+  fieldUnknown:
+    'Deze taak kan hier niet gevolgd worden: hij hoort bij een andere gebruiker of is niet meer bekend. Open hem om een nieuwe te starten, of verwijder hem.',
+  fieldExpired:
+    'Het resultaat is verlopen voordat het werd opgeslagen. Open het om het opnieuw te maken, of verwijder het.',
+  fieldGone: 'Het opgeslagen bestand is niet meer beschikbaar. Vervang of verwijder het.',
   noStorageUpload:
     'Deze browser bewaart geen gegevens voor deze pagina: herladen betekent dat de upload verloren gaat.',
   waitingRetry: (p, f) =>

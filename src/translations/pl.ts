@@ -44,6 +44,11 @@ const pl: Translation = {
   fieldEmpty: 'Nic jeszcze nie utworzono.',
   fieldRunning: 'W toku. Trwa dalej podczas edycji.',
   fieldNotSaved: 'Utworzono, ale nie zapisano.',
+  fieldFailed: 'Zadanie nie zostało ukończone. Otwórz je, aby zobaczyć dlaczego i zacząć od nowa, albo je usuń.',
+  fieldUnknown:
+    'Tego zadania nie można tu śledzić: należy do innego użytkownika lub nie jest już znane. Otwórz je, aby rozpocząć nowe, albo je usuń.',
+  fieldExpired: 'Wynik wygasł, zanim został zapisany. Otwórz go, aby utworzyć go ponownie, albo go usuń.',
+  fieldGone: 'Zapisany plik nie jest już dostępny. Zastąp go albo usuń.',
   noStorageUpload: 'Ta przeglądarka nie przechowuje danych tej strony: przeładowanie spowoduje utratę przesyłania.',
   waitingRetry: (p, f) =>
     `Usługa jest przeciążona. Czas do automatycznej ponownej próby: ${f.unit(p.seconds, 'second')}.`,

@@ -38,6 +38,11 @@ const ptBR: Translation = {
   fieldEmpty: 'Nada criado ainda.',
   fieldRunning: 'Em andamento. Continua enquanto você edita.',
   fieldNotSaved: 'Criado, mas não salvo.',
+  fieldFailed: 'O trabalho não terminou. Abra-o para ver o motivo e começar de novo, ou remova-o.',
+  fieldUnknown:
+    'Este trabalho não pode ser acompanhado aqui: pertence a outro usuário ou não é mais conhecido. Abra-o para começar um novo, ou remova-o.',
+  fieldExpired: 'O resultado expirou antes de ser salvo. Abra-o para criá-lo de novo, ou remova-o.',
+  fieldGone: 'O arquivo salvo não está mais disponível. Substitua-o ou remova-o.',
   noStorageUpload: 'Este navegador não guarda dados desta página: recarregá-la fará perder o envio.',
   waitingRetry: (p, f) =>
     `O serviço está ocupado. Uma nova tentativa será feita automaticamente em ${f.unit(p.seconds, 'second')}.`,

@@ -9,6 +9,7 @@ import type { BadgeStrings } from '../components/credit-badge/strings.js';
 import type { HeadshotStrings } from '../components/headshot-studio/strings.js';
 import type { ModelGeneratorStrings } from '../components/model-generator/strings.js';
 import type { ErrorStrings } from '../components/shared/error-strings.js';
+import type { FieldStrings } from '../components/shared/field-strings.js';
 import type { PhotoFitStrings } from '../components/shared/photo-fit-strings.js';
 import type { SharedStrings } from '../components/shared/strings.js';
 import type { FitStrings } from '../components/video-to-3d-uploader/fit-strings.js';
@@ -32,6 +33,7 @@ type Terms<D> = {
 export type Translation = Terms<
   SharedStrings &
     ErrorStrings &
+    FieldStrings &
     BgStrings &
     BadgeStrings &
     HeadshotStrings &

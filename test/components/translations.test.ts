@@ -10,18 +10,20 @@ import { badgeStrings } from '../../src/components/credit-badge/strings.js';
 import { headshotStrings } from '../../src/components/headshot-studio/strings.js';
 import { modelGeneratorStrings } from '../../src/components/model-generator/strings.js';
 import { errorStrings } from '../../src/components/shared/error-strings.js';
+import { fieldStrings } from '../../src/components/shared/field-strings.js';
 import { photoFitStrings } from '../../src/components/shared/photo-fit-strings.js';
 import { sharedStrings } from '../../src/components/shared/strings.js';
 import { fitStrings } from '../../src/components/video-to-3d-uploader/fit-strings.js';
 import { uploaderStrings } from '../../src/components/video-to-3d-uploader/strings.js';
 import { Formatter } from '../../src/internal/format.js';
-import { fallbackChain } from '../../src/internal/localize.js';
+import { fallbackChain } from '../../src/components/shared/localize.js';
 import { languages } from '../../src/translations/languages.js';
 import { viewerStrings } from '../../src/viewers/shared/viewer-strings.js';
 
 const english: Record<string, unknown> = {
   ...sharedStrings,
   ...errorStrings,
+  ...fieldStrings,
   ...bgStrings,
   ...badgeStrings,
   ...headshotStrings,

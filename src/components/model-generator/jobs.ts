@@ -23,7 +23,7 @@ import { focusFirst, isAbort } from '../../internal/small.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { AwayController } from '../shared/away.js';
 import { jobErrorText } from '../shared/job-error.js';
-import { JobHistoryController } from '../shared/job-history.js';
+import { JobHistoryController, resumesUnfinished, type ResumeHost } from '../shared/job-history.js';
 import type { LocalizeController } from '../shared/localize.js';
 import { RequestController } from '../shared/request-controller.js';
 import type { ResultValueController } from '../shared/result-value.js';
@@ -36,7 +36,8 @@ import type { JobView, ModelGeneratorStatus, Strings } from './types.js';
 import { inputOfValue, keepable, recordFor, toValue, type ModelValue } from './value.js';
 
 type Host = ReactiveControllerHost &
-  HTMLElement & { notify: boolean; jobId: string; prompt: string; readonly renderRoot: ParentNode };
+  HTMLElement &
+  ResumeHost & { notify: boolean; jobId: string; prompt: string; readonly renderRoot: ParentNode };
 
 export interface ModelJobsOptions {
   t: LocalizeController<Strings>;
@@ -282,12 +283,15 @@ export class ModelJobsController implements ReactiveController {
     this.#following = undefined;
   }
 
-  /** This device's jobs were read: show the one asked for, else resume an unfinished one; read the cards' thumbnails. */
+  /**
+   * This device's jobs were read: show the one asked for, else (a standalone element only,
+   * `resumesUnfinished`) resume an unfinished one; read the cards' thumbnails.
+   */
   #restored(records: readonly JobRecord[]): void {
     // A value set from outside is shown rather than the job asked for or left unfinished.
     const free = !this.restored && !this.#following;
     if (free && this.host.jobId) this.adopt(this.host.jobId);
-    else if (free && !this.jobs.record && !this.request.busy) {
+    else if (free && !this.jobs.record && !this.request.busy && resumesUnfinished(this.host)) {
       const unfinished = records.find((r) => !isTerminal(r.status));
       if (unfinished) this.jobs.adopt(unfinished.id, { resumed: true });
     }

@@ -129,6 +129,14 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   /** A job to show and follow (its id from `mk-job-created`, or its handle). */
   @property({ attribute: 'job-id' }) jobId = '';
 
+  /**
+   * Whether, with no value and no `job-id`, the element shows this browser's unfinished job (the one
+   * a reload cut): `auto` does on a plain page, never in field mode or as a named control in a form
+   * (a document's field shows only the job it started or its value names); `none` never does.
+   * Default `auto`.
+   */
+  @property() resume: 'auto' | 'none' = 'auto';
+
   /** Notify (and mark the tab title) when a job ends while the page is hidden; permission is asked on the first start. Default false. */
   @property({ type: Boolean }) notify = false;
 
@@ -285,6 +293,9 @@ export class ModelGenerator extends ProductElement<ModelValue> {
       preview: v?.poster?.url,
       icon: 'model',
       busy: ['creating', 'resending', 'queued', 'processing'].includes(this.status),
+      failed: this.status === 'failed',
+      jobError: this.#run.record?.error?.code,
+      error: this._error ?? this.#run.result.error,
     };
   }
 

@@ -5,15 +5,26 @@
  * modal `<dialog>` of its own shadow root (focus stays inside, Escape or Done closes it, whatever
  * runs goes on), unless the host cancels `mk-request-expand` to show it in its own modal.
  *
- * The card is rendered inside the dialog all the time, so closing the dialog loses nothing: the
- * same state, jobs and requests go on, and the polite live region moves out of the dialog so what
- * happens while it is closed is still announced.
+ * The card is rendered inside the dialog from the first time it opens, so closing the dialog loses
+ * nothing: the same state, jobs and requests go on, and the polite live region moves out of the
+ * dialog so what happens while it is closed is still announced. Before that, nothing heavy is
+ * drawn: no viewer, no model, scene or video is fetched, no WebGL context is made for a field that
+ * is only looked at (an edit page opened to change a title).
+ *
+ * The box says where the value stands, following the element: saved, in progress, and when the
+ * element stopped, what happened with what to do (a job this session cannot see, a failed or
+ * expired job, a saved file that is gone). Its name is the host's: a `label` attribute, else the
+ * text of the `<label>`s that name the element (`<label for>` or around it).
  */
 import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import { RequestExpandEvent, type ExpandReason } from '../../events/request-expand.js';
-import type { LocalizeController } from './localize.js';
+import { fieldStrings, type FieldStrings } from './field-strings.js';
+import { addEnglish, type LocalizeController } from './localize.js';
 import type { ResultValueBase, ResultValueController } from './result-value.js';
+import { isSavedFileGone } from './saved-file.js';
 import type { SharedStrings } from './strings.js';
+
+addEnglish(fieldStrings);
 
 /** What the field shows of the element's result; the element says it. */
 export interface FieldFacts {
@@ -31,6 +42,12 @@ export interface FieldFacts {
   icon?: 'image' | 'model' | 'scene';
   /** Whether the result is kept; default: the value has an `asset`. */
   kept?: boolean | undefined;
+  /** The element stopped on a failure (its status `failed` or `expired`). */
+  failed?: boolean | undefined;
+  /** The shown job's error code when it stopped (`not_found`: this session cannot see it; `expired`). */
+  jobError?: string | undefined;
+  /** What the element shows as wrong: its error, or its kept file's (a `SavedFileGone`). */
+  error?: unknown;
 }
 
 const ICONS = {
@@ -69,6 +86,10 @@ export class FieldController implements ReactiveController {
   #previous: string | undefined;
   /** Whether the dialog is open (set at once, before the dialog's queued `close` event). */
   #isOpen = false;
+  /** Whether the dialog opened once: the card is rendered from then on. */
+  #shown = false;
+  /** A preview picture that did not load (its URL): the saved file is gone. */
+  #broken = '';
 
   constructor(host: Host, options: FieldOptions) {
     this.#host = host;
@@ -83,6 +104,8 @@ export class FieldController implements ReactiveController {
 
   hostConnected(): void {
     this.#host.addEventListener('change', this.#committed);
+    // A host label rendered after the element (a framework's same commit) names it on the next frame.
+    requestAnimationFrame(() => this.#host.requestUpdate());
   }
 
   hostDisconnected(): void {
@@ -124,6 +147,7 @@ export class FieldController implements ReactiveController {
     const dialog = this.#dialog;
     if (dialog && !dialog.open) dialog.showModal();
     this.#isOpen = !!dialog?.open;
+    this.#shown ||= this.#isOpen;
     this.#host.requestUpdate();
     return this.#isOpen;
   }
@@ -178,6 +202,31 @@ export class FieldController implements ReactiveController {
     void this.#refocus();
   };
 
+  /** The field's name: the host's `label` attribute, else the text of the labels that name it. */
+  #name(): string {
+    const host = this.#host;
+    const own = host.getAttribute('label')?.trim();
+    if (own) return own;
+    const root = host.getRootNode() as Document | ShadowRoot;
+    const labels = new Set<Element>(host.id ? root.querySelectorAll(`label[for="${CSS.escape(host.id)}"]`) : []);
+    const around = host.closest('label');
+    if (around) labels.add(around);
+    return [...labels]
+      .map((l) => l.textContent?.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  /** What went wrong, in the box's words with what to do (undefined: nothing). */
+  #problem(f: FieldFacts): string | undefined {
+    const t = f.t as unknown as LocalizeController<FieldStrings>;
+    if (isSavedFileGone(f.error) || (!!f.preview && f.preview === this.#broken)) return t.term('fieldGone');
+    if (!f.failed) return undefined;
+    if (f.jobError === 'not_found') return t.term('fieldUnknown');
+    if (f.jobError === 'expired') return t.term('fieldExpired');
+    return t.term('fieldFailed');
+  }
+
   /** The field and the dialog around the element's card; `announcer` is the element's live region. */
   render(card: TemplateResult, announcer: TemplateResult): TemplateResult {
     const f = this.#o.facts();
@@ -188,18 +237,37 @@ export class FieldController implements ReactiveController {
     const off = this.#o.disabled();
     // One primary button, Create or Open, so the focus stays on it when one becomes the other.
     const open = has || f.busy;
+    const problem = this.#problem(f);
+    const name = this.#name();
     let status: string;
     if (results.keeping === 'keeping') status = t.term('keepSaving');
+    else if (problem) status = problem;
     else if (results.keeping === 'failed') status = t.term('fieldNotSaved');
     else if (value?.status === 'running' || (!has && f.busy)) status = t.term('fieldRunning');
     else if (!has) status = t.term('fieldEmpty');
     else if (f.kept ?? !!value.asset) status = t.term('keepSaved');
     else status = t.term('fieldNotSaved');
-    return html`<div part="field" class="field-box" lang=${t.resolved} dir=${t.dir}>
+    return html`<div
+        part="field"
+        class="field-box"
+        role="group"
+        aria-label=${name || nothing}
+        aria-labelledby=${name ? nothing : 'mk-field-title'}
+        lang=${t.resolved}
+        dir=${t.dir}
+      >
         <div class="field-preview" aria-hidden="true">
           ${
-            f.preview
-              ? html`<img part="field-preview" src=${f.preview} alt="" />`
+            f.preview && f.preview !== this.#broken
+              ? html`<img
+                  part="field-preview"
+                  src=${f.preview}
+                  alt=""
+                  @error=${(e: Event) => {
+                    this.#broken = (e.target as HTMLImageElement).getAttribute('src') ?? '';
+                    this.#host.requestUpdate();
+                  }}
+                />`
               : html`<svg viewBox="0 0 24 24" width="28" height="28">
                 <path fill="currentColor" d=${ICONS[f.icon ?? 'image']} />
               </svg>`
@@ -208,7 +276,9 @@ export class FieldController implements ReactiveController {
         <div class="field-text">
           <span part="field-title" class="field-title" id="mk-field-title">${f.title}</span>
           ${has && f.detail ? html`<span part="field-detail" class="field-detail">${f.detail}</span>` : nothing}
-          <span part="field-status" class="field-status muted">${status}</span>
+          <span part="field-status" class=${problem ? 'field-status field-problem' : 'field-status muted'}
+            >${status}</span
+          >
         </div>
         <div class="field-actions">
           <button
@@ -266,7 +336,7 @@ export class FieldController implements ReactiveController {
             ${t.term('fieldDone')}
           </button>
         </div>
-        ${card} ${this.#isOpen ? announcer : nothing}
+        ${this.#shown ? card : nothing} ${this.#isOpen ? announcer : nothing}
       </dialog>
       ${this.#isOpen ? nothing : announcer}`;
   }
@@ -318,6 +388,10 @@ export const fieldStyles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
     font-size: 0.875em;
+  }
+  /* What went wrong and what to do is read whole. */
+  .field-problem {
+    white-space: normal;
   }
   .field-actions {
     display: flex;

@@ -3,7 +3,8 @@
  * "recent" list. Read once from the job store when the element first connects (this device's
  * records, so they survive a reload; `JobPoller.resume()` also sends again what a reload cut and
  * polls what is unfinished), then kept in step with the job on screen. The host decides what to
- * adopt from the list (`onRestored`).
+ * adopt from the list (`onRestored`); `resumesUnfinished()` says whether it may take this device's
+ * unfinished job without being given it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
@@ -19,6 +20,26 @@ export interface JobHistoryOptions {
   limit?: number;
   /** Default: the page's poller for that client (as JobController's). */
   poller?: (client: MediaClient) => JobPoller;
+}
+
+/** What decides whether an element may take this device's unfinished job by itself. */
+export interface ResumeHost {
+  /** `auto` (default) or `none`. */
+  resume: 'auto' | 'none';
+  appearance: 'full' | 'field';
+  name: string;
+  readonly form: HTMLFormElement | null;
+}
+
+/**
+ * Whether an element with no value and no `job-id` shows this device's unfinished job (the one a
+ * reload cut): only a standalone element on a plain page. A field (`appearance="field"`), a named
+ * control in a form, or `resume="none"` stands for one document's value, and any document of the
+ * same browser may be open in it: it shows only the job it started, or the one its value names,
+ * never another document's.
+ */
+export function resumesUnfinished(host: ResumeHost): boolean {
+  return host.resume !== 'none' && host.appearance !== 'field' && !(host.name && host.form);
 }
 
 const RETRY_MS = [1000, 3000, 10_000, 30_000];

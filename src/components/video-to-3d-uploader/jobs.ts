@@ -9,7 +9,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import { JobPoller } from '../../jobs/job-poller.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
-import { JobHistoryController } from '../shared/job-history.js';
+import { JobHistoryController, resumesUnfinished, type ResumeHost } from '../shared/job-history.js';
 import { ResultValueController, type AssetHandler } from '../shared/result-value.js';
 import type { VideoCheckController } from './check.js';
 import type { Running, RunningOptions } from './running.js';
@@ -19,7 +19,8 @@ import { checkScene, type SceneValue } from './value.js';
 const loadRunning = () => import('./running.js');
 
 type Host = ReactiveControllerHost &
-  HTMLElement & { jobId: string; value: string; assetHandler: AssetHandler | undefined; keep: 'auto' | 'none' };
+  HTMLElement &
+  ResumeHost & { jobId: string; value: string; assetHandler: AssetHandler | undefined; keep: 'auto' | 'none' };
 
 export interface UploaderJobsOptions extends Omit<RunningOptions, 'results'> {
   /** The video chosen: adopting a job forgets it, and an unfinished job is not resumed over it. */
@@ -106,9 +107,12 @@ export class UploaderJobs {
     );
   }
 
-  /** This device's jobs were read: show the one asked for, else resume an unfinished one. */
+  /**
+   * This device's jobs were read: show the one asked for, else (a standalone element only,
+   * `resumesUnfinished`) resume an unfinished one.
+   */
   #restored(records: readonly JobRecord[]): void {
-    const unfinished = records.find((r) => !isTerminal(r.status));
+    const unfinished = resumesUnfinished(this.#host) ? records.find((r) => !isTerminal(r.status)) : undefined;
     if (this.#host.jobId) this.adopt(this.#host.jobId);
     // Not over a value the site set, nor over what the user is doing.
     else if (unfinished && !this.#host.value)

@@ -117,6 +117,14 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
   /** A job to show and follow (its id from `mk-job-created`, or its handle). */
   @property({ attribute: 'job-id' }) jobId = '';
 
+  /**
+   * Whether, with no value and no `job-id`, the element shows this browser's unfinished job (the one
+   * a reload cut): `auto` does on a plain page, never in field mode or as a named control in a form
+   * (a document's field shows only the job it started or its value names); `none` never does.
+   * Default `auto`.
+   */
+  @property() resume: 'auto' | 'none' = 'auto';
+
   /** Notify (and mark the tab title) when a job ends while the page is hidden; permission is asked on the first upload. Default false. */
   @property({ type: Boolean }) notify = false;
 
@@ -329,6 +337,9 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       detail: this.results.value?.name,
       icon: 'scene',
       busy: ['uploading', 'resending', 'queued', 'processing'].includes(this.status),
+      failed: this.status === 'failed' || this.status === 'expired',
+      jobError: this.job?.error?.code,
+      error: this._error ?? this.#jobs.run?.scene.error,
     };
   }
 
