@@ -143,7 +143,7 @@ const ar: Translation = {
   // <bg-tool>
   bgTitle: 'إزالة الخلفية',
   bgChoose: 'اختيار صورة',
-  bgLimits: (p, f) => `${p.formats} · حتى ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nتُصغَّر الصور الأكبر على هذا الجهاز.`,
   bgUrlLabel: 'أو عنوان صورة (URL)',
   bgUrlUse: 'استخدام هذا العنوان',
   bgUrlInvalid: 'أدخل عنوانًا يبدأ بـ https:// أو http://.',
@@ -206,8 +206,8 @@ const ar: Translation = {
   hsTitle: 'صور شخصية احترافية من صورة سيلفي',
   hsChoose: 'اختيار صورة',
   hsCamera: 'استخدام الكاميرا',
-  hsLimits: (p, f) =>
-    `${p.formats} · حتى ${f.bytes(p.bytes)} · الوجه مقابل للكاميرا، وإضاءة متساوية، والرأس والكتفان داخل الإطار`,
+  hsLimits: (p) =>
+    `${p.formats}\nالوجه مقابل للكاميرا، وإضاءة متساوية، والرأس والكتفان داخل الإطار. تُصغَّر الصور الأكبر على هذا الجهاز.`,
   hsCameraStarting: 'جارٍ تشغيل الكاميرا…',
   hsCameraLabel: 'معاينة الكاميرا. ضع رأسك وكتفيك داخل الإطار المحدد.',
   hsCameraGuide: 'الرأس والكتفان داخل الإطار، والوجه مقابل للكاميرا.',
@@ -279,7 +279,7 @@ const ar: Translation = {
   mgCamera: 'التقاط صورة',
   mgDropHere: 'أو اسحبها وأفلتها هنا',
   mgPhotoLimits: (p, f) =>
-    `من ${f.number(p.minImages)} إلى ${f.number(p.maxImages)} ${f.plural(p.maxImages) === 'few' ? 'صور' : 'صورة'} · ${p.formats} · حتى ${f.bytes(p.bytes)} لكل صورة`,
+    `من ${f.number(p.minImages)} إلى ${f.number(p.maxImages)} ${f.plural(p.maxImages) === 'few' ? 'صور' : 'صورة'} · ${p.formats}\nتُصغَّر الصور الأكبر على هذا الجهاز.`,
   mgAdviceTitle: 'للحصول على أفضل النتائج',
   mgAdvice1: 'جسم واحد في المنتصف، على خلفية سادة ونظيفة.',
   mgAdvice2: (p, f) => `الضلع الأقصر ${f.number(p.px)} بكسل على الأقل.`,
@@ -380,7 +380,7 @@ const ar: Translation = {
   vtChoose: 'اختيار فيديو',
   // "حتى" takes the genitive: a limit of two minutes reads "دقيقتين", not the formatter's nominative "دقيقتان".
   vtLimits: (p, f) =>
-    `${p.formats} · حتى ${f.plural(Math.round(p.seconds / 60)) === 'two' ? 'دقيقتين' : f.unit(p.seconds / 60, 'minute')} · حتى ${p.pixels}p · حتى ${f.bytes(p.bytes)}`,
+    `${p.formats} · حتى ${f.plural(Math.round(p.seconds / 60)) === 'two' ? 'دقيقتين' : f.unit(p.seconds / 60, 'minute')} · حتى ${p.pixels}p · حتى ${f.bytes(p.bytes)}\nتُهيَّأ مقاطع الفيديو الأطول أو الأكبر على هذا الجهاز لتوافق الحدود قبل الرفع.`,
   vtTipsTitle: 'كيف تصوّر فيديو جولة جيدًا',
   vtTip1: 'لقطة واحدة متواصلة بلا قطع.',
   vtTip2: 'امشِ ببطء حول العنصر على ثلاثة ارتفاعات: منخفض، وبمستوى العين، ومرتفع.',

@@ -125,7 +125,7 @@ const de: Translation = {
   // <bg-tool>
   bgTitle: 'Hintergrund entfernen',
   bgChoose: 'Bild auswählen',
-  bgLimits: (p, f) => `${p.formats} · bis ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nGrößere Fotos werden auf diesem Gerät verkleinert.`,
   bgUrlLabel: 'Oder eine Bildadresse (URL)',
   bgUrlUse: 'Diese Adresse verwenden',
   bgUrlInvalid: 'Geben Sie eine Adresse ein, die mit https:// oder http:// beginnt.',
@@ -188,8 +188,8 @@ const de: Translation = {
   hsTitle: 'Professionelle Porträtfotos aus einem Selfie',
   hsChoose: 'Foto auswählen',
   hsCamera: 'Kamera verwenden',
-  hsLimits: (p, f) =>
-    `${p.formats} · bis ${f.bytes(p.bytes)} · Blick in die Kamera, gleichmäßiges Licht, Kopf und Schultern im Bild`,
+  hsLimits: (p) =>
+    `${p.formats}\nBlick in die Kamera, gleichmäßiges Licht, Kopf und Schultern im Bild. Größere Fotos werden auf diesem Gerät verkleinert.`,
   hsCameraStarting: 'Kamera wird gestartet …',
   hsCameraLabel: 'Kameravorschau. Kopf und Schultern in die Umrisslinie bringen.',
   hsCameraGuide: 'Kopf und Schultern in die Umrisslinie, Blick in die Kamera.',
@@ -264,7 +264,7 @@ const de: Translation = {
   mgCamera: 'Foto aufnehmen',
   mgDropHere: 'oder hierher ziehen',
   mgPhotoLimits: (p, f) =>
-    `${f.number(p.minImages)} bis ${f.number(p.maxImages)} Fotos · ${p.formats} · bis ${f.bytes(p.bytes)} je Foto`,
+    `${f.number(p.minImages)} bis ${f.number(p.maxImages)} Fotos · ${p.formats}\nGrößere Fotos werden auf diesem Gerät verkleinert.`,
   mgAdviceTitle: 'Was am besten funktioniert',
   mgAdvice1: 'Ein Objekt, mittig, vor einem ruhigen, einfarbigen Hintergrund.',
   mgAdvice2: (p, f) => `Mindestens ${f.number(p.px)} px an der kürzeren Seite.`,
@@ -358,7 +358,7 @@ const de: Translation = {
   vtTitle: 'Aus einem Rundgang-Video eine 3D-Szene machen',
   vtChoose: 'Video auswählen',
   vtLimits: (p, f) =>
-    `${p.formats} · bis ${f.unit(p.seconds / 60, 'minute')} · bis ${p.pixels}p · bis ${f.bytes(p.bytes)}`,
+    `${p.formats} · bis ${f.unit(p.seconds / 60, 'minute')} · bis ${p.pixels}p · bis ${f.bytes(p.bytes)}\nLängere oder größere Videos werden vor dem Hochladen auf diesem Gerät angepasst.`,
   vtTipsTitle: 'So filmen Sie einen guten Rundgang',
   vtTip1: 'Eine durchgehende Aufnahme ohne Schnitte.',
   vtTip2: 'Langsam um das Motiv gehen, in drei Höhen: tief, Augenhöhe, hoch.',

@@ -123,7 +123,7 @@ const es: Translation = {
   // <bg-tool>
   bgTitle: 'Quitar el fondo',
   bgChoose: 'Elegir una imagen',
-  bgLimits: (p, f) => `${p.formats} · hasta ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nLas fotos más grandes se reducen en este dispositivo.`,
   bgUrlLabel: 'O la dirección de una imagen (URL)',
   bgUrlUse: 'Usar esta dirección',
   bgUrlInvalid: 'Escribe una dirección que empiece por https:// o http://.',
@@ -187,8 +187,8 @@ const es: Translation = {
   hsTitle: 'Retratos profesionales a partir de un selfie',
   hsChoose: 'Elegir una foto',
   hsCamera: 'Usar la cámara',
-  hsLimits: (p, f) =>
-    `${p.formats} · hasta ${f.bytes(p.bytes)} · mirando a la cámara, luz uniforme, cabeza y hombros en el encuadre`,
+  hsLimits: (p) =>
+    `${p.formats}\nMirando a la cámara, luz uniforme, cabeza y hombros en el encuadre. Las fotos más grandes se reducen en este dispositivo.`,
   hsCameraStarting: 'Iniciando la cámara…',
   hsCameraLabel: 'Vista previa de la cámara. Coloca la cabeza y los hombros dentro del contorno.',
   hsCameraGuide: 'Cabeza y hombros dentro del contorno, mirando a la cámara.',
@@ -265,7 +265,7 @@ const es: Translation = {
   mgCamera: 'Tomar una foto',
   mgDropHere: 'o suéltalas aquí',
   mgPhotoLimits: (p, f) =>
-    `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats} · hasta ${f.bytes(p.bytes)} cada una`,
+    `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats}\nLas fotos más grandes se reducen en este dispositivo.`,
   mgAdviceTitle: 'Qué funciona mejor',
   mgAdvice1: 'Un solo objeto, centrado, sobre un fondo liso y despejado.',
   mgAdvice2: (p, f) => `Al menos ${f.number(p.px)}\u00a0px en el lado más corto.`,
@@ -368,7 +368,7 @@ const es: Translation = {
   vtTitle: 'Convertir un vídeo de recorrido en una escena 3D',
   vtChoose: 'Elegir un vídeo',
   vtLimits: (p, f) =>
-    `${p.formats} · hasta ${f.unit(p.seconds / 60, 'minute')} · hasta ${p.pixels}p · hasta ${f.bytes(p.bytes)}`,
+    `${p.formats} · hasta ${f.unit(p.seconds / 60, 'minute')} · hasta ${p.pixels}p · hasta ${f.bytes(p.bytes)}\nLos vídeos más largos o más grandes se ajustan en este dispositivo antes de subirlos.`,
   vtTipsTitle: 'Cómo grabar un buen recorrido',
   vtTip1: 'Una sola toma continua, sin cortes.',
   vtTip2: 'Camina despacio alrededor del sujeto, a tres alturas: baja, a la altura de los ojos y alta.',

@@ -124,7 +124,7 @@ const fr: Translation = {
   // <bg-tool>
   bgTitle: 'Supprimer l’arrière-plan',
   bgChoose: 'Choisir une image',
-  bgLimits: (p, f) => `${p.formats} · jusqu’à ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nLes photos plus grandes sont réduites sur cet appareil.`,
   bgUrlLabel: 'Ou l’adresse d’une image (URL)',
   bgUrlUse: 'Utiliser cette adresse',
   bgUrlInvalid: 'Saisissez une adresse commençant par https:// ou http://.',
@@ -189,8 +189,8 @@ const fr: Translation = {
   hsTitle: 'Des portraits professionnels à partir d’un selfie',
   hsChoose: 'Choisir une photo',
   hsCamera: 'Utiliser la caméra',
-  hsLimits: (p, f) =>
-    `${p.formats} · jusqu’à ${f.bytes(p.bytes)} · face à l’objectif, éclairage uniforme, tête et épaules dans le cadre`,
+  hsLimits: (p) =>
+    `${p.formats}\nFace à l’objectif, éclairage uniforme, tête et épaules dans le cadre. Les photos plus grandes sont réduites sur cet appareil.`,
   hsCameraStarting: 'Démarrage de la caméra…',
   hsCameraLabel: 'Aperçu de la caméra. Placez votre tête et vos épaules dans le contour.',
   hsCameraGuide: 'Tête et épaules dans le contour, face à l’objectif.',
@@ -269,7 +269,7 @@ const fr: Translation = {
   mgCamera: 'Prendre une photo',
   mgDropHere: 'ou déposez-les ici',
   mgPhotoLimits: (p, f) =>
-    `${f.number(p.minImages)} à ${f.number(p.maxImages)} photos · ${p.formats} · jusqu’à ${f.bytes(p.bytes)} chacune`,
+    `${f.number(p.minImages)} à ${f.number(p.maxImages)} photos · ${p.formats}\nLes photos plus grandes sont réduites sur cet appareil.`,
   mgAdviceTitle: 'Pour de meilleurs résultats',
   mgAdvice1: 'Un seul objet, centré, sur un fond uni et dégagé.',
   mgAdvice2: (p, f) => `Au moins ${f.number(p.px)}\u00a0px sur le petit côté.`,
@@ -374,7 +374,7 @@ const fr: Translation = {
   vtTitle: 'Transformer une vidéo de visite en scène 3D',
   vtChoose: 'Choisir une vidéo',
   vtLimits: (p, f) =>
-    `${p.formats} · jusqu’à ${f.unit(p.seconds / 60, 'minute')} · jusqu’à ${p.pixels}p · jusqu’à ${f.bytes(p.bytes)}`,
+    `${p.formats} · jusqu’à ${f.unit(p.seconds / 60, 'minute')} · jusqu’à ${p.pixels}p · jusqu’à ${f.bytes(p.bytes)}\nLes vidéos plus longues ou plus lourdes sont adaptées sur cet appareil avant l’envoi.`,
   vtTipsTitle: 'Bien filmer votre visite',
   vtTip1: 'Une seule prise continue, sans coupure.',
   vtTip2: 'Tournez lentement autour du sujet, à trois hauteurs\u00a0: en bas, à hauteur des yeux, en haut.',

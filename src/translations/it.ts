@@ -123,7 +123,7 @@ const it: Translation = {
   // <bg-tool>
   bgTitle: 'Rimuovi lo sfondo',
   bgChoose: "Scegli un'immagine",
-  bgLimits: (p, f) => `${p.formats} · fino a ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nLe foto più grandi vengono ridotte su questo dispositivo.`,
   bgUrlLabel: "Oppure l'indirizzo di un'immagine (URL)",
   bgUrlUse: 'Usa questo indirizzo',
   bgUrlInvalid: 'Inserisci un indirizzo che inizi con https:// o http://.',
@@ -186,8 +186,8 @@ const it: Translation = {
   hsTitle: 'Ritratti professionali da un selfie',
   hsChoose: 'Scegli una foto',
   hsCamera: 'Usa la fotocamera',
-  hsLimits: (p, f) =>
-    `${p.formats} · fino a ${f.bytes(p.bytes)} · viso rivolto alla fotocamera, luce uniforme, testa e spalle inquadrate`,
+  hsLimits: (p) =>
+    `${p.formats}\nViso rivolto alla fotocamera, luce uniforme, testa e spalle inquadrate. Le foto più grandi vengono ridotte su questo dispositivo.`,
   hsCameraStarting: 'Avvio della fotocamera…',
   hsCameraLabel: "Anteprima della fotocamera. Posiziona testa e spalle all'interno della sagoma.",
   hsCameraGuide: 'Testa e spalle dentro la sagoma, sguardo verso la fotocamera.',
@@ -262,7 +262,7 @@ const it: Translation = {
   mgCamera: 'Scatta una foto',
   mgDropHere: 'oppure trascinale qui',
   mgPhotoLimits: (p, f) =>
-    `Da ${f.number(p.minImages)} a ${f.number(p.maxImages)} foto · ${p.formats} · fino a ${f.bytes(p.bytes)} ciascuna`,
+    `Da ${f.number(p.minImages)} a ${f.number(p.maxImages)} foto · ${p.formats}\nLe foto più grandi vengono ridotte su questo dispositivo.`,
   mgAdviceTitle: 'Per ottenere risultati migliori',
   mgAdvice1: 'Un solo oggetto, centrato, su uno sfondo pulito e uniforme.',
   mgAdvice2: (p, f) => `Almeno ${f.number(p.px)} px sul lato corto.`,
@@ -360,7 +360,7 @@ const it: Translation = {
   vtTitle: 'Trasforma un video in una scena 3D',
   vtChoose: 'Scegli un video',
   vtLimits: (p, f) =>
-    `${p.formats} · fino a ${f.unit(p.seconds / 60, 'minute')} · fino a ${p.pixels}p · fino a ${f.bytes(p.bytes)}`,
+    `${p.formats} · fino a ${f.unit(p.seconds / 60, 'minute')} · fino a ${p.pixels}p · fino a ${f.bytes(p.bytes)}\nI video più lunghi o più grandi vengono adattati su questo dispositivo prima del caricamento.`,
   vtTipsTitle: 'Come girare un buon video',
   vtTip1: 'Una sola ripresa continua, senza tagli.',
   vtTip2: "Cammina lentamente intorno al soggetto, a tre altezze: in basso, all'altezza degli occhi, in alto.",

@@ -123,7 +123,7 @@ const ja: Translation = {
   // <bg-tool>
   bgTitle: '背景を削除',
   bgChoose: '画像を選択',
-  bgLimits: (p, f) => `${p.formats} · 最大 ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\n大きな写真はこの端末で縮小されます。`,
   bgUrlLabel: 'または画像のアドレス（URL）',
   bgUrlUse: 'このアドレスを使用',
   bgUrlInvalid: 'https:// または http:// で始まるアドレスを入力してください。',
@@ -187,8 +187,8 @@ const ja: Translation = {
   hsTitle: '自撮り写真からプロ品質のプロフィール写真を作成',
   hsChoose: '写真を選択',
   hsCamera: 'カメラを使用',
-  hsLimits: (p, f) =>
-    `${p.formats} · 最大 ${f.bytes(p.bytes)} · カメラに正面を向き、均一な光で、頭と肩が写るように撮影`,
+  hsLimits: (p) =>
+    `${p.formats}\nカメラに正面を向き、均一な光で、頭と肩が写るように撮影。大きな写真はこの端末で縮小されます。`,
   hsCameraStarting: 'カメラを起動しています…',
   hsCameraLabel: 'カメラのプレビュー。頭と肩を枠の内側に収めてください。',
   hsCameraGuide: '頭と肩を枠の内側に収め、カメラに正面を向けてください。',
@@ -262,7 +262,7 @@ const ja: Translation = {
   mgCamera: '写真を撮影',
   mgDropHere: 'またはここにドロップ',
   mgPhotoLimits: (p, f) =>
-    `写真 ${f.number(p.minImages)}～${f.number(p.maxImages)} 枚 · ${p.formats} · 1 枚あたり最大 ${f.bytes(p.bytes)}`,
+    `写真 ${f.number(p.minImages)}～${f.number(p.maxImages)} 枚 · ${p.formats}\n大きな写真はこの端末で縮小されます。`,
   mgAdviceTitle: 'うまく作成するコツ',
   mgAdvice1: 'オブジェクトは 1 つだけ、中央に、すっきりとした無地の背景で。',
   mgAdvice2: (p, f) => `短辺が ${f.number(p.px)} px 以上。`,
@@ -356,7 +356,7 @@ const ja: Translation = {
   vtTitle: 'ウォークスルー動画から3Dシーンを作成',
   vtChoose: '動画を選択',
   vtLimits: (p, f) =>
-    `${p.formats} · 最長 ${f.unit(p.seconds / 60, 'minute')} · 最大 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}`,
+    `${p.formats} · 最長 ${f.unit(p.seconds / 60, 'minute')} · 最大 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}\nこれより長い動画や大きい動画は、アップロード前にこの端末で調整されます。`,
   vtTipsTitle: 'ウォークスルー動画を上手に撮るコツ',
   vtTip1: 'カットせず、1 テイクで撮影します。',
   vtTip2: '被写体の周りをゆっくり歩き、低い位置・目の高さ・高い位置の 3 つの高さから撮影します。',

@@ -118,7 +118,7 @@ const ko: Translation = {
   // <bg-tool>
   bgTitle: '배경 제거',
   bgChoose: '이미지 선택',
-  bgLimits: (p, f) => `${p.formats} · 최대 ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\n큰 사진은 이 기기에서 축소됩니다.`,
   bgUrlLabel: '또는 이미지 주소(URL)',
   bgUrlUse: '이 주소 사용',
   bgUrlInvalid: 'https:// 또는 http://로 시작하는 주소를 입력하세요.',
@@ -181,7 +181,7 @@ const ko: Translation = {
   hsTitle: '셀카 한 장으로 만드는 전문 프로필 사진',
   hsChoose: '사진 선택',
   hsCamera: '카메라 사용',
-  hsLimits: (p, f) => `${p.formats} · 최대 ${f.bytes(p.bytes)} · 카메라 정면 응시, 고른 조명, 머리와 어깨가 보이게`,
+  hsLimits: (p) => `${p.formats}\n카메라 정면 응시, 고른 조명, 머리와 어깨가 보이게. 큰 사진은 이 기기에서 축소됩니다.`,
   hsCameraStarting: '카메라 시작 중…',
   hsCameraLabel: '카메라 미리보기. 머리와 어깨를 윤곽선 안에 맞추세요.',
   hsCameraGuide: '머리와 어깨는 윤곽선 안에, 얼굴은 카메라 정면으로.',
@@ -251,7 +251,7 @@ const ko: Translation = {
   mgCamera: '사진 찍기',
   mgDropHere: '또는 여기에 끌어다 놓으세요',
   mgPhotoLimits: (p, f) =>
-    `사진 ${f.number(p.minImages)}~${f.number(p.maxImages)}장 · ${p.formats} · 장당 최대 ${f.bytes(p.bytes)}`,
+    `사진 ${f.number(p.minImages)}~${f.number(p.maxImages)}장 · ${p.formats}\n큰 사진은 이 기기에서 축소됩니다.`,
   mgAdviceTitle: '좋은 결과를 얻으려면',
   mgAdvice1: '물체 하나를 가운데에 두고, 깔끔한 단색 배경에서 찍으세요.',
   mgAdvice2: (p, f) => `짧은 쪽이 ${f.number(p.px)}px 이상이어야 합니다.`,
@@ -345,7 +345,7 @@ const ko: Translation = {
   vtTitle: '둘러보며 촬영한 동영상을 3D 장면으로 변환',
   vtChoose: '동영상 선택',
   vtLimits: (p, f) =>
-    `${p.formats} · 최대 ${f.unit(p.seconds / 60, 'minute')} · 최대 ${p.pixels}p · 최대 ${f.bytes(p.bytes)}`,
+    `${p.formats} · 최대 ${f.unit(p.seconds / 60, 'minute')} · 최대 ${p.pixels}p · 최대 ${f.bytes(p.bytes)}\n더 길거나 큰 동영상은 업로드 전에 이 기기에서 맞게 변환됩니다.`,
   vtTipsTitle: '좋은 영상을 촬영하는 방법',
   vtTip1: '끊지 말고 한 번에 이어서 촬영하세요.',
   vtTip2: '피사체 주위를 천천히 돌며 낮은 위치, 눈높이, 높은 위치의 세 가지 높이에서 촬영하세요.',

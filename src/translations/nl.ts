@@ -126,7 +126,7 @@ const nl: Translation = {
   // <bg-tool>
   bgTitle: 'Achtergrond verwijderen',
   bgChoose: 'Afbeelding kiezen',
-  bgLimits: (p, f) => `${p.formats} · max. ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nGrotere foto's worden op dit apparaat verkleind.`,
   bgUrlLabel: 'Of een afbeeldingsadres (URL)',
   bgUrlUse: 'Dit adres gebruiken',
   bgUrlInvalid: 'Voer een adres in dat begint met https:// of http://.',
@@ -191,8 +191,8 @@ const nl: Translation = {
   hsTitle: "Professionele portretfoto's van een selfie",
   hsChoose: 'Foto kiezen',
   hsCamera: 'Camera gebruiken',
-  hsLimits: (p, f) =>
-    `${p.formats} · max. ${f.bytes(p.bytes)} · kijk in de camera, gelijkmatig licht, hoofd en schouders in beeld`,
+  hsLimits: (p) =>
+    `${p.formats}\nKijk in de camera, gelijkmatig licht, hoofd en schouders in beeld. Grotere foto's worden op dit apparaat verkleind.`,
   hsCameraStarting: 'Camera wordt gestart…',
   hsCameraLabel: 'Cameravoorbeeld. Zorg dat je hoofd en schouders binnen de omlijning vallen.',
   hsCameraGuide: 'Hoofd en schouders binnen de omlijning, kijk in de camera.',
@@ -269,7 +269,7 @@ const nl: Translation = {
   mgCamera: 'Foto maken',
   mgDropHere: 'of sleep ze hierheen',
   mgPhotoLimits: (p, f) =>
-    `${f.number(p.minImages)} tot ${f.number(p.maxImages)} foto's · ${p.formats} · max. ${f.bytes(p.bytes)} per foto`,
+    `${f.number(p.minImages)} tot ${f.number(p.maxImages)} foto's · ${p.formats}\nGrotere foto's worden op dit apparaat verkleind.`,
   mgAdviceTitle: 'Wat het beste werkt',
   mgAdvice1: 'Eén object, in het midden, op een rustige, effen achtergrond.',
   mgAdvice2: (p, f) => `Minstens ${f.number(p.px)} px aan de korte zijde.`,
@@ -368,7 +368,7 @@ const nl: Translation = {
   vtTitle: 'Een rondgangvideo omzetten naar een 3D-scène',
   vtChoose: 'Video kiezen',
   vtLimits: (p, f) =>
-    `${p.formats} · max. ${f.unit(p.seconds / 60, 'minute')} · max. ${p.pixels}p · max. ${f.bytes(p.bytes)}`,
+    `${p.formats} · max. ${f.unit(p.seconds / 60, 'minute')} · max. ${p.pixels}p · max. ${f.bytes(p.bytes)}\nLangere of grotere video's worden vóór het uploaden op dit apparaat passend gemaakt.`,
   vtTipsTitle: 'Zo film je een goede rondgang',
   vtTip1: 'Eén doorlopende opname, zonder knippen.',
   vtTip2: 'Loop langzaam rond het onderwerp, op drie hoogtes: laag, ooghoogte, hoog.',

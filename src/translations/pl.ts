@@ -127,7 +127,7 @@ const pl: Translation = {
   // <bg-tool>
   bgTitle: 'Usuń tło',
   bgChoose: 'Wybierz obraz',
-  bgLimits: (p, f) => `${p.formats} · maks. ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nWiększe zdjęcia są zmniejszane na tym urządzeniu.`,
   bgUrlLabel: 'Lub adres obrazu (URL)',
   bgUrlUse: 'Użyj tego adresu',
   bgUrlInvalid: 'Wpisz adres zaczynający się od https:// lub http://.',
@@ -190,8 +190,8 @@ const pl: Translation = {
   hsTitle: 'Profesjonalne portrety z selfie',
   hsChoose: 'Wybierz zdjęcie',
   hsCamera: 'Użyj kamery',
-  hsLimits: (p, f) =>
-    `${p.formats} · maks. ${f.bytes(p.bytes)} · twarz zwrócona do kamery, równomierne światło, widoczne głowa i ramiona`,
+  hsLimits: (p) =>
+    `${p.formats}\nTwarz zwrócona do kamery, równomierne światło, widoczne głowa i ramiona. Większe zdjęcia są zmniejszane na tym urządzeniu.`,
   hsCameraStarting: 'Uruchamianie kamery…',
   hsCameraLabel: 'Podgląd z kamery. Ustaw głowę i ramiona wewnątrz konturu.',
   hsCameraGuide: 'Głowa i ramiona wewnątrz konturu, twarz zwrócona do kamery.',
@@ -267,7 +267,7 @@ const pl: Translation = {
   mgCamera: 'Zrób zdjęcie',
   mgDropHere: 'lub przeciągnij je tutaj',
   mgPhotoLimits: (p, f) =>
-    `Od ${f.number(p.minImages)} do ${f.number(p.maxImages)} zdjęć · ${p.formats} · maks. ${f.bytes(p.bytes)} każde`,
+    `Od ${f.number(p.minImages)} do ${f.number(p.maxImages)} zdjęć · ${p.formats}\nWiększe zdjęcia są zmniejszane na tym urządzeniu.`,
   mgAdviceTitle: 'Co działa najlepiej',
   mgAdvice1: 'Jeden obiekt, na środku, na czystym, jednolitym tle.',
   mgAdvice2: (p, f) => `Co najmniej ${f.number(p.px)} px na krótszym boku.`,
@@ -364,7 +364,7 @@ const pl: Translation = {
   vtTitle: 'Zamień film z obchodu w scenę 3D',
   vtChoose: 'Wybierz film',
   vtLimits: (p, f) =>
-    `${p.formats} · maks. ${f.unit(p.seconds / 60, 'minute')} · maks. ${p.pixels}p · maks. ${f.bytes(p.bytes)}`,
+    `${p.formats} · maks. ${f.unit(p.seconds / 60, 'minute')} · maks. ${p.pixels}p · maks. ${f.bytes(p.bytes)}\nDłuższe lub większe filmy są dopasowywane na tym urządzeniu przed przesłaniem.`,
   vtTipsTitle: 'Jak nagrać dobry film z obchodu',
   vtTip1: 'Jedno ciągłe ujęcie, bez cięć.',
   vtTip2: 'Obchodź obiekt powoli, na trzech wysokościach: nisko, na wysokości oczu, wysoko.',

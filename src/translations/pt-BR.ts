@@ -119,7 +119,7 @@ const ptBR: Translation = {
   // <bg-tool>
   bgTitle: 'Remover o fundo',
   bgChoose: 'Escolher imagem',
-  bgLimits: (p, f) => `${p.formats} · até ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\nFotos maiores são reduzidas neste dispositivo.`,
   bgUrlLabel: 'Ou o endereço de uma imagem (URL)',
   bgUrlUse: 'Usar este endereço',
   bgUrlInvalid: 'Digite um endereço que comece com https:// ou http://.',
@@ -180,8 +180,8 @@ const ptBR: Translation = {
   hsTitle: 'Retratos profissionais a partir de uma selfie',
   hsChoose: 'Escolher foto',
   hsCamera: 'Usar a câmera',
-  hsLimits: (p, f) =>
-    `${p.formats} · até ${f.bytes(p.bytes)} · rosto voltado para a câmera, luz uniforme, cabeça e ombros enquadrados`,
+  hsLimits: (p) =>
+    `${p.formats}\nRosto voltado para a câmera, luz uniforme, cabeça e ombros enquadrados. Fotos maiores são reduzidas neste dispositivo.`,
   hsCameraStarting: 'Iniciando a câmera…',
   hsCameraLabel: 'Prévia da câmera. Posicione a cabeça e os ombros dentro do contorno.',
   hsCameraGuide: 'Cabeça e ombros dentro do contorno, olhando para a câmera.',
@@ -254,7 +254,7 @@ const ptBR: Translation = {
   mgCamera: 'Tirar foto',
   mgDropHere: 'ou arraste e solte aqui',
   mgPhotoLimits: (p, f) =>
-    `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats} · até ${f.bytes(p.bytes)} cada`,
+    `De ${f.number(p.minImages)} a ${f.number(p.maxImages)} fotos · ${p.formats}\nFotos maiores são reduzidas neste dispositivo.`,
   mgAdviceTitle: 'O que funciona melhor',
   mgAdvice1: 'Um único objeto, centralizado, sobre um fundo limpo e liso.',
   mgAdvice2: (p, f) => `Pelo menos ${f.number(p.px)} px no lado menor.`,
@@ -352,7 +352,7 @@ const ptBR: Translation = {
   vtTitle: 'Transforme um vídeo em uma cena 3D',
   vtChoose: 'Escolher vídeo',
   vtLimits: (p, f) =>
-    `${p.formats} · até ${f.unit(p.seconds / 60, 'minute')} · até ${p.pixels}p · até ${f.bytes(p.bytes)}`,
+    `${p.formats} · até ${f.unit(p.seconds / 60, 'minute')} · até ${p.pixels}p · até ${f.bytes(p.bytes)}\nVídeos mais longos ou maiores são adaptados neste dispositivo antes do envio.`,
   vtTipsTitle: 'Como gravar um bom vídeo',
   vtTip1: 'Uma única tomada contínua, sem cortes.',
   vtTip2: 'Caminhe devagar ao redor do objeto, em três alturas: baixa, na altura dos olhos e alta.',

@@ -114,7 +114,7 @@ const zhHans: Translation = {
   // <bg-tool>
   bgTitle: '移除背景',
   bgChoose: '选择图片',
-  bgLimits: (p, f) => `${p.formats} · 最大 ${f.bytes(p.bytes)}`,
+  bgLimits: (p) => `${p.formats}\n较大的照片会在此设备上缩小。`,
   bgUrlLabel: '或输入图片地址（URL）',
   bgUrlUse: '使用此地址',
   bgUrlInvalid: '请输入以 https:// 或 http:// 开头的地址。',
@@ -177,7 +177,7 @@ const zhHans: Translation = {
   hsTitle: '用自拍生成专业职业照',
   hsChoose: '选择照片',
   hsCamera: '使用相机',
-  hsLimits: (p, f) => `${p.formats} · 最大 ${f.bytes(p.bytes)} · 正对镜头，光线均匀，拍到头部和肩膀`,
+  hsLimits: (p) => `${p.formats}\n正对镜头，光线均匀，拍到头部和肩膀。较大的照片会在此设备上缩小。`,
   hsCameraStarting: '正在启动相机…',
   hsCameraLabel: '相机预览。请将头部和肩膀置于轮廓线内。',
   hsCameraGuide: '将头部和肩膀置于轮廓线内，正对镜头。',
@@ -247,7 +247,7 @@ const zhHans: Translation = {
   mgCamera: '拍照',
   mgDropHere: '或拖放到此处',
   mgPhotoLimits: (p, f) =>
-    `${f.number(p.minImages)} 到 ${f.number(p.maxImages)} 张照片 · ${p.formats} · 每张最大 ${f.bytes(p.bytes)}`,
+    `${f.number(p.minImages)} 到 ${f.number(p.maxImages)} 张照片 · ${p.formats}\n较大的照片会在此设备上缩小。`,
   mgAdviceTitle: '怎样效果最好',
   mgAdvice1: '单个物体，居中，背景干净且为纯色。',
   mgAdvice2: (p, f) => `短边至少 ${f.number(p.px)} px。`,
@@ -339,7 +339,7 @@ const zhHans: Translation = {
   vtTitle: '将漫游视频转换为 3D 场景',
   vtChoose: '选择视频',
   vtLimits: (p, f) =>
-    `${p.formats} · 最长 ${f.unit(p.seconds / 60, 'minute')} · 最高 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}`,
+    `${p.formats} · 最长 ${f.unit(p.seconds / 60, 'minute')} · 最高 ${p.pixels}p · 最大 ${f.bytes(p.bytes)}\n更长或更大的视频会在上传前于此设备上自动调整。`,
   vtTipsTitle: '如何拍摄优质的漫游视频',
   vtTip1: '一镜到底，不要剪辑。',
   vtTip2: '绕着拍摄对象缓慢行走，分别在低处、平视和高处三个高度拍摄。',

@@ -7,7 +7,7 @@ const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === '
 export const bgStrings = {
   bgTitle: 'Remove the background',
   bgChoose: 'Choose an image',
-  bgLimits: (p: ImageLimits, f: Formatter) => `${p.formats} · up to ${f.bytes(p.bytes)}`,
+  bgLimits: (p: ImageLimits) => `${p.formats}\nLarger photos are made smaller on this device.`,
   bgUrlLabel: 'Or an image address (URL)',
   bgUrlUse: 'Use this address',
   bgUrlInvalid: 'Enter an address starting with https:// or http://.',

@@ -8,8 +8,8 @@ export const headshotStrings = {
   hsTitle: 'Professional headshots from a selfie',
   hsChoose: 'Choose a photo',
   hsCamera: 'Use the camera',
-  hsLimits: (p: ImageLimits, f: Formatter) =>
-    `${p.formats} · up to ${f.bytes(p.bytes)} · face the camera, even light, head and shoulders in view`,
+  hsLimits: (p: ImageLimits) =>
+    `${p.formats}\nFace the camera, even light, head and shoulders in view. Larger photos are made smaller on this device.`,
   hsCameraStarting: 'Starting the camera…',
   hsCameraLabel: 'Camera preview. Put your head and shoulders inside the outline.',
   hsCameraGuide: 'Head and shoulders inside the outline, face the camera.',

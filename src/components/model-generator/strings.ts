@@ -14,7 +14,7 @@ export const modelGeneratorStrings = {
   mgCamera: 'Take a photo',
   mgDropHere: 'or drop them here',
   mgPhotoLimits: (p: ImageLimits, f: Formatter) =>
-    `${f.number(p.minImages)} to ${f.number(p.maxImages)} photos · ${p.formats} · up to ${f.bytes(p.bytes)} each`,
+    `${f.number(p.minImages)} to ${f.number(p.maxImages)} photos · ${p.formats}\nLarger photos are made smaller on this device.`,
   mgAdviceTitle: 'What works best',
   mgAdvice1: 'One object, centred, on a clean plain background.',
   mgAdvice2: (p: { px: number }, f: Formatter) => `At least ${f.number(p.px)} px on the shorter side.`,

@@ -1,4 +1,5 @@
 import { html, type TemplateResult } from 'lit';
+import { ref } from 'lit/directives/ref.js';
 import { LIMITS } from '../../api/index.js';
 import type { Formatter } from '../../internal/format.js';
 
@@ -23,11 +24,13 @@ export interface VideoLimits {
 
 const IMAGE_NAMES = { jpeg: 'JPG', png: 'PNG', webp: 'WebP' } as const;
 
+/**
+ * What the image elements take: the API's formats and HEIC, which the element converts on this
+ * device before sending (src/client/fit-photo.ts), as it makes photos over 12 MB or over its pixel
+ * limit smaller.
+ */
 export function imageLimits(f: Formatter): ImageLimits {
-  const formats = f.list(
-    LIMITS.image.formats.map((x) => IMAGE_NAMES[x]),
-    'disjunction',
-  );
+  const formats = f.list([...LIMITS.image.formats.map((x) => IMAGE_NAMES[x]), 'HEIC'], 'disjunction');
   return {
     formats,
     bytes: LIMITS.image.maxBytes,
@@ -45,11 +48,66 @@ export function videoLimits(f: Formatter): VideoLimits {
   return { formats, seconds: v.maxDurationSeconds, pixels: v.maxShortSidePixels, bytes: v.maxBytes };
 }
 
+/** The separator drawn between items: hidden from assistive technology, and at the start of a line. */
+const SEPARATOR = html`<span class="sep" aria-hidden="true">·\u00a0</span>`;
+
 /**
- * A drop zone's limits line ("MP4 or MOV · up to 3 minutes · up to 1080p · …"), described by the
- * input as `#limits`. A short item never breaks inside ("up to / 1080p" on a phone): a narrow card
- * wraps between items instead.
+ * Marks each item that starts a rendered line (`data-line-start`), whose separator the styles then
+ * hide: no line of a wrapped limits line starts or ends with a lone "·". Run when the line is laid
+ * out anew (its size or words change); hiding a separator can move a break, so it looks again, a
+ * few times at most.
+ */
+function markLineStarts(p: Element): void {
+  const items = [...p.querySelectorAll<HTMLElement>('.item')];
+  for (let round = 0; round < 3; round++) {
+    let changed = false;
+    let bottom = -Infinity;
+    for (const item of items) {
+      const rects = item.getClientRects();
+      const first = rects[0];
+      if (!first) continue;
+      const starts = first.top >= bottom - 1;
+      if (starts !== item.hasAttribute('data-line-start')) {
+        item.toggleAttribute('data-line-start', starts);
+        changed = true;
+      }
+      bottom = rects[rects.length - 1]!.bottom;
+    }
+    if (!changed) return;
+  }
+}
+
+const observer =
+  typeof ResizeObserver === 'undefined'
+    ? undefined
+    : new ResizeObserver((entries) => {
+        for (const e of entries)
+          if (e.target.isConnected) markLineStarts(e.target);
+          else observer?.unobserve(e.target);
+      });
+
+/**
+ * A drop zone's limits (`#limits`, which the picker's input is described by): the line of items
+ * ("MP4 or MOV · up to 3 minutes · up to 1080p · …"), then, after a line break in the term, a
+ * sentence about them ("Longer or larger videos are made to fit on this device."). The line keeps
+ * to one or two balanced lines: a short item never breaks inside ("up to / 1080p" on a phone), a
+ * narrow card wraps between items, and the separator before an item that starts a line is hidden.
  */
 export function limitsLine(text: string): TemplateResult {
-  return html`<p class="muted limits" id="limits">${text.split(' · ').map((item, i) => html`${i ? ' · ' : ''}<span class=${item.length <= 24 ? 'keep' : ''}>${item}</span>`)}</p>`;
+  const [line = '', ...note] = text.split('\n');
+  const look = (el: Element | undefined) => {
+    if (!el || !observer) return;
+    observer.observe(el);
+    // New words in the same box (a language loaded): the observer sees no new size.
+    requestAnimationFrame(() => markLineStarts(el));
+  };
+  return html`<div id="limits" class="limits-wrap">
+    <p class="muted limits" ${ref(look)}>${line
+      .split(' · ')
+      .map(
+        (item, i) =>
+          html`${i ? ' ' : ''}<span class="item ${item.length <= 24 ? 'keep' : ''}">${i ? SEPARATOR : ''}${item}</span>`,
+      )}</p>
+    ${note.length ? html`<p class="muted limits-note">${note.join(' ')}</p>` : ''}
+  </div>`;
 }

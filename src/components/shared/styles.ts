@@ -217,11 +217,23 @@ export const base = css`
     white-space: nowrap;
     border: 0;
   }
+  /* The limits line: one or two balanced lines across the drop zone, wrapping between items. */
+  .limits-wrap {
+    justify-self: stretch;
+    display: grid;
+    gap: calc(var(--_space) / 2);
+  }
   .limits {
     text-wrap: balance;
   }
   .limits .keep {
     white-space: nowrap;
+  }
+  .limits [data-line-start] > .sep {
+    display: none;
+  }
+  .limits-note {
+    text-wrap: pretty;
   }
   .drop {
     border: 2px dashed var(--_border);

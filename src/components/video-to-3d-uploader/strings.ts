@@ -6,7 +6,7 @@ export const uploaderStrings = {
   vtTitle: 'Turn a walkthrough video into a 3D scene',
   vtChoose: 'Choose a video',
   vtLimits: (p: VideoLimits, f: Formatter) =>
-    `${p.formats} · up to ${f.unit(p.seconds / 60, 'minute')} · up to ${p.pixels}p · up to ${f.bytes(p.bytes)}`,
+    `${p.formats} · up to ${f.unit(p.seconds / 60, 'minute')} · up to ${p.pixels}p · up to ${f.bytes(p.bytes)}\nLonger or larger videos are made to fit on this device before the upload.`,
   vtTipsTitle: 'How to film a good walkthrough',
   vtTip1: 'One continuous take, no cuts.',
   vtTip2: 'Walk slowly around the subject, at three heights: low, eye level, high.',
