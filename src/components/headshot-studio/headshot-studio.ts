@@ -1,5 +1,7 @@
 import type { PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
+import type { FormValue } from '../../internal/form-associated.js';
+import type { Invalid } from '../../internal/form-validity.js';
 import { headshotCharge, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
 import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
@@ -247,11 +249,11 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
     return this.#batch.chosenFile();
   }
 
-  override requestUpdate(...args: Parameters<ProductElement['requestUpdate']>): void {
-    super.requestUpdate(...args);
+  protected override validate(value: FormValue): Invalid | null {
     // The form carries the batch before a choice, but `required` asks for a chosen headshot.
-    if (this.required && this.results?.value?.chosen === null)
-      this.internals.setValidity({ valueMissing: true }, this.requiredMessage());
+    if (this.required && this.results.value?.chosen === null)
+      return { flags: { valueMissing: true }, message: this.requiredMessage() };
+    return super.validate(value);
   }
 
   protected requiredMessage(): string {
