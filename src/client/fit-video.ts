@@ -14,11 +14,15 @@ import {
   BlobSource,
   CanvasSink,
   Conversion,
+  EncodedPacket,
+  EncodedPacketSink,
+  EncodedVideoPacketSource,
   Input,
   Mp4OutputFormat,
   Output,
   StreamTarget,
   canEncodeVideo,
+  type InputVideoTrack,
   type StreamTargetChunk,
 } from 'mediabunny';
 import { LIMITS } from '../api/index.js';
@@ -201,12 +205,56 @@ async function privateDir(): Promise<FileSystemDirectoryHandle | undefined> {
   }
 }
 
-/** Deletes converted videos left in the origin's private file system (an earlier conversion's, sent or abandoned). */
+/** The prefix of a chosen video kept while it converts (so a reload can start the conversion again). */
+const CHOSEN = 'chosen-';
+
+/** Deletes converted videos left in the origin's private file system (an earlier conversion's, sent or abandoned), but `keep` and chosen videos. */
 export async function dropConverted(keep?: string): Promise<void> {
   const dir = await privateDir();
   if (!dir) return;
   for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys())
-    if (name !== keep) await dir.removeEntry(name).catch(() => undefined);
+    if (name !== keep && !name.startsWith(CHOSEN)) await dir.removeEntry(name).catch(() => undefined);
+}
+
+/**
+ * Copies the chosen video into the origin's private file system while it converts, streamed (a
+ * few chunks in memory at a time), so a reload during the conversion can start it again without
+ * asking for the file. Resolves with the copy's name once it is whole; undefined where there is no
+ * such file system or the copy failed (a full disk): then a reload asks for the file again.
+ */
+export async function keepChosen(file: Blob, signal: AbortSignal): Promise<string | undefined> {
+  const dir = await privateDir();
+  if (!dir) return undefined;
+  const name = `${CHOSEN}${crypto.randomUUID()}`;
+  try {
+    const handle = await dir.getFileHandle(name, { create: true });
+    await file.stream().pipeTo(await handle.createWritable(), { signal });
+    return name;
+  } catch {
+    await dir.removeEntry(name).catch(() => undefined);
+    return undefined;
+  }
+}
+
+/** The chosen video kept as `stored`, as a File named `name`; undefined when it is gone. */
+export async function keptChosen(stored: string, name: string, type: string): Promise<File | undefined> {
+  if (!stored.startsWith(CHOSEN)) return undefined;
+  try {
+    const dir = await privateDir();
+    const onDisk = await (await dir?.getFileHandle(stored))?.getFile();
+    return onDisk && new File([onDisk], name, { type, lastModified: onDisk.lastModified });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deletes the kept chosen video `stored` (or every one): its conversion ended, was cancelled, or cannot start again. */
+export async function dropChosen(stored?: string): Promise<void> {
+  const dir = await privateDir();
+  if (!dir) return;
+  for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys())
+    if (name.startsWith(CHOSEN) && (stored === undefined || name === stored))
+      await dir.removeEntry(name).catch(() => undefined);
 }
 
 /**
@@ -240,14 +288,185 @@ function blobParts(): { writable: WritableStream<StreamTargetChunk>; file: (name
   return { writable, file };
 }
 
+/** How many frames may wait for the decoder and for the encoder (each decoded 4K frame is 12 MB). */
+const DECODE_AHEAD = 1;
+const ENCODE_AHEAD = 1;
+/** How many encoded packets may wait for the muxer (and the disk) before reading pauses. */
+const MUX_AHEAD = 16;
+/** Seconds between key frames in a re-encoded video. */
+const KEY_FRAME_SECONDS = 2;
+
+/** The H.264 codec strings tried, best first (High, Main, Constrained Baseline), at a level for the frame rate. */
+function avcCodecs(width: number, height: number, frameRate: number): string[] {
+  const macroblocksPerSecond = Math.ceil(width / 16) * Math.ceil(height / 16) * frameRate;
+  const level = macroblocksPerSecond <= 245_760 ? '28' : macroblocksPerSecond <= 522_240 ? '2a' : '34';
+  return ['6400', '4d00', '42e0'].map((profile) => `avc1.${profile}${level}`);
+}
+
+const dequeued = (coder: VideoDecoder | VideoEncoder) =>
+  new Promise<void>((resolve) => coder.addEventListener('dequeue', () => resolve(), { once: true }));
+
+/**
+ * Re-encodes `track` by `plan` into `output` (not yet started): each decoded frame goes straight to
+ * a VideoEncoder configured at the plan's frame size, which scales it (WebCodecs requires an
+ * encoder to scale a frame of another size, here in the decoder's own YUV, with no RGBA copy on a
+ * canvas), then is closed. Decoding waits while frames wait for the encoder, and reading waits
+ * while packets wait for the disk, so a few 4K frames are alive at a time whatever the length.
+ * Rotation metadata stays metadata: the frames are encoded as stored and the output track carries
+ * the same rotation, so a portrait video stays portrait and turning 4K frames costs nothing.
+ */
+async function reencode(
+  track: InputVideoTrack,
+  plan: FitPlan,
+  output: Output,
+  o: {
+    signal?: AbortSignal;
+    onFraction: (fraction: number) => void;
+    onSample?: (frame: VideoFrame, index: number) => void;
+    samples?: number;
+  },
+): Promise<void> {
+  const { start, end } = plan.trim;
+  const rotation = await track.getRotation();
+  const turned = rotation % 180 !== 0;
+  // The encoder sees frames as stored: a turned video's target is turned back.
+  const width = turned ? plan.target.height : plan.target.width;
+  const height = turned ? plan.target.width : plan.target.height;
+  const frameRate = Math.min(240, Math.max(1, plan.frameRate));
+  const bitrate = fitBitrate(end - start);
+  let config: VideoEncoderConfig | undefined;
+  for (const codec of avcCodecs(width, height, frameRate)) {
+    const candidate: VideoEncoderConfig = {
+      codec,
+      width,
+      height,
+      bitrate,
+      framerate: frameRate,
+      avc: { format: 'avc' },
+    };
+    if ((await VideoEncoder.isConfigSupported(candidate).catch(() => undefined))?.supported) {
+      config = candidate;
+      break;
+    }
+  }
+  if (!config) throw new Error('This browser cannot encode H.264 at this size.');
+  const decoderConfig = await track.getDecoderConfig();
+  if (!decoderConfig) throw new Error('This browser cannot decode this video.');
+  // Frames come out as stored (the rotation goes on the output track instead).
+  const {
+    rotation: _r,
+    flip: _f,
+    ...storedConfig
+  } = decoderConfig as VideoDecoderConfig & {
+    rotation?: number;
+    flip?: boolean;
+  };
+
+  const source = new EncodedVideoPacketSource('avc');
+  output.addVideoTrack(source, { rotation, frameRate });
+  await output.start();
+
+  let failure: unknown;
+  let failed: () => void = () => undefined;
+  const failedOnce = new Promise<void>((resolve) => (failed = resolve));
+  const fail = (err: unknown) => {
+    failure ??= err;
+    failed();
+  };
+  let muxing: Promise<void> = Promise.resolve();
+  let muxPending = 0;
+  const encoder = new VideoEncoder({
+    output: (chunk, meta) => {
+      const packet = EncodedPacket.fromEncodedChunk(chunk);
+      const shifted = packet.clone({ timestamp: Math.max(0, packet.timestamp - start) });
+      muxPending++;
+      muxing = muxing
+        .then(() => source.add(shifted, meta))
+        .then(() => {
+          muxPending--;
+          o.onFraction(Math.min(1, (shifted.timestamp + shifted.duration) / Math.max(0.001, end - start)));
+        })
+        .catch(fail);
+    },
+    error: fail,
+  });
+  encoder.configure(config);
+  const times = Array.from(
+    { length: o.samples ?? 0 },
+    (_, k) => start + ((k + 0.5) / (o.samples ?? 1)) * (end - start),
+  );
+  let sampled = 0;
+  let lastKey = -1;
+  const decoder = new VideoDecoder({
+    output: (frame) => {
+      try {
+        const t = frame.timestamp / 1e6;
+        const until = t + (frame.duration ?? 0) / 1e6;
+        if (until <= start || t >= end || failure !== undefined) return;
+        // The checks' frames are taken from the frames sent, as they reach the encoder.
+        while (sampled < times.length && until > times[sampled]!) o.onSample?.(frame, sampled++);
+        const interval = Math.floor(Math.max(0, t - start) / KEY_FRAME_SECONDS);
+        encoder.encode(frame, { keyFrame: interval !== lastKey });
+        lastKey = interval;
+      } catch (err) {
+        fail(err);
+      } finally {
+        frame.close();
+      }
+    },
+    error: fail,
+  });
+  decoder.configure({ ...storedConfig, optimizeForLatency: true });
+  const stop = () => fail(o.signal?.reason ?? new DOMException('Cancelled', 'AbortError'));
+  o.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const sink = new EncodedPacketSink(track);
+    const first = (await sink.getKeyPacket(start, { verifyKeyPackets: true })) ?? (await sink.getFirstKeyPacket());
+    if (first)
+      for await (const packet of sink.packets(first, undefined, { verifyKeyPackets: true })) {
+        // A key frame a second past the end: every frame shown before the end has been decoded.
+        if (packet.type === 'key' && packet.timestamp >= end + 1) break;
+        while (
+          failure === undefined &&
+          (decoder.decodeQueueSize >= DECODE_AHEAD || encoder.encodeQueueSize >= ENCODE_AHEAD)
+        )
+          await Promise.race([dequeued(decoder), dequeued(encoder), failedOnce]);
+        if (muxPending > MUX_AHEAD) await Promise.race([muxing, failedOnce]);
+        if (failure !== undefined) break;
+        decoder.decode(packet.toEncodedVideoChunk());
+      }
+    if (failure === undefined) await Promise.race([decoder.flush().catch(fail), failedOnce]);
+    if (failure === undefined) await Promise.race([encoder.flush().catch(fail), failedOnce]);
+    if (failure === undefined) await Promise.race([muxing, failedOnce]);
+    if (failure !== undefined) throw failure;
+    source.close();
+    await output.finalize();
+  } catch (err) {
+    await output.cancel().catch(() => undefined);
+    throw err;
+  } finally {
+    o.signal?.removeEventListener('abort', stop);
+    if (decoder.state !== 'closed') decoder.close();
+    if (encoder.state !== 'closed') encoder.close();
+  }
+}
+
 /**
  * Converts `file` by `plan` into an H.264 MP4 with no sound, written as it is made; resolves with
  * the converted file (a File read from disk). `signal` cancels it (rejects with an AbortError).
+ * `onSample` is given `samples` frames spread over the range sent, as they are encoded (for the
+ * quality checks; a copied trim gives none).
  */
 export async function convertVideo(
   file: Blob,
   plan: FitPlan,
-  o: { name: string; signal?: AbortSignal; onProgress?: (p: ConvertProgress) => void },
+  o: {
+    name: string;
+    signal?: AbortSignal;
+    onProgress?: (p: ConvertProgress) => void;
+    onSample?: (frame: VideoFrame, index: number) => void;
+    samples?: number;
+  },
 ): Promise<File> {
   const name = `${o.name.replace(/\.[^.]*$/, '') || 'video'}.mp4`;
   const dir = await privateDir();
@@ -265,35 +484,9 @@ export async function convertVideo(
     target: new StreamTarget(writable, { chunked: true, chunkSize: 4 * 1024 * 1024 }),
   });
   const { start, end } = plan.trim;
-  const whole = start <= 0 && end >= plan.durationSeconds;
-  const transcode = transcodes(plan);
-  const conversion = await Conversion.init({
-    input,
-    output,
-    video: transcode
-      ? {
-          codec: 'avc',
-          width: plan.target.width,
-          height: plan.target.height,
-          fit: 'contain',
-          bitrate: fitBitrate(end - start),
-          // Rotation is applied to the frames: the sent video is upright whatever reads it.
-          allowTransformationMetadata: false,
-          forceTranscode: true,
-        }
-      : {},
-    audio: { discard: true },
-    ...(whole ? {} : { trim: { start, end } }),
-    ...(transcode
-      ? { copy: false as const }
-      : { copy: { boundaryPolicy: 'shrink', boundaryTolerance: COPY_TOLERANCE } }),
-    showWarnings: false,
-  });
-  const abort = () => void conversion.cancel();
-  o.signal?.addEventListener('abort', abort, { once: true });
   const began = performance.now();
   const totalFrames = Math.max(1, Math.round((end - start) * plan.frameRate));
-  conversion.onProgress = (fraction) => {
+  const onFraction = (fraction: number) => {
     const elapsed = (performance.now() - began) / 1000;
     o.onProgress?.({
       fraction,
@@ -303,9 +496,12 @@ export async function convertVideo(
     });
   };
   try {
-    if (!conversion.isValid) throw new Error('This browser cannot convert this video.');
     o.signal?.throwIfAborted();
-    await conversion.execute();
+    if (transcodes(plan)) {
+      const track = await input.getPrimaryVideoTrack();
+      if (!track || !(await track.canDecode())) throw new Error('This browser cannot convert this video.');
+      await reencode(track, plan, output, { ...o, onFraction });
+    } else await copyTrim(input, output, plan, o.signal, onFraction);
     o.signal?.throwIfAborted();
   } catch (err) {
     if (handle) await dir!.removeEntry(stored).catch(() => undefined);
@@ -313,12 +509,41 @@ export async function convertVideo(
       throw o.signal.reason instanceof Error ? o.signal.reason : new DOMException('Cancelled', 'AbortError');
     throw err;
   } finally {
-    o.signal?.removeEventListener('abort', abort);
     input.dispose();
   }
   if (!handle) return parts!.file(name);
   const onDisk = await handle.getFile();
   return new File([onDisk], name, { type: 'video/mp4', lastModified: onDisk.lastModified });
+}
+
+/** A trim of an H.264 video that fits once trimmed: its packets copied as they are (fast and lossless). */
+async function copyTrim(
+  input: Input,
+  output: Output,
+  plan: FitPlan,
+  signal: AbortSignal | undefined,
+  onFraction: (fraction: number) => void,
+): Promise<void> {
+  const { start, end } = plan.trim;
+  const whole = start <= 0 && end >= plan.durationSeconds;
+  const conversion = await Conversion.init({
+    input,
+    output,
+    video: {},
+    audio: { discard: true },
+    ...(whole ? {} : { trim: { start, end } }),
+    copy: { boundaryPolicy: 'shrink', boundaryTolerance: COPY_TOLERANCE },
+    showWarnings: false,
+  });
+  const abort = () => void conversion.cancel();
+  signal?.addEventListener('abort', abort, { once: true });
+  conversion.onProgress = onFraction;
+  try {
+    if (!conversion.isValid) throw new Error('This browser cannot convert this video.');
+    await conversion.execute();
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
 }
 
 /**

@@ -434,6 +434,8 @@ const de: Translation = {
   vtConvertCancelled: 'Umwandlung abgebrochen. Es wurde nichts berechnet.',
   vtConvertInterrupted: (p) =>
     `Die Seite wurde neu geladen, während ${p.name} umgewandelt wurde; die Umwandlung wurde beendet. Wählen Sie das Video erneut aus, um sie neu zu starten.`,
+  vtConvertRestarted: (p) =>
+    `Die Seite wurde neu geladen, während ${p.name} umgewandelt wurde: Die Umwandlung beginnt erneut mit der Kopie auf diesem Gerät.`,
   vtSkippedChecks: (p) => `Dieser Browser kann ${p.codec} nicht anzeigen: Die Prüfungen wurden übersprungen.`,
   vtCannotDecode: (p) => `Dieser Browser kann ${p.codec || 'dieses'} Video nicht lesen und es daher nicht anpassen.`,
   vtCannotEncode: 'Dieser Browser kann kein H.264 kodieren und das Video daher nicht anpassen.',

@@ -442,6 +442,8 @@ const es: Translation = {
   vtConvertCancelled: 'Conversión cancelada. No se ha cobrado nada.',
   vtConvertInterrupted: (p) =>
     `La página se recargó mientras se convertía ${p.name}, así que la conversión se detuvo. Vuelve a elegir el vídeo para empezarla de nuevo.`,
+  vtConvertRestarted: (p) =>
+    `La página se recargó mientras se convertía ${p.name}: la conversión vuelve a empezar con la copia guardada en este dispositivo.`,
   vtSkippedChecks: (p) => `Este navegador no puede previsualizar ${p.codec}: se omitieron las comprobaciones.`,
   vtCannotDecode: (p) => `Este navegador no puede leer este vídeo ${p.codec}, así que no puede ajustarlo.`,
   vtCannotEncode: 'Este navegador no puede codificar H.264, así que no puede ajustar el vídeo.',

@@ -450,6 +450,8 @@ const fr: Translation = {
   vtConvertCancelled: 'Conversion annulée. Aucun crédit n’a été débité.',
   vtConvertInterrupted: (p) =>
     `La page a été rechargée pendant la conversion de ${p.name}\u00a0: la conversion s’est arrêtée. Choisissez de nouveau la vidéo pour la relancer.`,
+  vtConvertRestarted: (p) =>
+    `La page a été rechargée pendant la conversion de ${p.name}\u00a0: la conversion reprend depuis la copie gardée sur cet appareil.`,
   vtSkippedChecks: (p) => `Ce navigateur ne peut pas afficher le ${p.codec}\u00a0: les vérifications ont été ignorées.`,
   vtCannotDecode: (p) => `Ce navigateur ne peut pas lire cette vidéo ${p.codec}, il ne peut donc pas l’adapter.`,
   vtCannotEncode: 'Ce navigateur ne peut pas encoder en H.264, il ne peut donc pas adapter la vidéo.',

@@ -435,6 +435,8 @@ const it: Translation = {
   vtConvertCancelled: 'Conversione annullata. Non è stato addebitato nulla.',
   vtConvertInterrupted: (p) =>
     `La pagina è stata ricaricata durante la conversione di ${p.name}, quindi la conversione si è interrotta. Scegli di nuovo il video per ricominciarla.`,
+  vtConvertRestarted: (p) =>
+    `La pagina è stata ricaricata durante la conversione di ${p.name}: la conversione riparte dalla copia su questo dispositivo.`,
   vtSkippedChecks: (p) => `Questo browser non può mostrare l’anteprima di ${p.codec}: i controlli sono stati saltati.`,
   vtCannotDecode: (p) => `Questo browser non può leggere questo video ${p.codec}, quindi non può adattarlo.`,
   vtCannotEncode: 'Questo browser non può codificare H.264, quindi non può adattare il video.',

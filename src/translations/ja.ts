@@ -431,6 +431,8 @@ const ja: Translation = {
   vtConvertCancelled: '変換をキャンセルしました。クレジットは消費されていません。',
   vtConvertInterrupted: (p) =>
     `${p.name} の変換中にページが再読み込みされたため、変換は停止しました。もう一度動画を選ぶと最初からやり直します。`,
+  vtConvertRestarted: (p) =>
+    `${p.name} の変換中にページが再読み込みされたため、この端末に保存したコピーから変換をやり直しています。`,
   vtSkippedChecks: (p) => `このブラウザは ${p.codec} をプレビューできないため、チェックを省略しました。`,
   vtCannotDecode: (p) => `このブラウザはこの ${p.codec} 動画を読み込めないため、変換できません。`,
   vtCannotEncode: 'このブラウザは H.264 でエンコードできないため、動画を変換できません。',

@@ -417,6 +417,8 @@ const ko: Translation = {
   vtConvertCancelled: '변환이 취소되었습니다. 크레딧은 차감되지 않았습니다.',
   vtConvertInterrupted: (p) =>
     `${p.name}을(를) 변환하는 중에 페이지가 새로 고쳐져 변환이 멈췄습니다. 동영상을 다시 선택하면 처음부터 다시 시작합니다.`,
+  vtConvertRestarted: (p) =>
+    `${p.name}을(를) 변환하는 중에 페이지가 새로 고쳐져, 이 기기에 보관한 사본으로 변환을 다시 시작합니다.`,
   vtSkippedChecks: (p) => `이 브라우저는 ${p.codec}을(를) 미리 볼 수 없어 검사를 건너뛰었습니다.`,
   vtCannotDecode: (p) => `이 브라우저는 이 ${p.codec} 동영상을 읽을 수 없어 기준에 맞출 수 없습니다.`,
   vtCannotEncode: '이 브라우저는 H.264로 인코딩할 수 없어 동영상을 기준에 맞출 수 없습니다.',

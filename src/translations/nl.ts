@@ -442,6 +442,8 @@ const nl: Translation = {
   vtConvertCancelled: 'Omzetten geannuleerd. Er is niets in rekening gebracht.',
   vtConvertInterrupted: (p) =>
     `De pagina werd opnieuw geladen terwijl ${p.name} werd omgezet, dus het omzetten is gestopt. Kies de video opnieuw om het opnieuw te starten.`,
+  vtConvertRestarted: (p) =>
+    `De pagina werd opnieuw geladen terwijl ${p.name} werd omgezet: het omzetten begint opnieuw vanaf de kopie op dit apparaat.`,
   vtSkippedChecks: (p) => `Deze browser kan ${p.codec} niet weergeven: de controles zijn overgeslagen.`,
   vtCannotDecode: (p) => `Deze browser kan deze ${p.codec}-video niet lezen en kan hem dus niet passend maken.`,
   vtCannotEncode: 'Deze browser kan geen H.264 coderen en kan de video dus niet passend maken.',

@@ -438,6 +438,8 @@ const pl: Translation = {
   vtConvertCancelled: 'Konwersja anulowana. Nie naliczono żadnych opłat.',
   vtConvertInterrupted: (p) =>
     `Strona została przeładowana podczas konwersji pliku ${p.name}, więc konwersja się zatrzymała. Wybierz film ponownie, aby zacząć od nowa.`,
+  vtConvertRestarted: (p) =>
+    `Strona została przeładowana podczas konwersji pliku ${p.name}: konwersja zaczyna się od nowa z kopii na tym urządzeniu.`,
   vtSkippedChecks: (p) => `Ta przeglądarka nie może wyświetlić podglądu ${p.codec}: kontrole zostały pominięte.`,
   vtCannotDecode: (p) => `Ta przeglądarka nie może odczytać tego filmu ${p.codec}, więc nie może go dopasować.`,
   vtCannotEncode: 'Ta przeglądarka nie może kodować H.264, więc nie może dopasować filmu.',

@@ -425,6 +425,8 @@ const ptBR: Translation = {
   vtConvertCancelled: 'Conversão cancelada. Nada foi cobrado.',
   vtConvertInterrupted: (p) =>
     `A página foi recarregada enquanto ${p.name} era convertido, então a conversão parou. Escolha o vídeo de novo para recomeçá-la.`,
+  vtConvertRestarted: (p) =>
+    `A página foi recarregada enquanto ${p.name} era convertido: a conversão recomeça a partir da cópia guardada neste dispositivo.`,
   vtSkippedChecks: (p) => `Este navegador não consegue exibir ${p.codec}: as verificações foram puladas.`,
   vtCannotDecode: (p) => `Este navegador não consegue ler este vídeo ${p.codec}, então não pode ajustá-lo.`,
   vtCannotEncode: 'Este navegador não consegue codificar H.264, então não pode ajustar o vídeo.',

@@ -411,6 +411,7 @@ const zhHans: Translation = {
   vtConvertFree: '转换在此设备上进行，不收取任何费用。可随时取消。',
   vtConvertCancelled: '已取消转换。未扣除任何积分。',
   vtConvertInterrupted: (p) => `转换 ${p.name} 时页面被重新加载，转换已停止。请重新选择该视频以重新开始。`,
+  vtConvertRestarted: (p) => `转换 ${p.name} 时页面被重新加载：正在用此设备上保存的副本重新转换。`,
   vtSkippedChecks: (p) => `此浏览器无法预览 ${p.codec}：已跳过检查。`,
   vtCannotDecode: (p) => `此浏览器无法读取这个 ${p.codec} 视频，因此无法转换。`,
   vtCannotEncode: '此浏览器无法进行 H.264 编码，因此无法转换视频。',

@@ -82,7 +82,8 @@ async function convertedOnDisk(): Promise<File[]> {
   const dir = await root.getDirectoryHandle('mediakit-converted', { create: true });
   const files: File[] = [];
   for await (const handle of (dir as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values())
-    files.push(await handle.getFile());
+    // Not the copy of a chosen video kept while it converts (for a reload to start again from).
+    if (handle.kind === 'file' && !handle.name.startsWith('chosen-')) files.push(await handle.getFile());
   return files;
 }
 
@@ -300,6 +301,93 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
       .to.contain('reloaded while 4k60.mp4 was being converted')
       .and.contain('Choose the video again');
     expect(next.status).to.equal('idle');
+  });
+
+  it('a reload during the conversion starts it again from the copy kept on this device: says so, converts, one job, charged once', async () => {
+    const el = await mount();
+    const before = await charges();
+    await choose(el, await phoneClip('4k60.mp4'));
+    void el.start();
+    await until(() => el.status === 'converting', 10_000, 'converting');
+    // The chosen video is kept on this device while it converts (its copy named in the tab's session storage).
+    const kept = await until(() => sessionStorage.getItem('mediakit-converting-kept'), 30_000, 'the kept copy');
+    const { stored } = JSON.parse(kept!) as { stored: string };
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('mediakit-converted');
+    const copy = await (await dir.getFileHandle(stored)).getFile();
+    expect(copy.size, 'the whole video is kept').to.equal((await phoneClip('4k60.mp4')).size);
+    // What a reload leaves behind: the tab's session storage and the copy, as they are mid-conversion.
+    const left = { ...sessionStorage };
+    const bytes = await copy.arrayBuffer();
+    el.cancel();
+    await until(() => el.status === 'ready', 10_000, 'stopped');
+    expect(
+      await dir.getFileHandle(stored).then(
+        () => 'kept',
+        () => 'deleted',
+      ),
+      'a cancelled conversion deletes the copy',
+    ).to.equal('deleted');
+    const writable = await (await dir.getFileHandle(stored, { create: true })).createWritable();
+    await writable.write(bytes);
+    await writable.close();
+    for (const [k, v] of Object.entries(left)) sessionStorage.setItem(k, v);
+    el.remove();
+
+    const next = await mount();
+    const note = await until(() => q(next, '[part~="converting"] [data-restarted]'), 30_000, 'the restart note');
+    expect(note.textContent)
+      .to.contain('reloaded while 4k60.mp4 was being converted')
+      .and.contain('converting it again');
+    expect(q(next, '[data-interrupted]'), 'not asked to choose it again').to.equal(undefined);
+    await succeed(next, new Set());
+    expect(await charges(), 'one charge').to.equal(before + 1);
+    const [onDisk] = await convertedOnDisk();
+    expect(await probe(onDisk!)).to.include({ width: 1920, height: 1080, codec: 'avc' });
+    const left2: string[] = [];
+    for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) left2.push(name);
+    expect(
+      left2.filter((n) => n.startsWith('chosen-')),
+      'the copy is deleted once converted',
+    ).to.deep.equal([]);
+  });
+
+  it('the quality checks run on the converted frames: the range sent is judged, not the chosen video', async () => {
+    const el = await mount();
+    const before = await charges();
+    // Black from 1:40: the first 3:00 (the default range) are mostly lit; 0:20 to 3:20 are mostly black.
+    await choose(el, await phoneClip('long-dark-tail.mp4'));
+    await until(() => q(el, 'img[part~="thumbnail"]'), 30_000, 'the checks of the chosen video');
+    expect(q(el, '[data-advice="dark"]'), 'the first 3:00 are not dark').to.equal(undefined);
+    el.trim = { start: 20, end: 200 };
+    // The upload never leaves (held back here, and its abort answered), so a cancel brings the element back to ready with nothing sent.
+    const { send, abort } = XMLHttpRequest.prototype;
+    const held = new Set<XMLHttpRequest>();
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
+      if (body instanceof FormData) return void held.add(this);
+      return send.call(this, body);
+    };
+    XMLHttpRequest.prototype.abort = function (this: XMLHttpRequest) {
+      if (!held.delete(this)) return abort.call(this);
+      this.onabort?.(new ProgressEvent('abort'));
+    };
+    try {
+      void el.start();
+      await until(() => held.size === 1, 60_000, 'converted, then the upload');
+      el.cancel();
+      await until(() => el.status === 'ready', 10_000, 'back to ready');
+      const dark = await until(
+        () => q(el, '[part~="advice"] [data-advice="dark"]'),
+        30_000,
+        'the advice of the frames sent',
+      );
+      expect(dark.textContent).to.not.equal('');
+    } finally {
+      XMLHttpRequest.prototype.send = send;
+      XMLHttpRequest.prototype.abort = abort;
+    }
+    const [onDisk] = await convertedOnDisk();
+    expect((await probe(onDisk!)).seconds, 'the converted video is the range sent').to.be.within(175, 181);
+    expect(await charges()).to.equal(before);
   });
 
   it('speaks Arabic: the plan, the trim range and the confirm button, with no serious or critical axe violations', async () => {

@@ -29,6 +29,8 @@ export const fitStrings = {
   vtConvertCancelled: 'Conversion cancelled. Nothing was charged.',
   vtConvertInterrupted: (p: { name: string }) =>
     `The page was reloaded while ${p.name} was being converted, so the conversion stopped. Choose the video again to start it again.`,
+  vtConvertRestarted: (p: { name: string }) =>
+    `The page was reloaded while ${p.name} was being converted: converting it again from the copy on this device.`,
   vtSkippedChecks: (p: { codec: string }) => `This browser cannot preview ${p.codec}: the checks were skipped.`,
   vtCannotDecode: (p: { codec: string }) =>
     `This browser cannot read ${p.codec || 'this'} video, so it cannot make it fit.`,

@@ -87,6 +87,7 @@ export function renderConverting(v: UploaderView) {
   const left = p.secondsLeft !== undefined ? t.term('timeLeft', { seconds: p.secondsLeft }) : '';
   return html`<div class="stage" part="converting">
     <p><strong>${t.term('vtConverting')}</strong> <span class="muted">${v.video.file?.name}</span></p>
+    ${v.video.restarted ? html`<p class="notice" role="status" data-restarted>${t.term('vtConvertRestarted', { name: v.video.restarted })}</p>` : nothing}
     ${renderProgress(p.fraction, t.term('vtConvertValue', { percent, frames: p.frames, total: p.totalFrames }))}
     <p class="muted nums">${t.f.percent(percent / 100)} · ${frames}${left ? html` · ${left}` : nothing}</p>
     <p class="notice">${t.term('vtConvertFree')}</p>

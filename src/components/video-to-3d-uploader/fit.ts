@@ -11,7 +11,9 @@ import { ValidationError } from '../../client/validate.js';
 import {
   clampTrim,
   convertVideo,
+  dropChosen,
   filmstrip,
+  keepChosen,
   planFit,
   probeVideo,
   type ConvertProgress,
@@ -20,9 +22,22 @@ import {
 } from '../../client/fit-video.js';
 
 export type { FitPlan } from '../../client/fit-video.js';
+export { dropChosen, keptChosen } from '../../client/fit-video.js';
 
 /** Set in this tab's session storage while a conversion runs: a reload during it says so (check.ts reads it). */
-const CONVERTING = 'mediakit-converting';
+export const CONVERTING = 'mediakit-converting';
+/**
+ * Set beside it once the chosen video is kept on this device (`KeptChosen`): a reload during the
+ * conversion starts it again from that copy (check.ts), without asking for the file.
+ */
+export const CONVERTING_KEPT = 'mediakit-converting-kept';
+
+/** What a reload needs to convert the chosen video again: its copy's name, its type, and the range sent. */
+export interface KeptChosen {
+  stored: string;
+  type: string;
+  trim: { start: number; end: number };
+}
 const session = (): Storage | undefined => {
   try {
     return globalThis.sessionStorage ?? undefined;
@@ -62,6 +77,10 @@ export class VideoFit {
   converting: ConvertProgress | undefined;
   /** The converted video (kept until the range changes or the video goes). */
   converted: File | undefined;
+  /** The copy of the chosen video on this device when it is one a reload left (its conversion starts again). */
+  kept: string | undefined;
+  /** Called with each converted video (check.ts runs the quality checks on its frames). */
+  onConverted: ((file: File) => void) | undefined;
   readonly #host: ReactiveControllerHost;
   #abort: AbortController | undefined;
 
@@ -99,6 +118,20 @@ export class VideoFit {
       this.converting = { fraction: 0, frames: 0, totalFrames: 0, secondsLeft: undefined };
       this.#host.requestUpdate();
       session()?.setItem(CONVERTING, file.name);
+      // The chosen video is kept on this device while it converts, for a reload to start again from.
+      const keeping = this.kept
+        ? Promise.resolve(this.kept)
+        : keepChosen(file, abort.signal).then((stored) => {
+            if (stored && !abort.signal.aborted && this.converting) {
+              const kept: KeptChosen = { stored, type: file.type, trim: { ...plan.trim } };
+              session()?.setItem(CONVERTING_KEPT, JSON.stringify(kept));
+            }
+            return stored;
+          });
+      if (this.kept) {
+        const kept: KeptChosen = { stored: this.kept, type: file.type, trim: { ...plan.trim } };
+        session()?.setItem(CONVERTING_KEPT, JSON.stringify(kept));
+      }
       try {
         this.converted = await convertVideo(file, plan, {
           name: file.name,
@@ -111,9 +144,15 @@ export class VideoFit {
         });
       } finally {
         session()?.removeItem(CONVERTING);
+        session()?.removeItem(CONVERTING_KEPT);
         this.converting = this.#abort = undefined;
+        this.kept = undefined;
+        // Converted, cancelled or failed: the copy is no longer needed (a resend sends the converted video).
+        abort.abort();
+        void keeping.then((stored) => (stored ? dropChosen(stored) : undefined));
         this.#host.requestUpdate();
       }
+      this.onConverted?.(this.converted);
     }
     const { width, height } = plan.target;
     const durationSeconds = plan.trim.end - plan.trim.start;
