@@ -229,7 +229,7 @@ function savedModel(glb: string, mp4: string, png: string) {
     kind: 'model',
     status: 'succeeded',
     asset: { url: glb, type: 'model/gltf-binary', bytes: 48213 },
-    turntable: { url: mp4, type: 'video/mp4', bytes: 20000 },
+    turntable: mp4 ? { url: mp4, type: 'video/mp4', bytes: 20000 } : null,
     poster: { url: png, type: 'image/png', bytes: 70 },
     created: '2026-01-02T03:04:05.000Z',
     mode: 'prompt',
@@ -307,6 +307,30 @@ describe('a closed field costs nothing heavy, and is named by its label (issue 3
     await expect(scene).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
     expect(accessibleName(part(model, 'field')!)).to.equal('Model');
     expect(accessibleName(part(scene, 'field')!)).to.equal('Room scan');
+  });
+});
+
+describe('Replace keeps the saved value until something new is made (issue 36)', function () {
+  this.timeout(60_000);
+
+  it('the value, the form entry and the box keep the saved model while the tool starts over; closing puts the tool back, with no event', async () => {
+    const saved = JSON.stringify(savedModel(`/__field-lazy/${crypto.randomUUID()}/model.glb`, '', '/admin/honest.png'));
+    const wrap = await fixture<HTMLElement>(html`<div></div>`);
+    wrap.innerHTML = `<form><model-generator endpoint="${endpoint}" appearance="field" name="model"></model-generator></form>`;
+    const el = wrap.querySelector<Product & ModelGenerator>('model-generator')!;
+    el.value = saved;
+    await until(() => part(el, 'field-replace'), 5_000, 'Replace');
+    const log = events(el);
+    part(el, 'field-replace')!.click();
+    await el.updateComplete;
+    expect(el.status, 'the tool starts over').to.equal('idle');
+    expect(el.value).to.equal(saved);
+    expect(new FormData(el.form!).get('model'), 'the form entry').to.equal(saved);
+    expect(statusText(el)).to.equal('Saved.');
+    el.collapse();
+    await until(() => el.status === 'succeeded', 5_000, 'the saved model back in the tool');
+    expect(el.value).to.equal(saved);
+    expect(log).to.deep.equal([]);
   });
 });
 

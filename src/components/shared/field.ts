@@ -114,10 +114,18 @@ export class FieldController implements ReactiveController {
     this.close();
   }
 
+  /**
+   * During Replace, with nothing new made or on its way: the saved value, which stays the element's
+   * value and form value (a document saved now keeps it; '' when none).
+   */
+  get held(): string {
+    return (this.#previous !== undefined && this.#o.results().value === null && this.#previous) || '';
+  }
+
   /** Replace, closed, and nothing new made or on its way (or the new job failed): the old value comes back. */
   hostUpdated(): void {
     const previous = this.#previous;
-    if (previous === undefined || this.#isOpen || this.#host.value || this.#o.facts().busy) return;
+    if (previous === undefined || this.#isOpen || this.#o.results().json || this.#o.facts().busy) return;
     this.#previous = undefined;
     this.#o.results().restore(previous);
   }
@@ -161,8 +169,11 @@ export class FieldController implements ReactiveController {
 
   /** The user removed the result: the value is cleared, `change` fires, the element starts over. */
   remove(): void {
+    const held = this.held;
     this.#previous = undefined;
     this.#o.results().remove();
+    // The value was the one Replace held: it is removed too.
+    if (held) this.#host.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     this.#o.reset();
     this.#host.requestUpdate();
     void this.#refocus();
@@ -236,7 +247,8 @@ export class FieldController implements ReactiveController {
     const has = value !== null;
     const off = this.#o.disabled();
     // One primary button, Create or Open, so the focus stays on it when one becomes the other.
-    const open = has || f.busy;
+    const held = !has && !f.busy && !!this.held;
+    const open = has || f.busy || held;
     const problem = this.#problem(f);
     const name = this.#name();
     let status: string;
@@ -244,6 +256,7 @@ export class FieldController implements ReactiveController {
     else if (problem) status = problem;
     else if (results.keeping === 'failed') status = t.term('fieldNotSaved');
     else if (value?.status === 'running' || (!has && f.busy)) status = t.term('fieldRunning');
+    else if (held) status = t.term('keepSaved');
     else if (!has) status = t.term('fieldEmpty');
     else if (f.kept ?? !!value.asset) status = t.term('keepSaved');
     else status = t.term('fieldNotSaved');

@@ -8,7 +8,6 @@
 import { nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { FormAssociated } from '../../internal/form-associated.js';
-import { FormValidity } from '../../internal/form-validity.js';
 import { AnnouncerController } from './announcer.js';
 import { ClientElement } from './client-element.js';
 import type { ExpandReason, FieldController, FieldFacts } from './field.js';
@@ -30,8 +29,8 @@ const loadField = (): Promise<FieldModule> =>
   ));
 let fieldFailed = false;
 
-export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormValidity(
-  FormAssociated(ClientElement),
+export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormAssociated(
+  ClientElement,
 ) {
   /** Take pasted files anywhere on the page, not only while the element has focus. Default false. */
   @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
@@ -130,7 +129,8 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
    */
   @property({ noAccessor: true })
   get value(): string {
-    return this.results.json;
+    // Field mode's Replace: the saved value stays the value until something new is made.
+    return this.results.json || this.#field?.held || '';
   }
 
   set value(json: string) {
@@ -158,7 +158,7 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
    * (`formFile`), the file as `${name}-file` too, for plain multipart forms.
    */
   protected formValue(): string | FormData {
-    const json = this.results.json;
+    const json = this.value;
     const file = this.formFile();
     if (!json || !file || !this.name) return json;
     const data = new FormData();
@@ -173,7 +173,7 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
   }
 
   protected override formState(): string | null {
-    return this.results.json || null;
+    return this.value || null;
   }
 
   /** The browser restores the form (back/forward, a restored session): the value comes back. */
