@@ -8,6 +8,7 @@
 import { nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { FormAssociated } from '../../internal/form-associated.js';
+import { FormValidity } from '../../internal/form-validity.js';
 import { AnnouncerController } from './announcer.js';
 import { ClientElement } from './client-element.js';
 import type { ExpandReason, FieldController, FieldFacts } from './field.js';
@@ -29,8 +30,8 @@ const loadField = (): Promise<FieldModule> =>
   ));
 let fieldFailed = false;
 
-export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormAssociated(
-  ClientElement,
+export abstract class ProductElement<V extends ResultValueBase = ResultValueBase> extends FormValidity(
+  FormAssociated(ClientElement),
 ) {
   /** Take pasted files anywhere on the page, not only while the element has focus. Default false. */
   @property({ type: Boolean, attribute: 'paste-global' }) pasteGlobal = false;
