@@ -10,8 +10,10 @@
  * - `DELETE {base}/results/<id>` (session token): removes it and frees the quota.
  *
  * Ids are HMACs (under the site secret) of who keeps what: the same job's file kept twice by the
- * same binding is the same id, so a retry stores and counts nothing; an id names no job and no
- * subject, and nobody without the secret can make one. The owner (subject, and scope when kept
+ * same binding (a subject, or every subject of a scope) is the same id, so a retry or a second
+ * editor stores and counts nothing; instances sharing a store keep an id under the store's lock,
+ * so two keeping it at once store it once. An id names no job and no subject, and nobody without
+ * the secret can make one. The owner (subject, and scope when kept
  * under one) is sealed into the stored metadata.
  *
  * What a keep reads (its JSON body, the bytes it streams, the quota held meanwhile) is in
@@ -82,6 +84,8 @@ const SERVED_TYPES = new Set([
 const HANDLE_PATTERN = /^[A-Za-z0-9_-]{40,400}$/;
 const RESULT_PATH = /^\/results\/([A-Za-z0-9_-]{22,64})(?:\/([A-Za-z0-9._-]{1,100}))?$/;
 const NO_RESULT = 'There is no kept result at this address.';
+/** How often a keep that waits for another instance's keep of the same result looks again. */
+const LOCK_POLL_MS = 200;
 
 /** Bytes in words for messages: `612 MB`, `1.5 GB`, `300 KB`. */
 export function bytesText(n: number): string {
@@ -139,7 +143,7 @@ interface StoreJob extends CountedSpec {
 }
 
 export class Keeper {
-  readonly #inflight = new Map<string, Promise<Kept>>();
+  readonly #inflight = new Map<string, Promise<{ kept: Kept; created: boolean }>>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -399,11 +403,60 @@ export class Keeper {
     const running = this.#inflight.get(key);
     if (running) {
       await skip?.();
-      return { kept: await running, created: false };
+      return { kept: (await running).kept, created: false };
     }
-    const promise = make(key).finally(() => this.#inflight.delete(key));
+    const promise = this.#locked(key, skip, make).finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, promise);
-    return { kept: await promise, created: true };
+    return promise;
+  }
+
+  /**
+   * Keeps under the store's lock of `key`, so that instances sharing a store keep a result once:
+   * the lock is an entry of its own byte ledger that holds at most one (taken when no other is
+   * there, renewed while the keep runs, dropped after; a proxy that dies mid-keep leaves one that
+   * expires). Whoever finds it taken waits for the result to be stored, or takes the lock when
+   * its holder gave up, and keeps it then.
+   */
+  async #locked(
+    key: string,
+    skip: (() => unknown) | undefined,
+    make: (key: string) => Promise<Kept>,
+  ): Promise<{ kept: Kept; created: boolean }> {
+    const { budget } = this.ctx;
+    const ledger = `keep-lock:${key}`;
+    const token = crypto.randomUUID();
+    const ttl = this.results.holdSeconds;
+    const take = () => budget.guarded(this.ledgers.holdBytes(ledger, token, 1, 1, undefined, ttl));
+    const stored = async (): Promise<{ kept: Kept; created: boolean } | undefined> => {
+      const found = await this.#storeCall(this.results.store.head(key));
+      if (!found) return undefined;
+      await skip?.();
+      return {
+        kept: {
+          id: key,
+          url: this.#urlOf(key, found.meta.name, found.url),
+          type: found.meta.type,
+          bytes: found.bytes,
+          name: found.meta.name,
+        },
+        created: false,
+      };
+    };
+    while (!(await take()).ok) {
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+      const done = await stored();
+      if (done) return done;
+    }
+    const renew = setInterval(() => void take().catch(() => undefined), Math.max(1000, (ttl * 1000) / 3));
+    try {
+      // Stored by another instance between the first look and the lock.
+      return (await stored()) ?? { kept: await make(key), created: true };
+    } finally {
+      clearInterval(renew);
+      await budget
+        .guarded(this.ledgers.dropBytes(ledger, token))
+        .catch(() => this.ctx.log('error', 'the store failed to drop a keep lock (it expires)'));
+    }
   }
 
   #path(id: string, name: string): string {
