@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 const only = args.find((a) => a === '--node' || a === '--browser');
 const filters = args.filter((a) => !a.startsWith('--'));
 
-const NODE_DIRS = ['test/api', 'test/proxy', 'test/sandbox', 'test/ssr', 'test/playground'];
+const NODE_DIRS = ['test/api', 'test/lint', 'test/proxy', 'test/sandbox', 'test/ssr', 'test/playground'];
 const BROWSER_DIRS = ['test/client', 'test/jobs', 'test/components', 'test/viewers', 'test/browser'];
 
 function collect(dirs) {

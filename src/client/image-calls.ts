@@ -5,7 +5,7 @@
  * sends it with the call's Idempotency-Key, signal, progress and 429 hooks.
  */
 import type { HeadshotBatch, ModelJobCreated, ModelJobRequest } from '../api/index.js';
-import type { HeadshotInput, ImageToolInput, ModelJobInput } from './media-client.js';
+import type { HeadshotInput, ImageToolInput, ModelJobInput } from './client-types.js';
 import { ValidationError } from './validate.js';
 import {
   validateImage,

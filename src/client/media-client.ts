@@ -5,24 +5,30 @@
  * retry, waits out 429s, reports upload progress, and keeps the page's credit ledger current.
  */
 import {
-  ApiError,
   HEADERS,
   IDEMPOTENCY_KEY_PATTERN,
   routePath,
   type RouteName,
   type HeadshotBatch,
-  type HeadshotStyle,
-  type ImageToolRequest,
   type ModelJob,
   type ModelJobCreated,
-  type ModelJobRequest,
-  type VariantSlot,
   type VideoJob,
   type VideoJobCreated,
 } from '../api/index.js';
-import type { UploadProgress } from '../events/upload-progress.js';
+import type {
+  CallOptions,
+  CreateOptions,
+  HeadshotInput,
+  ImageToolImage,
+  ImageToolInput,
+  KeepSource,
+  KeptFile,
+  MediaClientOptions,
+  ModelJobInput,
+  SessionBudget,
+} from './client-types.js';
 import { CreditLedger } from './credit-ledger.js';
-import { sleep } from './async.js';
+import { fetchWithRetry, type Line, type SendInit } from './fetch-retry.js';
 import { SessionManager, type SessionInfo } from './session.js';
 import { scopeOf, subjectArrived } from './stored-data.js';
 import { ValidationError } from './validate.js';
@@ -30,90 +36,24 @@ import { isOwnObjectUrl } from '../api/object-url.js';
 
 /** The photo, headshot and image-tool calls with their checks, loaded by the first of them (a video-only page never does). */
 const imageCalls = () => import('./image-calls.js');
-/** The video's checks and the upload transport load with the first request that sends a body (a page that only shows jobs never does). */
+/** The video's checks load with the first video sent (a page that only shows jobs never does). */
 const videoChecks = () => import('./validate-video.js');
-const transport = () => import('./upload.js');
 
-export interface MediaClientOptions {
-  /** The proxy's base path or URL. Default `/mediakit`. */
-  endpoint?: string;
-  /** For sites that mint session tokens on their own backend (the proxy's `mintToken()`): resolves to a token. */
-  session?: () => Promise<string>;
-  /** Tries per call for 429/503 answers and lost connections. Default 4. */
-  attempts?: number;
-  /** The longest Retry-After (seconds) waited out; longer ones are reported to the caller. Default 60. */
-  maxRetryAfterSeconds?: number;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Told before the client waits out a 429/503 by itself (so an element can show a countdown). */
-  onWait?: (wait: { seconds: number; status: number }) => void;
-}
-
-export interface CreateOptions extends CallOptions {
-  /** Sent as Idempotency-Key and reused on every retry. Default: a new UUID per call. */
-  idempotencyKey?: string;
-  /** Upload progress of the request body. */
-  onProgress?: (progress: UploadProgress) => void;
-  /** Runs once after the input passed validation, before the first byte is sent (JobPoller records the job here). */
-  beforeSend?: () => void | Promise<void>;
-}
-
-/** A 3D job request with photos as files (checked and encoded here) or http(s)/data URLs. */
-export interface ModelJobInput extends Omit<ModelJobRequest, 'images'> {
-  images?: (Blob | string)[];
-}
-
-/** A headshot request: the selfie as a file or an http(s) URL. */
-export interface HeadshotInput {
-  image: Blob | string;
-  style?: HeadshotStyle;
-  variants?: VariantSlot[];
-}
-
-/** An image tool request: the image as a file or an http(s) URL, plus the spec's options. */
-export interface ImageToolInput extends Omit<ImageToolRequest, 'image_url' | 'image_base64'> {
-  image: Blob | string;
-}
-
-export interface ImageToolImage {
-  /** The processed image (image/png or image/jpeg). */
-  blob: Blob;
-  credits_charged: number;
-  credits_remaining: number;
-}
-
-export interface SessionBudget {
-  limit: number;
-  used: number;
-  remaining: number;
-  window_seconds: number;
-  resets_at: string;
-}
+export type {
+  CallOptions,
+  CreateOptions,
+  HeadshotInput,
+  ImageToolImage,
+  ImageToolInput,
+  KeepSource,
+  KeptFile,
+  MediaClientOptions,
+  ModelJobInput,
+  SessionBudget,
+} from './client-types.js';
 
 /** Handles from the proxy: one URL-safe segment. */
 const HANDLE = /^[A-Za-z0-9_-]{1,400}$/;
-
-interface SendInit extends CallOptions {
-  method: 'GET' | 'POST';
-  body?: XMLHttpRequestBodyInit;
-  headers?: Record<string, string>;
-  key?: string | undefined;
-  onProgress?: ((p: UploadProgress) => void) | undefined;
-}
-
-/** What `keep()` keeps: a finished job's file (by its handle), or an image this page holds. */
-export type KeepSource = { job: string; file: 'ply' | 'zip' | 'glb' | 'mp4' | 'image' } | { blob: Blob; name: string };
-
-/** A kept file: a URL that does not expire, its type and size, and the store's id. */
-export interface KeptFile {
-  id: string;
-  url: string;
-  type: string;
-  bytes: number;
-  name: string;
-}
 
 const clients = new Map<string, MediaClient>();
 
@@ -130,24 +70,28 @@ export class MediaClient {
   readonly endpoint: string;
   /** The credits left for this endpoint, updated by every response, here and in other tabs. */
   readonly credits: CreditLedger;
+  /** The session, the ledger, the retry limits and the server's clock offset every call goes through. */
+  readonly #line: Line;
   readonly #session: SessionManager;
-  readonly #attempts: number;
-  readonly #maxWait: number;
   readonly #crossOrigin: boolean;
-  /** Server clock minus ours (ms), from the Date header of the last answer. */
-  #clockOffset = 0;
 
   constructor(options: MediaClientOptions = {}) {
     this.endpoint = resolveEndpoint(options.endpoint ?? '/mediakit');
     this.#crossOrigin = typeof location !== 'undefined' && new URL(this.endpoint).origin !== location.origin;
     this.credits = new CreditLedger(this.endpoint);
-    this.#attempts = Math.max(1, options.attempts ?? 4);
-    this.#maxWait = options.maxRetryAfterSeconds ?? 60;
     const own = options.session;
     // A token for another subject: the previous user of this browser is gone, so is what they left here.
     this.#session = new SessionManager(own ? () => own() : (signal) => this.#newSession(signal), (subjectHash) =>
       subjectArrived(this.endpoint, subjectHash),
     );
+    this.#line = {
+      session: this.#session,
+      credits: this.credits,
+      attempts: Math.max(1, options.attempts ?? 4),
+      maxWait: options.maxRetryAfterSeconds ?? 60,
+      crossOrigin: this.#crossOrigin,
+      clockOffset: 0,
+    };
   }
 
   /** The current session (fetched if needed). */
@@ -160,7 +104,7 @@ export class MediaClient {
    * states, such as when download links expire; a visitor's clock can be off by minutes.
    */
   serverNow(): number {
-    return Date.now() + this.#clockOffset;
+    return Date.now() + this.#line.clockOffset;
   }
 
   /** Where this user's jobs are stored: the endpoint and the session's subject (hashed). */
@@ -233,7 +177,7 @@ export class MediaClient {
    * are fetched; an expired link is an ApiError `link_expired`: poll the job for a fresh one.
    */
   async download(url: string, options: CallOptions = {}): Promise<Blob> {
-    const r = await this.#fetchWithRetry(this.fileUrl(url), { method: 'GET', signal: options.signal }, false);
+    const r = await fetchWithRetry(this.#line, this.fileUrl(url), { method: 'GET', signal: options.signal }, false);
     return r.blob();
   }
 
@@ -294,7 +238,7 @@ export class MediaClient {
   // ---------------------------------------------------------------- transport
 
   async #newSession(signal?: AbortSignal): Promise<string> {
-    const r = await this.#fetchWithRetry(this.endpoint + '/session', { method: 'POST', signal }, false);
+    const r = await fetchWithRetry(this.#line, this.endpoint + '/session', { method: 'POST', signal }, false);
     const data = ((await r.json()) as { data: { token: string; budget?: { remaining?: number } } }).data;
     if (typeof data.budget?.remaining === 'number') this.credits.set(data.budget.remaining);
     return data.token;
@@ -317,85 +261,7 @@ export class MediaClient {
   }
 
   #send(path: string, init: SendInit): Promise<Response> {
-    return this.#fetchWithRetry(this.endpoint + path, init, true);
-  }
-
-  /**
-   * One call with its retries: a 401 refreshes the session once; 429 and 503 wait Retry-After;
-   * a lost connection is tried again when that is safe (reads, and writes with an Idempotency-Key,
-   * which the API answers with the original response instead of charging twice).
-   */
-  async #fetchWithRetry(url: string, init: SendInit, auth: boolean): Promise<Response> {
-    const { signal } = init;
-    let refreshed = false;
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      const headers: Record<string, string> = { ...init.headers };
-      let token: string | undefined;
-      if (auth) {
-        token = (await this.#session.get(signal)).token;
-        headers['authorization'] = `Bearer ${token}`;
-      }
-      if (init.key) headers[HEADERS.idempotencyKey] = init.key;
-      let response: Response;
-      try {
-        response =
-          init.method === 'POST' && init.body !== undefined
-            ? await (
-                await transport()
-              ).xhrFetch(url, {
-                method: 'POST',
-                headers,
-                body: init.body,
-                signal,
-                onProgress: init.onProgress,
-                withCredentials: this.#crossOrigin,
-              })
-            : await fetch(url, {
-                method: init.method,
-                headers,
-                signal: signal ?? null,
-                credentials: this.#crossOrigin ? 'include' : 'same-origin',
-              });
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        // upload.ts's NetworkError (by name: that module loads only with the first body sent) or fetch's TypeError.
-        if (!(err instanceof TypeError || (err instanceof Error && err.name === 'NetworkError'))) throw err;
-        const safe = init.method === 'GET' || init.key !== undefined;
-        if (safe && attempt < this.#attempts) {
-          await sleep(Math.min(8000, 500 * 2 ** (attempt - 1)), signal);
-          continue;
-        }
-        throw new ApiError(
-          0,
-          'network_error',
-          `The connection to ${new URL(url).host} failed; check the network and try again.${init.key ? ' Trying again will not charge twice.' : ''}`,
-        );
-      }
-      this.credits.observe(response.headers);
-      const date = Date.parse(response.headers.get('date') ?? '');
-      if (Number.isFinite(date)) this.#clockOffset = date - Date.now();
-      if (response.ok) return response;
-      if (response.status === 401 && token && !refreshed) {
-        refreshed = true;
-        attempt--;
-        this.#session.invalidate(token);
-        continue;
-      }
-      const error = await ApiError.fromResponse(response);
-      const wait = error.retryAfter;
-      if (
-        (response.status === 429 || response.status === 503) &&
-        wait !== undefined &&
-        wait <= this.#maxWait &&
-        attempt < this.#attempts
-      ) {
-        init.onWait?.({ seconds: wait, status: response.status });
-        await sleep(wait * 1000, signal);
-        continue;
-      }
-      throw error;
-    }
+    return fetchWithRetry(this.#line, this.endpoint + path, init, true);
   }
 }
 

@@ -6,6 +6,7 @@ import { ApiError, type Capability } from '../api/index.js';
 import { knownCode } from './rewrite.js';
 import { messageOf, type Log } from './respond.js';
 import { buildRequest, RequestNotBuilt, supportedRedirect } from './runtime.js';
+import { readText } from './read-body.js';
 
 /** Why an upstream call produced no answer, and whether upstream may have acted on it. */
 export class UpstreamFailure extends Error {
@@ -166,7 +167,6 @@ export class Upstream {
       }
     }
     const response = await this.call(url, { headers }, AbortSignal.timeout(timeoutMs));
-    const { readText } = await import('./context.js');
     return {
       status: response.status,
       text: await readText(response.body, max),

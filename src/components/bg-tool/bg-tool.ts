@@ -29,7 +29,8 @@ import { UrlField } from './url-field.js';
 import { files, place, toValue, VALUE, type BgToolValue } from './value.js';
 import { renderBody } from './views.js';
 
-export type { BgToolResult, BgToolStatus, BgToolValue } from './types.js';
+export type { BgToolResult, BgToolStatus } from './types.js';
+export type { BgToolValue } from './value.js';
 
 /**
  * @summary Background removal for one image: picker, drop, paste or URL; size, format, background colour and crop; a before/after slider; download, copy, run again; the result as a form value.

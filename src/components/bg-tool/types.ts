@@ -14,7 +14,6 @@ import type { BgImage } from './image.js';
 import type { BgStrings } from './strings.js';
 import type { UrlField } from './url-field.js';
 
-export type { BgToolValue } from './value.js';
 export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
 export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
 export type Strings = BgStrings & SharedStrings & PhotoFitStrings;

@@ -19,7 +19,7 @@ import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
 import type { ResultAsset } from '../shared/result-value.js';
 import { isSavedFileGone, readSavedImage, type SavedFileGone } from '../shared/saved-file.js';
-import type { HeadshotValue } from './value.js';
+import type { HeadshotValue } from './value-shape.js';
 
 export interface BatchAnswer {
   style: HeadshotStyle;

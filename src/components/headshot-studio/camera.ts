@@ -9,7 +9,12 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost } f
 import { createRef, ref } from 'lit/directives/ref.js';
 import { focusFirst } from '../../internal/small.js';
 import type { LocalizeController } from '../shared/localize.js';
-import type { Strings } from './types.js';
+import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
+import type { SharedStrings } from '../shared/strings.js';
+import type { HeadshotStrings } from './strings.js';
+
+/** The element's dictionaries (types.ts has the same `Strings`; that module imports this one). */
+type Strings = HeadshotStrings & SharedStrings & PhotoFitStrings;
 
 export type CameraState = 'off' | 'starting' | 'on' | 'denied';
 

@@ -5,35 +5,13 @@
  * job: what the page holds are images only it has, kept as they are (`KeepFile` with only `blob`).
  * Built here from the batch, checked here when a site sets it.
  */
-import { LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
-import type { KeepFile, ResultAsset, ResultValueBase, ResultValueController } from '../shared/result-value.js';
+import { LIMITS } from '../../api/index.js';
+import type { KeepFile, ResultAsset, ResultValueController } from '../shared/result-value.js';
 import { checkAsset } from '../shared/result-value.js';
 import type { HeadshotBatch, SlotView } from './batch.js';
+import type { HeadshotValue, HeadshotVariantValue } from './value-shape.js';
 
-/** One variant of the batch as the value names it. */
-export interface HeadshotVariantValue {
-  slot: VariantSlot;
-  style: HeadshotStyle;
-  /** `failed`: the service could not make it (not charged). */
-  status: 'succeeded' | 'failed';
-  /** Its kept PNG; null when it failed or was not kept. */
-  asset: ResultAsset | null;
-  width?: number;
-  height?: number;
-}
-
-export interface HeadshotValue extends ResultValueBase {
-  kind: 'headshot';
-  status: 'succeeded';
-  /** The chosen headshot's kept PNG (the variant's own asset); null until one is chosen and kept. */
-  asset: ResultAsset | null;
-  style: HeadshotStyle;
-  variants: HeadshotVariantValue[];
-  /** The chosen variant's slot, or null until the user chooses one. */
-  chosen: VariantSlot | null;
-  /** Credits charged for this photo (the batch and its retries), as the answers said. */
-  charged: number;
-}
+export type { HeadshotValue, HeadshotVariantValue } from './value-shape.js';
 
 const SLOTS: readonly number[] = LIMITS.headshot.slots;
 const STYLES: readonly string[] = LIMITS.headshot.styles;

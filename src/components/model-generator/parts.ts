@@ -7,7 +7,11 @@ import { LIMITS, type ModelMode, type ModelQuality, type ModelStats } from '../.
 import type { JobRecord } from '../../jobs/job-store.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { ModelGeneratorStrings } from './strings.js';
-import type { Strings } from './types.js';
+import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
+import type { SharedStrings } from '../shared/strings.js';
+
+/** The element's dictionaries (types.ts has the same `Strings`; that module imports this one). */
+type Strings = ModelGeneratorStrings & SharedStrings & PhotoFitStrings;
 
 type T = LocalizeController<Strings>;
 

@@ -11,7 +11,6 @@ import type { ErrorPanelController } from '../shared/lazy-panel.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import type { SharedStrings } from '../shared/strings.js';
-import type { ModelJobsController } from './jobs.js';
 import type { ModelResultController } from './model-result.js';
 import type { PhotoListController } from './photo-list.js';
 import type { ModelGeneratorStrings } from './strings.js';
@@ -119,21 +118,4 @@ export interface JobView {
   onCancel: () => void;
   onAgain: (variation: boolean) => void;
   onEdit: () => void;
-}
-
-type FormInput = 'mode' | 'prompt' | 'quality' | 'seed' | 'removeBackground';
-
-/**
- * Everything the card under the title is drawn from: the form, or the job shown (`run` gives the
- * rest of its view), then the error, the notice and the recent models.
- */
-export interface BodyView
-  extends Omit<FormView, FormInput>, Pick<JobView, 'panel' | 'keep' | 'onCancel' | 'onAgain' | 'onEdit'> {
-  /** The element's input properties, as the form shows them. */
-  input: Pick<FormView, FormInput>;
-  run: ModelJobsController;
-  error: unknown;
-  notice: string;
-  topUpHref: string | undefined;
-  reset(): void;
 }

@@ -7,7 +7,25 @@ import { html, nothing } from 'lit';
 import { renderFormView } from './form-view.js';
 import { renderJobView } from './job-view.js';
 import { renderHistory } from './parts.js';
-import type { BodyView } from './types.js';
+import type { ModelJobsController } from './jobs.js';
+import type { FormView, JobView } from './types.js';
+
+type FormInput = 'mode' | 'prompt' | 'quality' | 'seed' | 'removeBackground';
+
+/**
+ * Everything the card under the title is drawn from: the form, or the job shown (`run` gives the
+ * rest of its view), then the error, the notice and the recent models.
+ */
+export interface BodyView
+  extends Omit<FormView, FormInput>, Pick<JobView, 'panel' | 'keep' | 'onCancel' | 'onAgain' | 'onEdit'> {
+  /** The element's input properties, as the form shows them. */
+  input: Pick<FormView, FormInput>;
+  run: ModelJobsController;
+  error: unknown;
+  notice: string;
+  topUpHref: string | undefined;
+  reset(): void;
+}
 
 export function renderBody(v: BodyView) {
   const { t, run } = v;
