@@ -10,7 +10,7 @@ import { coverage } from '../fixtures/pixels.js';
 import { ballPly, blobUrl } from '../fixtures/splats.js';
 import { settle, trackContexts } from '../fixtures/viewers.js';
 import { until } from '../fixtures/browser.js';
-import { RenderScale } from '../../src/viewers/shared/orbit.js';
+import { RenderScale } from '../../src/viewers/shared/frame-pacing.js';
 
 describe('viewer limits', function () {
   this.timeout(120_000);
