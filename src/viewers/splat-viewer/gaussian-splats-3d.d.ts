@@ -1,4 +1,4 @@
-// The parts of @mkkellogg/gaussian-splats-3d (no bundled types) that splat-renderer.ts uses (and
+// The parts of @mkkellogg/gaussian-splats-3d (no bundled types) that the splat renderer uses (and
 // the test fixtures, which make .ksplat files with the library's own writer).
 declare module '@mkkellogg/gaussian-splats-3d' {
   import type { Group, Quaternion, Vector3, Vector4 } from 'three';

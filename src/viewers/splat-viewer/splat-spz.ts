@@ -1,7 +1,7 @@
 /**
  * Niantic's .spz decoded by Niantic's own reader compiled to WebAssembly (@adobe/spz, the npm build
  * of nianticlabs/spz, which splat-transform also uses): SPZ v1-v3 (gzip) and v4 (zstd streams). It
- * is about 260 KB gzipped, so splat-renderer.ts imports this module only when an SPZ file arrives;
+ * is about 260 KB gzipped, so splat-loaders.ts imports this module only when an SPZ file arrives;
  * PLY and .splat users never download it. The splats come back as antimatter15 .splat records
  * (the viewer draws spherical-harmonics degree 0, so nothing it shows is lost), in the PLY
  * convention (x right, y down, z forward) so an .spz shows the same way up as the PLY it came from.
