@@ -9,45 +9,11 @@
  * Inputs are named by `slot` ('' by default): <headshot-studio> sends its batch in one slot and
  * each retried variant in its own, and they may be out at the same time.
  *
- * Countdowns and "elapsed" lines re-render from ONE timer for the whole page: a module-level set of
- * live controllers and a single timeout sized to the nearest moment one of them changes, after
- * GitHub's relative-time-element (`src/relative-time-element.ts`), instead of an interval per
- * element that wakes every element every second.
+ * Countdowns and "elapsed" lines re-render from the page's one ticker (page-ticker.ts), not from
+ * an interval per element.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-
-// ---------------------------------------------------------------- the page's one ticker
-
-/** When each live controller next needs its host rendered (ms since epoch; Infinity: never). */
-const due = new Map<RequestController, number>();
-let timer: ReturnType<typeof setTimeout> | undefined;
-let timerAt = Infinity;
-
-function schedule(): void {
-  let nearest = Infinity;
-  for (const at of due.values()) nearest = Math.min(nearest, at);
-  if (nearest === timerAt) return;
-  clearTimeout(timer);
-  timer = undefined;
-  timerAt = nearest;
-  if (nearest < Infinity) timer = setTimeout(tick, Math.max(0, nearest - Date.now()));
-}
-
-function tick(): void {
-  timer = undefined;
-  timerAt = Infinity;
-  // A few ms of slack: a timer may fire a little before the instant it was asked for.
-  const now = Date.now() + 4;
-  for (const [c, at] of due) {
-    if (at > now) continue;
-    // The host's update reports the controller's next instant (hostUpdated).
-    due.set(c, Infinity);
-    c.host.requestUpdate();
-  }
-  schedule();
-}
-
-// ---------------------------------------------------------------- the controller
+import { stopTicking, tickAt } from './page-ticker.js';
 
 /** What a send gets: the key to send as Idempotency-Key, the signal to pass on, and the 429 hook. */
 export interface SendContext {
@@ -156,13 +122,11 @@ export class RequestController implements ReactiveController {
   hostUpdated(): void {
     // A host updated while off the page stays out of the ticker until it is back.
     if (!this.host.isConnected) return;
-    due.set(this, this.#next(Date.now()));
-    schedule();
+    tickAt(this, this.#next(Date.now()));
   }
 
   hostDisconnected(): void {
-    due.delete(this);
-    schedule();
+    stopTicking(this);
     // A move in the DOM is not leaving: only abort when the host is still out a microtask later.
     queueMicrotask(() => {
       if (!this.host.isConnected) this.cancel();
