@@ -5,14 +5,14 @@
  * The locale is the element's `lang`, else the closest `[lang]` ancestor (across shadow roots),
  * else `<html lang>`, followed when any of them changes; regional fallback `de-AT` → `de` → `en`,
  * and by script (`zh-CN` → `zh-Hans`, `pt-PT` → `pt-BR`, never `zh-TW` → `zh-Hans`). English comes
- * with each element (the dictionaries it passes to its controller); the shipped languages
- * (src/translations/languages.ts) load the first time an element needs them; a site adds or
- * overrides whole languages with `registerTranslation` and single strings through an element's
- * `strings` property.
+ * with each element (the dictionaries it passes to its controller); the shipped languages load the
+ * first time an element needs them. This layer imports no language: the layer above hands in the
+ * shipped languages' loaders with `useLanguages` (the elements pass src/translations/languages.ts).
+ * A site adds or overrides whole languages with `registerTranslation` and single strings through
+ * an element's `strings` property.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isServer } from 'lit';
-import { languages } from '../translations/languages.js';
 import { Formatter } from './format.js';
 
 /** A term: plain text, or a function of its parameters and the locale's formatter. */
@@ -45,8 +45,27 @@ export function registerLoader(code: string, load: () => Promise<unknown>): void
   set.add(load);
 }
 
-/** The languages this package ships (besides English), as lowercase tags. */
-export const shippedLanguages: readonly string[] = ['en', ...Object.keys(languages)];
+/** A shipped language's loader: a module whose default export is the language's dictionary. */
+export type LanguageLoader = () => Promise<{ default: object }>;
+
+/** The shipped languages' loaders by lowercase tag, as handed in by `useLanguages`. */
+const languages: Record<string, LanguageLoader> = {};
+
+/** The languages this package ships, as lowercase tags: English and those handed in. */
+export const shippedLanguages: string[] = ['en'];
+
+/**
+ * Hands in the shipped languages (lowercase tag to loader). Each loads the first time an element
+ * resolves to it; a tag handed in twice keeps its first loader.
+ */
+export function useLanguages(loaders: Readonly<Record<string, LanguageLoader>>): void {
+  for (const [code, load] of Object.entries(loaders)) {
+    const key = code.toLowerCase();
+    if (languages[key]) continue;
+    languages[key] = load;
+    shippedLanguages.push(key);
+  }
+}
 
 function ensureLoaded(code: string): Promise<void> | undefined {
   const work: Promise<unknown>[] = [];

@@ -1,2 +1,10 @@
-// The localization controller lives in src/internal (the viewers use it too); elements import it from here.
+/**
+ * The elements' localization: the controller from src/internal with the package's shipped
+ * languages handed in (each language file loads the first time an element resolves to it).
+ */
+import { useLanguages } from '../../internal/localize.js';
+import { languages } from '../../translations/languages.js';
+
+useLanguages(languages);
+
 export * from '../../internal/localize.js';

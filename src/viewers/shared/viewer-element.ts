@@ -15,12 +15,14 @@ import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/vie
 import { MkElement } from '../../internal/mk-element.js';
 import { PhaseTimer } from '../../internal/perf.js';
 import { ViewerError } from './viewer-error.js';
-import { LocalizeController } from '../../internal/localize.js';
+import { LocalizeController, useLanguages } from '../../internal/localize.js';
+import { languages } from '../../translations/languages.js';
 import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
 import { reasonOf, viewerMessages } from './viewer-messages.js';
 import { fetchBytes, fetchStream, type ByteStream } from './fetch-bytes.js';
 
-// Imported for its side effect too: it registers the English words.
+// The shipped languages load the first time a viewer resolves to one.
+useLanguages(languages);
 
 /** How long a viewer that gives its context back off-screen waits before it does. */
 const RELEASE_OFFSCREEN_MS = 3000;
