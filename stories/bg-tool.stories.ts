@@ -3,7 +3,7 @@ import { html } from 'lit';
 import '../src/components/bg-tool/define.js';
 import type { BgTool } from '../src/components/bg-tool/bg-tool.js';
 import { sampleProduct } from '../demo/samples.js';
-import { asField, ENDPOINT, fault, until } from './sandbox.js';
+import { asField, ENDPOINT, fault, phoneFile, until } from './sandbox.js';
 import { LANG_CONTROL } from './languages.js';
 
 interface Args {
@@ -79,6 +79,18 @@ export const Refused: Story = {
 
 /** An image and the options, with the cost. */
 export const Ready: Story = { render: (args) => drive(args, ready) };
+
+/**
+ * An iPhone's 48 MP HEIC photo (stories/assets/phone-selfie.heic), which the API does not take:
+ * decoded on this device and sent as JPEG under 12 MB; the facts line says so ("Converted from HEIC, …").
+ */
+export const PhotoMadeToFit: Story = {
+  render: (args) =>
+    drive(args, async (el) => {
+      el.selectFile(await phoneFile('phone-selfie.heic'));
+      await until(() => el.status === 'ready');
+    }),
+};
 
 /** The call is out. */
 export const Working: Story = {

@@ -3,7 +3,7 @@ import { html } from 'lit';
 import '../src/components/headshot-studio/define.js';
 import type { HeadshotStudio } from '../src/components/headshot-studio/headshot-studio.js';
 import { sampleSelfie } from '../demo/samples.js';
-import { asField, ENDPOINT, fault, POOR_ENDPOINT, until } from './sandbox.js';
+import { asField, ENDPOINT, fault, phoneFile, POOR_ENDPOINT, until } from './sandbox.js';
 import { LANG_CONTROL } from './languages.js';
 
 interface Args {
@@ -69,6 +69,19 @@ export const Advice: Story = {
       ctx.ellipse(150, 150, 60, 80, 0, 0, Math.PI * 2);
       ctx.fill();
       el.selectFile(new File([await canvas.convertToBlob({ type: 'image/png' })], 'dark.png', { type: 'image/png' }));
+    }),
+};
+
+/**
+ * An iPhone's 48 MP HEIC selfie (stories/assets/phone-selfie.heic), made to fit on this device
+ * before anything is spent: decoded, scaled to the element's 12 MP and sent as JPEG; the facts line
+ * says so ("Converted from HEIC, 48 MP to 12 MP, …").
+ */
+export const PhotoMadeToFit: Story = {
+  render: (args) =>
+    drive(args, async (el) => {
+      el.selectFile(await phoneFile('phone-selfie.heic'));
+      await until(() => el.status === 'ready');
     }),
 };
 

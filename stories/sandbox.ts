@@ -52,6 +52,16 @@ export async function sampleVideo(): Promise<File> {
   return new File([blob], 'walkthrough.mp4', { type: 'video/mp4' });
 }
 
+/**
+ * A file of stories/assets as a phone makes it (stories/assets/make-phone.ts): `phone-4k.mp4`,
+ * `phone-long.mp4`, `phone-hevc.mov`, `phone-hevc-4k.mov`, `phone-selfie.heic`.
+ */
+export async function phoneFile(name: string): Promise<File> {
+  const TYPES: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', heic: 'image/heic' };
+  const blob = await (await fetch(`assets/${name}`)).blob();
+  return new File([blob], name, { type: TYPES[name.split('.').pop()!] ?? '' });
+}
+
 export const until = async (check: () => boolean, ms = 60_000): Promise<void> => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));

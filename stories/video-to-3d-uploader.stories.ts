@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import '../src/components/video-to-3d-uploader/define.js';
 import type { VideoTo3dUploader } from '../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
-import { advance, asField, ENDPOINT, fault, POOR_ENDPOINT, sampleVideo, until } from './sandbox.js';
+import { advance, asField, ENDPOINT, fault, phoneFile, POOR_ENDPOINT, sampleVideo, until } from './sandbox.js';
 import { LANG_CONTROL } from './languages.js';
 
 interface Args {
@@ -52,6 +52,57 @@ export const Refused: Story = {
 /** The sample walkthrough checked locally: thumbnail, length, frame size, cost, confirm. */
 export const Ready: Story = {
   render: (args) => drive(args, async (el) => el.selectFile(await sampleVideo())),
+};
+
+/**
+ * A 4K clip as a phone records it (stories/assets/phone-4k.mp4), made to fit before anything is
+ * spent: what will be done (scaled to 1920x1080, the sound dropped, H.264 MP4 made on this device)
+ * and a confirm button that names the work, "Convert and upload (20 credits)".
+ */
+export const MadeToFit: Story = {
+  render: (args) => drive(args, async (el) => el.selectFile(await phoneFile('phone-4k.mp4'))),
+};
+
+/**
+ * A clip over 3 minutes (3:20, stories/assets/phone-long.mp4): the part to send, on a filmstrip of
+ * its frames, the first 3:00 by default. Two sliders (arrow keys a second, Page Up and Down ten),
+ * each with its time read out; `trim` sets the same range from code.
+ */
+export const TrimRange: Story = {
+  render: (args) => drive(args, async (el) => el.selectFile(await phoneFile('phone-long.mp4'))),
+};
+
+/**
+ * The 4K clip being converted on this device (the `converting` state): frames done, time left and
+ * a cancel that costs nothing. When it is done the upload starts by itself (the story goes on to it).
+ */
+export const Converting: Story = {
+  render: (args) =>
+    drive(args, async (el) => {
+      el.selectFile(await phoneFile('phone-4k.mp4'));
+      await until(() => el.status === 'ready');
+      void el.start();
+    }),
+};
+
+/**
+ * An iPhone's "High Efficiency" clip (HEVC in a MOV, 720p, stories/assets/phone-hevc.mov): within
+ * the limits it is sent as it is. Where the browser cannot decode HEVC (Chromium on Linux and
+ * Windows without the codec) the facts say the preview and the checks were skipped; a browser that
+ * can shows its first frame instead.
+ */
+export const HevcNoPreview: Story = {
+  render: (args) => drive(args, async (el) => el.selectFile(await phoneFile('phone-hevc.mov'))),
+};
+
+/**
+ * A 4K HEVC clip (stories/assets/phone-hevc-4k.mov) in a browser that cannot decode HEVC: it cannot
+ * be made to fit here, so it is refused before anything is sent, with advice for the device
+ * (record at 1080p; on an iPhone, Settings > Camera > Formats > Most Compatible). A browser that
+ * decodes HEVC makes it fit instead.
+ */
+export const RefusedWithDeviceAdvice: Story = {
+  render: (args) => drive(args, async (el) => el.selectFile(await phoneFile('phone-hevc-4k.mov'))),
 };
 
 /** Uploaded and building: stage, progress, elapsed time, "you can close this page". */

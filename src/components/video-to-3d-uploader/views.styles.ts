@@ -120,15 +120,16 @@ export const viewStyles = css`
     min-inline-size: 0;
     block-size: 100%;
     object-fit: cover;
-    opacity: 0.45;
   }
+  /* The part sent shows clear in its frame; the rest of the strip is veiled (the wide shadow,
+     clipped by the strip), in the card's own colour, so light and dark alike. */
   .window {
     position: absolute;
     inset-block: 0;
     border: 3px solid var(--_accent);
     border-radius: 4px;
     box-sizing: border-box;
-    background: color-mix(in srgb, var(--_accent) 12%, transparent);
+    box-shadow: 0 0 0 100vmax color-mix(in srgb, var(--_surface) 65%, transparent);
   }
   .trim-inputs {
     display: grid;
@@ -154,5 +155,18 @@ export const viewStyles = css`
   }
   .trim-inputs output {
     grid-column: 2;
+  }
+  /* A phase's file name moves to the next line whole (it breaks inside only when longer than a
+     line), and its figures wrap in balanced lines, never one word alone. */
+  .stage > p:first-child .muted {
+    display: inline-block;
+    overflow-wrap: anywhere;
+  }
+  .stage .nums {
+    text-wrap: balance;
+  }
+  /* A long button label ("Convert and upload (20 credits)" on a phone) wraps in balanced lines. */
+  .actions button {
+    text-wrap: balance;
   }
 `;
