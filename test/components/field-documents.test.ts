@@ -307,6 +307,8 @@ describe('a closed field costs nothing heavy, and is named by its label (issue 3
     await expect(scene).to.be.accessible({ ignoredRules: ['color-contrast'] as never });
     expect(accessibleName(part(model, 'field')!)).to.equal('Model');
     expect(accessibleName(part(scene, 'field')!)).to.equal('Room scan');
+    scene.setAttribute('label', 'Showroom scan');
+    await until(() => part(scene, 'field')!.getAttribute('aria-label') === 'Showroom scan', 2_000, 'the new name');
   });
 });
 

@@ -106,9 +106,14 @@ export class FieldController implements ReactiveController {
     this.#host.addEventListener('change', this.#committed);
     // A host label rendered after the element (a framework's same commit) names it on the next frame.
     requestAnimationFrame(() => this.#host.requestUpdate());
+    this.#labelled.observe(this.#host, { attributes: true, attributeFilter: ['label', 'id'] });
   }
 
+  /** A new `label` or `id` renames the field. */
+  readonly #labelled = new MutationObserver(() => this.#host.requestUpdate());
+
   hostDisconnected(): void {
+    this.#labelled.disconnect();
     this.#host.removeEventListener('change', this.#committed);
     // Moved or removed while open: the top layer lets go of the dialog without closing it.
     this.close();
