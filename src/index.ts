@@ -17,6 +17,8 @@ export * from './jobs/index.js';
 export * from './events/index.js';
 export { registerTranslation, registerLoader, LocalizeController } from './components/shared/localize.js';
 export type { Translation } from './translations/translation.js';
+// The English dictionaries' types that `Translation` is made of; nothing at runtime.
+export type {} from './components/shared/english.js';
 
 // Element classes: types only (runtime classes: `@mediakit/elements/<tag>.js`).
 export type { GlbViewer } from './viewers/glb-viewer/glb-viewer.js';

@@ -3,19 +3,16 @@
  * dictionary, with the same parameters. A language file (`<lang>.ts` beside this one) imports
  * only this type and default-exports a complete `Translation`; a missing or extra key is a type
  * error, and test/components/translations.test.ts fails on it too.
+ *
+ * The English dictionaries belong to the elements, which sit above this folder: they name their
+ * types in `EnglishDictionaries` (declaration merging, src/components/shared/english.ts), so this
+ * file imports nothing of theirs.
  */
-import type { BgStrings } from '../components/bg-tool/strings.js';
-import type { BadgeStrings } from '../components/credit-badge/strings.js';
-import type { HeadshotStrings } from '../components/headshot-studio/strings.js';
-import type { ModelGeneratorStrings } from '../components/model-generator/strings.js';
-import type { ErrorStrings } from '../components/shared/error-strings.js';
-import type { FieldStrings } from '../components/shared/field-strings.js';
-import type { PhotoFitStrings } from '../components/shared/photo-fit-strings.js';
-import type { SharedStrings } from '../components/shared/strings.js';
-import type { FitStrings } from '../components/video-to-3d-uploader/fit-strings.js';
-import type { UploaderStrings } from '../components/video-to-3d-uploader/strings.js';
 import type { Formatter } from '../internal/format.js';
-import type { ViewerStrings } from '../viewers/shared/viewer-strings.js';
+
+/** Every English dictionary's type, by a name of its own; filled in by src/components/shared/english.ts. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EnglishDictionaries {}
 
 /**
  * Each term of a dictionary: text where English has text, else a function of the same parameters
@@ -30,16 +27,7 @@ type Terms<D> = {
       : never;
 };
 
-export type Translation = Terms<
-  SharedStrings &
-    ErrorStrings &
-    FieldStrings &
-    BgStrings &
-    BadgeStrings &
-    HeadshotStrings &
-    ModelGeneratorStrings &
-    PhotoFitStrings &
-    UploaderStrings &
-    FitStrings &
-    ViewerStrings
->;
+/** All the dictionaries as one (the intersection of the registry's types). */
+type AllOf<U> = (U extends unknown ? (u: U) => void : never) extends (u: infer I) => void ? I : never;
+
+export type Translation = Terms<AllOf<EnglishDictionaries[keyof EnglishDictionaries]>>;
