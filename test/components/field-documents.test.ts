@@ -207,6 +207,29 @@ describe('the field box tells the truth (issue 36)', function () {
     await until(() => statusText(el).startsWith('Dieser Auftrag'), 5_000, 'German');
   });
 
+  it('<video-to-3d-uploader>: the same for a running scene value whose job this session cannot see', async () => {
+    const value = {
+      v: 1,
+      kind: 'scene',
+      status: 'running',
+      asset: null,
+      job: 'B'.repeat(40),
+      created: new Date().toISOString(),
+      name: 'living-room.mp4',
+    };
+    const el = await mountIn<Product & VideoTo3dUploader>(
+      `<video-to-3d-uploader endpoint="${endpoint}" appearance="field"></video-to-3d-uploader>`,
+      'video-to-3d-uploader',
+    );
+    el.value = JSON.stringify(value);
+    await until(
+      () => statusText(el).startsWith('This job cannot be followed here'),
+      15_000,
+      `unknown (now ${el.status})`,
+    );
+    expect(el.value).to.equal(JSON.stringify(value));
+  });
+
   it('a saved model whose files are gone: the box says so, with no broken picture, and the viewer’s panel agrees when opened', async () => {
     const gone = (name: string) => `/__saved-gone/${crypto.randomUUID()}/${name}`;
     const el = await mountIn<Product & ModelGenerator>(
