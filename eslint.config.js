@@ -12,6 +12,41 @@ import globals from 'globals';
 // the lit and wc rules must know them to treat the subclasses as elements.
 const elementBaseClasses = ['MkElement', 'ClientElement', 'ViewerElement', 'ProductElement'];
 
+/**
+ * What each folder of src/ may import from src/ besides itself: the "may import" table of README
+ * "Layout", row by row. The browser layers never import proxy/, sandbox/, server/ or dev/; the
+ * server layers never import browser layers. `translations/languages.ts` (the shipped languages'
+ * loaders, every language a lazy import()) is the one file of translations/ the viewers import.
+ */
+export const layers = {
+  api: [],
+  server: [],
+  events: ['api'],
+  internal: ['api'],
+  client: ['api', 'events'],
+  jobs: ['api', 'client', 'events'],
+  viewers: ['api', 'internal', 'events', 'translations/languages.ts'],
+  translations: ['api', 'internal'],
+  components: ['api', 'client', 'jobs', 'events', 'internal', 'viewers', 'translations'],
+  proxy: ['api', 'server'],
+  sandbox: ['api', 'server'],
+  dev: ['api', 'proxy', 'sandbox', 'server'],
+  playground: ['api', 'proxy', 'sandbox', 'client'],
+  elements: ['components', 'viewers', 'events'],
+  react: ['elements'],
+  types: ['elements', 'events'],
+};
+
+/** The restricted-paths zone of one row: the folder may import itself and the folders named, nothing else of src/. */
+function layerZone(layer, allowed) {
+  return {
+    target: `./src/${layer}`,
+    from: './src',
+    except: [layer, ...allowed].map((folder) => `./${folder}`),
+    message: `src/${layer} may import ${allowed.length ? allowed.join(', ') : 'nothing of src/'} (README "Layout").`,
+  };
+}
+
 export default defineConfig(
   {
     // Build output, generated files and the example apps (each in its own framework's toolchain,
@@ -55,9 +90,16 @@ export default defineConfig(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
     },
     rules: {
-      // A cycle is an error. Type-only imports (`import type`, or every specifier `type`) do not count;
-      // a dynamic import() does. Packages in node_modules are not followed.
+      // A cycle is an error. Type-only imports (`import type`, or every specifier `type`) do not count
+      // here; `npm run lint` also runs madge (.madgerc), which counts them. A dynamic import() counts.
+      // Packages in node_modules are not followed.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // The layers (README "Layout"): one zone per row, each naming the folders of src/ its folder may
+      // import; every other folder of src/ is refused, type-only imports and import() included.
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: Object.entries(layers).map(([layer, allowed]) => layerZone(layer, allowed)) },
+      ],
     },
   },
   {

@@ -33,7 +33,7 @@ import { createProxy, fileResultStore, toNodeHandler, type Proxy, type ProxyOpti
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { connectMiddleware } from '../server/node.js';
 import { appendSetCookie, DEV_TOKEN, dropCorsHeaders, gateRefusal, grantDevCookie, sendJson } from './control-gate.js';
-import { withoutJobIds, type DevLedger } from './ledger.js';
+import { withoutJobIds, type DevLedger } from '../sandbox/dev-ledger.js';
 import { trickle, TRICKLE_FILES, TRICKLE_MAX_BYTES, TRICKLE_TIMEOUT_MS, type TrickleOptions } from './trickle.js';
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;

@@ -17,7 +17,7 @@ import type { SecretOption } from '../proxy/secrets.js';
 import { ownedBy, playgroundPaths, under } from './target.js';
 import { createBrowserSandbox } from '../sandbox/browser/index.js';
 import type { SandboxPlatform } from '../sandbox/platform.js';
-import { withoutJobIds, type DevLedger } from '../dev/ledger.js';
+import { withoutJobIds, type DevLedger } from '../sandbox/dev-ledger.js';
 
 /** Credits of the pretend account, and what this browser may spend a day (at `mediakit-poor`: 5). */
 const ACCOUNT_CREDITS = 100_000;
