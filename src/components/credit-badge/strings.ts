@@ -1,5 +1,5 @@
 /** English strings of <credit-badge>. Other languages: src/translations/, loaded on first use. */
-import type { Formatter } from '../shared/format.js';
+import type { Formatter } from '../../internal/format.js';
 
 export const badgeStrings = {
   cbLabel: 'Credits',

@@ -1,5 +1,5 @@
 /** English strings of <model-generator>. Other languages: src/translations/, loaded on first use. */
-import type { Formatter } from '../shared/format.js';
+import type { Formatter } from '../../internal/format.js';
 import type { ImageLimits } from '../shared/limits.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;

@@ -3,7 +3,7 @@
  * English; German loads on first use. Loaded with the error panel, not with the page.
  */
 import type { ErrorParams } from '../../api/index.js';
-import type { Formatter } from './format.js';
+import type { Formatter } from '../../internal/format.js';
 
 export const errorStrings = {
   errEmptyTitle: 'This file is empty',

@@ -2,7 +2,7 @@
  * The English words of a photo made to fit (src/client/fit-photo.ts), for the three image
  * elements only: the other elements never load them. Other languages: src/translations/.
  */
-import type { Formatter } from './format.js';
+import type { Formatter } from '../../internal/format.js';
 
 export const photoFitStrings = {
   /**

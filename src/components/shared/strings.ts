@@ -2,7 +2,7 @@
  * The English strings every element shares (file intake, costs, progress, why a job ended). Each
  * element adds its own dictionary beside its class; other languages: src/translations/.
  */
-import type { Formatter } from './format.js';
+import type { Formatter } from '../../internal/format.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
 

@@ -3,7 +3,7 @@
  * the English dictionary by the lazy views module (views.ts), not with the page: the page's first
  * load does not grow. Other languages: src/translations/, beside the uploader's other strings.
  */
-import type { Formatter } from '../shared/format.js';
+import type { Formatter } from '../../internal/format.js';
 
 const credits = (n: number, f: Formatter) => `${f.number(n)} ${f.plural(n) === 'one' ? 'credit' : 'credits'}`;
 

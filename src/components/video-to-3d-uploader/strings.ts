@@ -1,5 +1,5 @@
 /** English strings of <video-to-3d-uploader>. Other languages: src/translations/, loaded on first use. */
-import type { Formatter } from '../shared/format.js';
+import type { Formatter } from '../../internal/format.js';
 import type { VideoLimits } from '../shared/limits.js';
 
 export const uploaderStrings = {

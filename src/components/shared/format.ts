@@ -1,2 +1,0 @@
-// The formatter lives in src/internal (the viewers use it too); elements import it from here.
-export * from '../../internal/format.js';
