@@ -3,6 +3,11 @@
 // tsconfig.readme.json, which maps the package's import names to src. Names an example only
 // mentions (a file, a user's session store) are declared in .github/readme-examples/prelude.d.ts.
 // `node scripts/readme.mjs` writes them; `--check` fails when they are stale.
+//
+// A ```js or ```jsx block whose first line is `// test/apps/<app>/<path>` is that example app's
+// file, word for word (the recipes under "In a CMS"): it must equal the file (which the app's
+// journey runs, scripts/apps.mjs), and it is written to .github/readme-examples/apps/<app>/<path>,
+// where tsconfig.readme.json checks it as JavaScript (checkJs) against the package's types.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +16,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, '.github/readme-examples');
 const check = process.argv.includes('--check');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/^```(ts|tsx|js)\n([\s\S]*?)^```$/gm)];
+const APP_FILE = /^\/\/ (test\/apps\/[A-Za-z0-9_-]+\/[A-Za-z0-9_./[\]-]+\.jsx?)\n/;
+const blocks = [...readme.matchAll(/^```(ts|tsx|js)\n([\s\S]*?)^```$/gm)].filter(([, , code]) => !APP_FILE.test(code));
+const appBlocks = [...readme.matchAll(/^```(js|jsx)\n([\s\S]*?)^```$/gm)]
+  .map(([, , code]) => [APP_FILE.exec(code)?.[1], code])
+  .filter(([path]) => path);
 const want = new Map();
 blocks.forEach(([, lang, code], i) => {
   const name = `${String(i + 1).padStart(2, '0')}.${lang === 'tsx' ? 'tsx' : 'ts'}`;
@@ -34,8 +43,44 @@ for (const name of readdirSync(dir)) {
     if (!check) rmSync(join(dir, name));
   }
 }
+// The example apps' files the README shows: the same text, and a copy for the type check.
+const appsDir = join(dir, 'apps');
+const differ = [];
+const wantApps = new Map();
+for (const [path, code] of appBlocks) {
+  const file = join(root, path);
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== code) differ.push(path);
+  wantApps.set(join(appsDir, path.slice('test/apps/'.length)), code);
+}
+const walkFiles = (d) =>
+  existsSync(d)
+    ? readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walkFiles(join(d, e.name)) : [join(d, e.name)],
+      )
+    : [];
+for (const [file, code] of wantApps) {
+  if (existsSync(file) && readFileSync(file, 'utf8') === code) continue;
+  stale.push(file.slice(dir.length + 1));
+  if (!check) {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, code);
+  }
+}
+for (const file of walkFiles(appsDir)) {
+  if (wantApps.has(file)) continue;
+  stale.push(file.slice(dir.length + 1));
+  if (!check) rmSync(file);
+}
+if (differ.length) {
+  console.error(
+    `README code blocks differ from the example app files they name (${differ.join(', ')}): the README shows the app's code word for word; copy one into the other.`,
+  );
+  process.exit(1);
+}
 if (check && stale.length) {
   console.error(`README examples are stale (${stale.join(', ')}): run node scripts/readme.mjs.`);
   process.exit(1);
 }
-console.log(`${want.size} README examples${stale.length && !check ? ` (updated ${stale.join(', ')})` : ''}`);
+console.log(
+  `${want.size} README examples, ${wantApps.size} example app files${stale.length && !check ? ` (updated ${stale.join(', ')})` : ''}`,
+);

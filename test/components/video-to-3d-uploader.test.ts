@@ -583,7 +583,7 @@ describe('<video-to-3d-uploader>: its value', function () {
       v: 1,
       kind: 'scene',
       status: 'succeeded',
-      asset: { url: '/__library/1/living-room.ply', type: 'application/octet-stream', bytes: blob.size, id: '1' },
+      asset: { url: `/__library/1/${info.filename}`, type: 'application/octet-stream', bytes: blob.size, id: '1' },
       created: running.created,
       name: 'living-room.mp4',
     });

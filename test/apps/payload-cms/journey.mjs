@@ -1,20 +1,25 @@
 // The Payload CMS example, end to end (scripts/apps.mjs runs it with the packed package installed):
-// Payload 3 + SQLite (`next build`, `next start`), the mediakit dev stack (proxy + API sandbox)
-// beside it, and an admin in Chromium who creates the first user, makes a product's 3D model with <model-generator>
-// in field mode (kept in the media collection by the field's assetHandler), saves it, and re-opens
-// it: the model shows again from the saved value without one API call; a second admin sees the
-// same value; Payload's REST API returns it, and its URL answers the very bytes generated.
+// Payload 3 + SQLite (`next build`, `next start`) with the mediakit proxy in its own route handler
+// (app/mediakit/[...path]/route.js, authorize: the Payload user in the site's scope) and the API
+// sandbox beside it. Two admins in two Chromium contexts: A creates the first user and starts a
+// product's 3D model with <model-generator> in field mode, saves the product while the job runs;
+// a new product in A's browser stays empty; B opens the product and follows A's job to the end;
+// both keep the result in the media collection once (one copy of each file, equal values); A
+// re-opens it with no API call; Payload's REST API returns the value and its URL answers the very
+// bytes generated; Replace makes another model, and saving deletes the replaced media.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const FIRST = { email: 'first@example.com', password: 'first-admin-pass-1' };
 const SECOND = { email: 'second@example.com', password: 'second-admin-pass-2' };
 const PROMPT = 'a small ceramic teapot with a bamboo handle';
+const PROMPT2 = 'a copper kettle with a wooden knob';
 // `next start` on a production build (faster here than `next dev` compiling the admin on demand);
 // PAYLOAD_NEXT_MODE=dev runs `next dev` instead.
 const MODE = process.env.PAYLOAD_NEXT_MODE === 'dev' ? 'dev' : 'start';
@@ -40,6 +45,17 @@ async function fill(page, fields) {
   }
 }
 
+/** Calls `fn` until it answers something truthy, for up to `ms`. */
+async function poll(fn, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 400));
+  }
+}
+
 /** Names the step a wait failed in. */
 const step = (what) => (err) => {
   throw new Error(`${what}: ${err.message}`);
@@ -52,24 +68,30 @@ async function freePort() {
   return port;
 }
 
-export default async function journey({ app, browser, createDevStack, log }) {
+export default async function journey({ app, browser, installed, log }) {
   const t0 = performance.now();
   for (const f of ['payload.db', 'payload.db-shm', 'payload.db-wal', 'media'])
     rmSync(join(app, f), { recursive: true, force: true });
 
-  // The dev stack (proxy at /mediakit, sandbox at /sandbox) on its own port; Next forwards
-  // /mediakit/* to it (next.config.mjs).
-  const stack = createDevStack({ sandbox: { speed: 600 } });
-  const devServer = createServer((req, res) => stack.middleware(req, res, () => res.writeHead(404).end()));
-  const devOrigin = `http://127.0.0.1:${await listen(devServer)}`;
-  const advance = async () => {
-    const r = await fetch(`${devOrigin}/sandbox/__sandbox/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-mediakit-dev-token': stack.devToken },
-      body: JSON.stringify({ advance_ms: 60_000 }),
-    });
-    if (!r.ok) throw new Error(`the sandbox clock: ${r.status} ${await r.text()}`);
+  // The API sandbox on its own port, as the provider would be; its clock is moved by hand, so a
+  // job runs until the test lets it finish.
+  const { createSandbox, nodeListener } = await import(pathToFileURL(join(installed, 'dist/sandbox/index.js')).href);
+  const sandbox = createSandbox({ speed: 1 });
+  const control = async (path, body) => {
+    const r = await sandbox.fetch(
+      new Request(`http://sandbox/__sandbox/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
+    if (!r.ok) throw new Error(`the sandbox's ${path}: ${r.status} ${await r.text()}`);
+    return r.json();
   };
+  const devServer = createServer(nodeListener((request) => sandbox.fetch(request)));
+  const upstream = `http://127.0.0.1:${await listen(devServer)}`;
+  const { keys } = await control('accounts', { credits: 100_000 });
+  const advance = () => control('clock', { advance_ms: 60_000 });
 
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -79,8 +101,10 @@ export default async function journey({ app, browser, createDevStack, log }) {
     ...inherited,
     NEXT_TELEMETRY_DISABLED: '1',
     PAYLOAD_SECRET: randomBytes(24).toString('hex'),
-    // Read by next.config.mjs's rewrites (at build time for `next start`).
-    MEDIAKIT_DEV_ORIGIN: devOrigin,
+    // Read by the proxy's route (app/mediakit/[...path]/route.js).
+    MEDIAKIT_UPSTREAM: upstream,
+    MEDIA_KEY_GENERATE: keys.generate,
+    MEDIAKIT_SECRET: randomBytes(32).toString('hex'),
   };
   let next;
   let exited;
@@ -137,6 +161,8 @@ export default async function journey({ app, browser, createDevStack, log }) {
     const errors = [];
     const watch = (p) => {
       p.on('pageerror', (e) => errors.push(String(e)));
+      // "Leave without saving?" on a reload of a changed form: leave (the test saved what counts).
+      p.on('dialog', (d) => void d.accept().catch(() => undefined));
       // A hydration mismatch is a console error in React (production builds name it by number).
       p.on(
         'console',
@@ -161,18 +187,50 @@ export default async function journey({ app, browser, createDevStack, log }) {
     const signedIn = seconds(tf);
     log(`payload-cms: first admin created and signed in (${signedIn} s)`);
 
-    // ---- a product: Create opens the tool, a prompt, generate, the sandbox's clock ----
+    // ---- REST: sign in, add the second admin ----
+    const login = async ({ email, password }) => {
+      const r = await fetch(`${origin}/api/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      if (!r.ok) throw new Error(`REST login of ${email}: ${r.status}`);
+      return (await r.json()).token;
+    };
+    const created = await fetch(`${origin}/api/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${await login(FIRST)}` },
+      body: JSON.stringify(SECOND),
+    });
+    if (!created.ok) throw new Error(`creating the second admin: ${created.status} ${await created.text()}`);
+    const jwt = await login(SECOND);
+    const rest = async (path) => {
+      const r = await fetch(`${origin}${path}`, { headers: { authorization: `JWT ${jwt}` } });
+      if (!r.ok) throw new Error(`REST ${path}: ${r.status}`);
+      return r.json();
+    };
+    const mediaDocs = async () => (await rest('/api/media?limit=100&depth=0&sort=id')).docs;
+    const filesOnDisk = () => {
+      try {
+        return readdirSync(join(app, 'media')).sort();
+      } catch {
+        return [];
+      }
+    };
+
+    // ---- A: a product, Create, a prompt, generate; saved while the job runs ----
     const tc = performance.now();
     // The GLB as the proxy delivers it to the element (the sandbox's model): the bytes generated,
-    // hashed as they pass (its signed link lasts an hour of the sandbox's fast clock: seconds here).
+    // hashed as they pass (its signed link lasts an hour of the sandbox's clock).
     const generated = new Set();
-    await page.route('**/mediakit/files/**', async (route) => {
+    const hashGlb = async (route) => {
       const response = await route.fetch();
       const body = await response.body();
       if (response.ok() && /gltf-binary/.test(response.headers()['content-type'] ?? ''))
         generated.add(`${sha256(body)} (${body.length} B)`);
       await route.fulfill({ response, body });
-    });
+    };
+    await first.route('**/mediakit/files/**', hashGlb);
     const making = [];
     page.on('request', (r) => new URL(r.url()).pathname.startsWith('/mediakit/api/') && making.push(r.url()));
     await page.goto('/admin/collections/products/create', { timeout: FIRST_LOAD });
@@ -183,32 +241,88 @@ export default async function journey({ app, browser, createDevStack, log }) {
     log(`payload-cms: the product form is up, the tool's dialog open (${seconds(tc)} s)`);
     await mg.locator('[part~="prompt"]').fill(PROMPT);
     await mg.locator('[part~="generate-button"]').click();
-    let value;
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      value = await mg.evaluate((el) => (el.value ? JSON.parse(el.value) : null));
-      if (value?.status === 'succeeded' && value.asset) break;
-      if (value?.status === 'failed' || Date.now() > deadline)
-        throw new Error(`the model did not come: ${JSON.stringify(value)}`);
-      if (value?.status === 'running') await advance();
-      await page.waitForTimeout(400);
-    }
-    if (!value.asset.url.startsWith('/api/media/file/'))
-      throw new Error(`the GLB is not kept in the media collection: ${value.asset.url}`);
-    if (value.prompt !== PROMPT) throw new Error(`the value's prompt: ${value.prompt}`);
+    const valueOf = (p) => p.locator('model-generator').evaluate((el) => (el.value ? JSON.parse(el.value) : null));
+    const running = await poll(() => valueOf(page).then((v) => v?.status === 'running' && v.job && v), 60_000).catch(
+      step('the running value'),
+    );
     await mg.locator('[part~="dialog-close"]').click();
     await mg.locator('[part~="dialog"]').waitFor({ state: 'hidden' });
-    await mg.locator('[part~="field-preview"]').waitFor();
     await page.locator('#action-save').click();
     await page
       .waitForURL(/\/admin\/collections\/products\/\d+$/, { timeout: FIRST_LOAD })
-      .catch(step('saving the product'));
+      .catch(step('saving the product mid-job'));
     const id = page.url().split('/').pop();
+    const savedRunning = (await rest(`/api/products/${id}`)).model;
+    if (!isDeepStrictEqual(savedRunning, running))
+      throw new Error(`the product saved mid-job holds ${JSON.stringify(savedRunning)}, not the running value`);
+    log(`payload-cms: product ${id} saved with its running job (${seconds(tc)} s)`);
+
+    // ---- A, same browser, another tab: a new product's field stays empty ----
+    const fresh = await first.newPage();
+    watch(fresh);
+    await fresh.goto('/admin/collections/products/create', { timeout: FIRST_LOAD });
+    await fresh.locator('model-generator').locator('[part~="field-create"]').waitFor({ timeout: FIRST_LOAD });
+    await fresh.waitForTimeout(2000); // a job record the element could still adopt
+    const empty = await fresh.locator('model-generator').evaluate((el) => ({
+      value: el.value,
+      status: el.shadowRoot.querySelector('[part~="field-status"]')?.textContent?.trim() ?? '',
+    }));
+    if (empty.value !== '' || /progress/i.test(empty.status))
+      throw new Error(`a new product's field shows another document's job: ${JSON.stringify(empty)}`);
+    await fresh.close();
+
+    // ---- B: signs in, opens the product, follows A's job ----
+    const second = await newContext();
+    await second.route('**/mediakit/files/**', hashGlb);
+    const page2 = await second.newPage();
+    watch(page2);
+    await page2.goto('/admin/login', { timeout: FIRST_LOAD });
+    await fill(page2, { '#field-email': SECOND.email, '#field-password': SECOND.password });
+    await page2.locator('button[type=submit]').click();
+    await page2
+      .waitForURL((u) => u.pathname === '/admin', { timeout: FIRST_LOAD })
+      .catch(step('signing in the second admin'));
+    await page2.goto(`/admin/collections/products/${id}`, { timeout: FIRST_LOAD });
+    await page2.locator('model-generator [part~="field-open"]').waitFor({ timeout: FIRST_LOAD });
+    const following = await poll(
+      () =>
+        page2
+          .locator('model-generator')
+          .evaluate((el) => (el.status === 'processing' || el.status === 'queued' ? el.status : '')),
+      30_000,
+    ).catch(step("B following A's job"));
+    log(`payload-cms: the second admin follows the job (${following})`);
+
+    // ---- the job ends: both editors keep the result, once ----
+    const tk = performance.now();
+    const both = await poll(async () => {
+      const [a, b] = await Promise.all([valueOf(page), valueOf(page2)]);
+      if (a?.status === 'succeeded' && a.asset && b?.status === 'succeeded' && b.asset) return [a, b];
+      await advance();
+      return undefined;
+    }, 120_000).catch(step('both editors keep the result'));
+    const [value, valueB] = both;
+    if (!isDeepStrictEqual(value, valueB))
+      throw new Error(`the two editors hold different values:\n${JSON.stringify(value)}\n${JSON.stringify(valueB)}`);
+    if (!value.asset.url.startsWith('/api/media/file/'))
+      throw new Error(`the GLB is not kept in the media collection: ${value.asset.url}`);
+    if (value.prompt !== PROMPT) throw new Error(`the value's prompt: ${value.prompt}`);
+    const media1 = await mediaDocs();
+    const names1 = media1.map((d) => d.filename).sort();
+    if (media1.length !== 3 || !/^model-[0-9a-f]{10}\.glb$/.test(names1[0]))
+      throw new Error(`one copy of each file expected, the media collection holds ${JSON.stringify(names1)}`);
+    const onDisk1 = filesOnDisk();
+    if (onDisk1.length !== 3) throw new Error(`the media folder holds ${onDisk1.join(', ')}`);
+    const kept = media1.map((d) => d.mimeType).sort();
+    log(`payload-cms: both editors kept ${names1.join(', ')} once (${seconds(tk)} s)`);
+    await page.locator('#action-save').click();
+    await poll(async () => isDeepStrictEqual((await rest(`/api/products/${id}`)).model, value), 30_000).catch(
+      step('saving the kept model'),
+    );
     const made = seconds(tc);
     const madeCalls = making.length;
-    log(`payload-cms: model made, kept and product ${id} saved (${made} s)`);
 
-    // ---- the edit view again: the saved value shows, with no API call ----
+    // ---- A's edit view again: the saved value shows, with no API call ----
     const apiCalls = (p) => {
       const seen = [];
       p.on('request', (r) => new URL(r.url()).pathname.startsWith('/mediakit/') && seen.push(r.url()));
@@ -252,69 +366,78 @@ export default async function journey({ app, browser, createDevStack, log }) {
     if (!again.detail.includes(PROMPT.slice(0, 20)))
       throw new Error(`the field does not say what made it: ${again.detail}`);
 
-    // ---- REST: sign in, add a second admin, read the product ----
-    const login = async ({ email, password }) => {
-      const r = await fetch(`${origin}/api/users/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      if (!r.ok) throw new Error(`REST login of ${email}: ${r.status}`);
-      return (await r.json()).token;
-    };
-    const created = await fetch(`${origin}/api/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `JWT ${await login(FIRST)}` },
-      body: JSON.stringify(SECOND),
-    });
-    if (!created.ok) throw new Error(`creating the second admin: ${created.status} ${await created.text()}`);
-    const jwt = await login(SECOND);
-    const doc = await (
-      await fetch(`${origin}/api/products/${id}`, { headers: { authorization: `JWT ${jwt}` } })
-    ).json();
+    // ---- REST: the product's value, and its file's bytes ----
+    const doc = await rest(`/api/products/${id}`);
     if (!isDeepStrictEqual(doc.model, value))
       throw new Error(`REST answers another value: ${JSON.stringify(doc.model)}`);
     const file = await fetch(new URL(doc.model.asset.url, origin));
     if (!file.ok) throw new Error(`the kept GLB's URL: ${file.status}`);
     const bytes = Buffer.from(await file.arrayBuffer());
-    const media = await (
-      await fetch(`${origin}/api/media?limit=10`, { headers: { authorization: `JWT ${jwt}` } })
-    ).json();
-    const kept = media.docs.map((d) => d.mimeType).sort();
     const hashes = [...generated];
-    if (hashes.length !== 1)
-      throw new Error(`expected the proxy to deliver one GLB, saw ${hashes.join(', ') || 'none'}`);
-    if (`${sha256(bytes)} (${bytes.length} B)` !== hashes[0])
+    if (!hashes.includes(`${sha256(bytes)} (${bytes.length} B)`))
       throw new Error(
-        `the kept GLB ${doc.model.asset.url}, ${sha256(bytes)} (${bytes.length} B), is not the bytes generated, ${hashes[0]}; ` +
-          `the media collection: ${JSON.stringify(media.docs.map((d) => [d.id, d.filename, d.filesize, d.mimeType]))}`,
+        `the kept GLB ${doc.model.asset.url}, ${sha256(bytes)} (${bytes.length} B), is not the bytes generated, ${hashes.join(', ')}`,
       );
     if (bytes.length !== value.asset.bytes)
       throw new Error(`the value says ${value.asset.bytes} bytes, the file has ${bytes.length}`);
 
-    // ---- the second admin in the UI ----
-    const second = await newContext();
-    const page2 = await second.newPage();
-    watch(page2);
-    await page2.goto('/admin/login', { timeout: FIRST_LOAD });
-    await fill(page2, { '#field-email': SECOND.email, '#field-password': SECOND.password });
-    await page2.locator('button[type=submit]').click();
-    await page2
-      .waitForURL((u) => u.pathname === '/admin', { timeout: FIRST_LOAD })
-      .catch(step('signing in the second admin'));
+    // ---- B reloads: the saved value, with no API call ----
     const calls2 = apiCalls(page2);
-    await page2.goto(`/admin/collections/products/${id}`, { timeout: FIRST_LOAD });
+    await page2.reload();
     const seen = await shown(page2);
     if (toApi(calls2).length) throw new Error(`the second admin's view called the API: ${calls2.join(', ')}`);
     if (!isDeepStrictEqual(seen.value, value)) throw new Error('the second admin sees another value');
+
+    // ---- A: Replace, a new model, save: the replaced media are deleted ----
+    const tr = performance.now();
+    await mg.locator('[part~="field-replace"]').click();
+    await mg.locator('[part~="dialog"]').waitFor({ state: 'visible' });
+    await mg.locator('[part~="prompt"]').fill(PROMPT2);
+    await mg.locator('[part~="generate-button"]').click();
+    const replaced = await poll(async () => {
+      const v = await valueOf(page);
+      if (v?.status === 'succeeded' && v.asset && v.prompt === PROMPT2) return v;
+      await advance();
+      return undefined;
+    }, 120_000).catch(step('the replacing model'));
+    await mg.locator('[part~="dialog-close"]').click();
+    await mg.locator('[part~="dialog"]').waitFor({ state: 'hidden' });
+    await page.locator('#action-save').click();
+    await poll(async () => isDeepStrictEqual((await rest(`/api/products/${id}`)).model, replaced), 30_000).catch(
+      step('saving the replacing model'),
+    );
+    // The save's afterChange deletes them; the document reads saved before the save's answer comes.
+    const want2 = [replaced.asset.id, replaced.turntable.id, replaced.poster.id].sort();
+    let media2 = [];
+    let ids2 = [];
+    await poll(async () => {
+      media2 = await mediaDocs();
+      ids2 = media2.map((d) => String(d.id)).sort();
+      return isDeepStrictEqual(ids2, want2);
+    }, 20_000).catch(() => undefined);
+    if (!isDeepStrictEqual(ids2, want2))
+      throw new Error(
+        `after Replace and save the media collection holds ${JSON.stringify(media2.map((d) => [d.id, d.filename]))}, not only the new model's ${want2.join(', ')}`,
+      );
+    // Gone (Payload answers a deleted upload's URL with an error status, 500 in 3.90).
+    const old = await fetch(new URL(value.asset.url, origin));
+    if (old.ok) throw new Error(`the replaced GLB's URL still answers ${old.status}`);
+    const onDisk2 = filesOnDisk();
+    if (onDisk2.length !== 3 || onDisk2.some((f) => onDisk1.includes(f)))
+      throw new Error(`after Replace the media folder holds ${onDisk2.join(', ')}`);
+    const replacedIn = seconds(tr);
+    log(
+      `payload-cms: Replace kept ${media2.map((d) => d.filename).join(', ')} and deleted the old three (${replacedIn} s)`,
+    );
+
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     if (foreign.size) throw new Error(`requests to other hosts: ${[...foreign].join(', ')}`);
     if (/not found in importMap|⨯ (?:\w*Error|unhandled)/.test(out))
       throw new Error(`Next or Payload reported an error:\n${tail()}`);
 
     return (
-      `${built}next ${MODE} ready in ${started} s, first admin in ${signedIn} s, model made (${madeCalls} /mediakit/api/ requests), kept (${kept.join(', ')}) and saved in ${made} s; ` +
-      `re-opened by both admins (the second made through REST) with 0 /mediakit/api/ requests (${calls1.length + calls2.length} to /mediakit/ at all: ${[...new Set([...calls1, ...calls2].map((u) => new URL(u).pathname))].join(' ')}), no request off the origin; REST value equal, GLB ${bytes.length} B same sha-256 as generated; ${seconds(t0)} s in all`
+      `${built}next ${MODE} ready in ${started} s, first admin in ${signedIn} s; a model started (${madeCalls} /mediakit/api/ requests from A), saved mid-job, a new product in the same browser empty, followed by the second admin to the end, kept once by both (${kept.join(', ')}; equal values) and saved in ${made} s; ` +
+      `re-opened by both admins with 0 /mediakit/api/ requests (${calls1.length + calls2.length} to /mediakit/ at all), no request off the origin; REST value equal, GLB ${bytes.length} B same sha-256 as generated; Replace and save deleted the old media (${replacedIn} s); ${seconds(t0)} s in all`
     );
   } catch (err) {
     throw new Error(`${err.stack ?? err}\n--- next ${MODE} (last lines) ---\n${tail()}`, { cause: err });

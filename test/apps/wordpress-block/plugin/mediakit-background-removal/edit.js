@@ -1,3 +1,4 @@
+// test/apps/wordpress-block/plugin/mediakit-background-removal/edit.js
 // The block's edit view. React (through @wordpress/element) runs in the editor's window, but the
 // block renders inside the canvas iframe: `<bg-tool>` is created by the iframe's document and
 // upgraded by the iframe's own custom element registry, which the CDN build defines there (see
@@ -12,6 +13,7 @@ import { uploadMedia } from '@wordpress/media-utils';
  * through @wordpress/media-utils, as the Image block's uploads do), and the value names the
  * attachment's id and permanent URL.
  */
+/** @type {import('@mediakit/elements').AssetHandler} */
 export function keepInMediaLibrary(blob, { filename, type }) {
   return new Promise((resolve, reject) => {
     uploadMedia({
@@ -27,8 +29,9 @@ export function keepInMediaLibrary(blob, { filename, type }) {
   });
 }
 
+/** @param {{ attributes: { value: string }, setAttributes(a: { value: string }): void }} props */
 export default function Edit({ attributes, setAttributes }) {
-  const ref = useRef(null);
+  const ref = useRef(/** @type {import('@mediakit/elements').BgTool | null} */ (null));
   const blockProps = useBlockProps();
 
   // The element's properties and its `change` event. The element may not be defined yet in the
@@ -36,7 +39,7 @@ export default function Edit({ attributes, setAttributes }) {
   useEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
-    const registry = el.ownerDocument.defaultView.customElements;
+    const registry = /** @type {Window} */ (el.ownerDocument.defaultView).customElements;
     const onChange = () => setAttributes({ value: el.value });
     let live = true;
     registry.whenDefined(el.localName).then(() => {
@@ -56,7 +59,7 @@ export default function Edit({ attributes, setAttributes }) {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    el.ownerDocument.defaultView.customElements.whenDefined(el.localName).then(() => {
+    /** @type {Window} */ (el.ownerDocument.defaultView).customElements.whenDefined(el.localName).then(() => {
       el.value = attributes.value;
     });
   }, [attributes.value]);
