@@ -9,7 +9,8 @@ import { Quaternion, Vector3, Vector4 } from 'three';
 import { SplatBuffer } from '@mkkellogg/gaussian-splats-3d';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { robustBounds, type KSplatFile, type PreparedSplats, type SplatFile } from './splat-formats.js';
+import type { KSplatFile, SplatFile } from './splat-formats.js';
+import { robustBounds, type PreparedSplats } from './splat-records.js';
 
 /** What the library is given: PLY or .splat bytes, or a .ksplat with its centres sampled here. */
 export type Scene3 =

@@ -11,7 +11,8 @@ import type { ViewerProgressDetail } from '../../events/viewer-progress.js';
 import { joinChunks, type ByteStream } from '../shared/fetch-bytes.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
-import { isPly, robustBounds } from './splat-formats.js';
+import { isPly } from './splat-formats.js';
+import { robustBounds } from './splat-records.js';
 import type { SplatStage } from './splat-stage.js';
 import { PlyStream } from './splat-stream.js';
 

@@ -11,7 +11,8 @@
  */
 import spzEntry from '@adobe/spz';
 import { ViewerError } from '../shared/viewer-error.js';
-import { fromSplat, type PreparedSplats, type SpzFile } from './splat-formats.js';
+import type { SpzFile } from './splat-formats.js';
+import { fromSplat, type PreparedSplats } from './splat-records.js';
 
 const SH_C0 = 0.28209479177387814;
 // An ES module whose package.json lacks "type": "module": TypeScript (NodeNext) types it as

@@ -15,12 +15,10 @@
  */
 import { ViewerError } from '../shared/viewer-error.js';
 import { joinChunks } from '../shared/fetch-bytes.js';
-import { KSPLAT_HEADER, KSPLAT_SECTION_HEADER, parseHeader, type PlyElement } from './splat-formats.js';
+import { byte, KSPLAT_DATA, KSPLAT_STRIDE, SH_C0, writeHeaders } from './splat-ksplat.js';
+import { parseHeader, standardLayout, type Layout } from './splat-ply.js';
+import { coin, importance, threshold } from './splat-thinning.js';
 
-/** The SplatBuffer layout (0.4.x): headers, and the bytes a splat at level 0 with degree-0 SH. */
-export const KSPLAT_DATA = KSPLAT_HEADER + KSPLAT_SECTION_HEADER;
-export const KSPLAT_STRIDE = 44;
-const SH_C0 = 0.28209479177387814;
 /** The most splat centres kept for framing the view. */
 const SAMPLE = 20_000;
 /** How many weights τ is re-estimated from. */
@@ -32,75 +30,6 @@ export interface PlyStreamHeader {
   total: number;
   /** Bytes the file should have (header and records). */
   bytes: number;
-}
-
-/** The fields of a standard PLY vertex, as byte offsets in a record. */
-interface Layout {
-  stride: number;
-  x: number;
-  y: number;
-  z: number;
-  dc: [number, number, number];
-  opacity: number;
-  scale: [number, number, number];
-  rot: [number, number, number, number];
-}
-
-/**
- * The layout of a standard 3DGS PLY (one vertex element, all float, the splat fields present), or
- * undefined for any other PLY (compressed, mesh, other types), which is read whole instead.
- */
-export function standardLayout(elements: PlyElement[]): Layout | undefined {
-  if (elements.length !== 1 || elements[0]!.name !== 'vertex') return undefined;
-  const { props } = elements[0]!;
-  if (props.some((p) => p.type !== 'float' && p.type !== 'float32')) return undefined;
-  const at = (name: string) => {
-    const i = props.findIndex((p) => p.name === name);
-    return i < 0 ? -1 : i * 4;
-  };
-  const names = ['x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity', 'scale_0', 'scale_1', 'scale_2'];
-  const offsets = [...names, 'rot_0', 'rot_1', 'rot_2', 'rot_3'].map(at);
-  if (offsets.some((o) => o < 0)) return undefined;
-  const [x, y, z, d0, d1, d2, opacity, s0, s1, s2, r0, r1, r2, r3] = offsets as number[];
-  return {
-    stride: props.length * 4,
-    x: x!,
-    y: y!,
-    z: z!,
-    dc: [d0!, d1!, d2!],
-    opacity: opacity!,
-    scale: [s0!, s1!, s2!],
-    rot: [r0!, r1!, r2!, r3!],
-  };
-}
-
-/** A 32-bit hash of `i` as a number in [0, 1): splat i's coin, the same on every load. */
-function coin(i: number): number {
-  let h = Math.imul(i ^ 0x9e3779b9, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0) / 4294967296;
-}
-
-/** τ such that Σ min(1, w / τ) over `weights` is `rate` × their count (bisection). */
-function threshold(weights: Float64Array, n: number, rate: number): number {
-  if (rate >= 1 || n === 0) return 0;
-  if (rate <= 0) return Infinity;
-  let lo = 0;
-  let hi = 0;
-  for (let i = 0; i < n; i++) hi = Math.max(hi, weights[i]!);
-  if (!(hi > 0)) return 0;
-  hi /= rate; // at τ = max / rate every splat is kept with probability ≤ rate
-  const want = rate * n;
-  for (let k = 0; k < 40; k++) {
-    const mid = (lo + hi) / 2;
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += Math.min(1, weights[i]! / mid);
-    if (sum > want) lo = mid;
-    else hi = mid;
-  }
-  return hi;
 }
 
 /**
@@ -358,41 +287,4 @@ export class PlyStream {
     this.centres[slot * 3 + 1] = y;
     this.centres[slot * 3 + 2] = z;
   }
-}
-
-/** A splat's importance: its opacity times its area (the square of its mean radius), from its log scales. */
-function importance(opacity: number, ls0: number, ls1: number, ls2: number): number {
-  return opacity * Math.exp(((ls0 + ls1 + ls2) * 2) / 3);
-}
-
-function byte(v: number): number {
-  return Math.max(0, Math.min(255, Math.floor(v * 255)));
-}
-
-/**
- * The .ksplat headers (SplatBuffer.writeHeaderToBuffer and writeSectionHeaderToBuffer at level 0):
- * version 0.1, one section of `capacity` splats, `count` of them loaded.
- */
-export function writeHeaders(buffer: ArrayBufferLike, capacity: number, count: number): void {
-  const u8 = new Uint8Array(buffer, 0, KSPLAT_HEADER);
-  const u16 = new Uint16Array(buffer, 0, KSPLAT_HEADER / 2);
-  const u32 = new Uint32Array(buffer, 0, KSPLAT_HEADER / 4);
-  const f32 = new Float32Array(buffer, 0, KSPLAT_HEADER / 4);
-  u8[0] = 0;
-  u8[1] = 1;
-  u32[1] = 1; // max sections
-  u32[2] = 1; // sections
-  u32[3] = capacity;
-  u32[4] = count;
-  u16[10] = 0; // compression level
-  f32[6] = f32[7] = f32[8] = 0; // scene centre
-  f32[9] = -1.5; // SH range (unused at degree 0), the library's defaults
-  f32[10] = 1.5;
-  const s32 = new Uint32Array(buffer, KSPLAT_HEADER, KSPLAT_SECTION_HEADER / 4);
-  const s16 = new Uint16Array(buffer, KSPLAT_HEADER, KSPLAT_SECTION_HEADER / 2);
-  s32.fill(0);
-  s32[0] = count;
-  s32[1] = capacity;
-  s32[7] = capacity * KSPLAT_STRIDE; // storage size
-  s16[20] = 0; // SH degree
 }
