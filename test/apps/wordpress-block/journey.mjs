@@ -2,7 +2,8 @@
 // in Gutenberg's block editor (its iframe canvas), insert the plugin's block, make a cut-out with
 // <bg-tool appearance="field"> inside the iframe, keep the file in the media library through
 // assetHandler (POST /wp/v2/media), save the post (serialize), reload, re-open it (parse) and see
-// the same image with no request to the media API. The server is not WordPress (README.md).
+// the same image with no request to the media API; a second block of the post starts empty. The
+// server is not WordPress (README.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -242,10 +243,48 @@ export default async function journey({ app, shared, installed, browser, createD
           '<dialog> never gets its cancel: the element has to claim Escape itself).',
       );
     });
+
+    // ---- 5. a second block in the same post: an empty field, the first keeps its value ---------
+    await page.locator('.editor-header').getByRole('button', { name: 'Add block' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('background');
+    await page.getByRole('option', { name: /Background removal/ }).click();
+    const fields = await poll(
+      () =>
+        inCanvas(() => {
+          const els = [...document.querySelectorAll('bg-tool')];
+          if (els.length < 2 || els.some((el) => !el.shadowRoot?.querySelector('[part~="field"]'))) return null;
+          return els.map((el) => {
+            const visible = (part) => {
+              const b = el.shadowRoot.querySelector(`[part~="${part}"]`);
+              return !!b && b.getClientRects().length > 0;
+            };
+            return {
+              value: el.value,
+              create: visible('field-create'),
+              open: visible('field-open'),
+              preview: !!el.shadowRoot.querySelector('img[part~="field-preview"]'),
+              status: el.shadowRoot.querySelector('[part~="field-status"]')?.textContent?.trim() ?? '',
+            };
+          });
+        }),
+      20_000,
+    ).catch((err) => {
+      throw new Error(`a second block's field did not show: ${err.message}`);
+    });
+    await page.waitForTimeout(1_000); // anything the new field would still take up
+    const again = await inCanvas(() => [...document.querySelectorAll('bg-tool')].map((el) => el.value));
+    const empty = fields.find((f) => f.value === '');
+    if (fields.length !== 2 || !empty || again.filter((v) => v === '').length !== 1 || !again.includes(value))
+      throw new Error(`a second block: ${JSON.stringify(fields)}; values now ${JSON.stringify(again)}`);
+    if (!empty.create || empty.open || empty.preview)
+      throw new Error(`the new block's empty field offers ${JSON.stringify(empty)}`);
+    await step('a second block: an empty field');
+    if (problems.length) throw new Error(problems.join('\n'));
+
     return (
       `<bg-tool appearance="field"> in the iframe canvas (field ${Math.round(box.height)} px); kept a ${upload.bytes.length} B PNG ` +
       `as attachment ${upload.id}; ${apiWhileWorking} media API request${apiWhileWorking === 1 ? '' : 's'} while working, ` +
-      `${after.length} on re-open and Open (${requests.length - since} requests in all, ${canvasRequests} from the canvas); journey ${secs()} s`
+      `${after.length} on re-open and Open (${requests.length - since} requests in all, ${canvasRequests} from the canvas); a second block's field empty ("${empty.status}"); journey ${secs()} s`
     );
   } catch (err) {
     await page.screenshot({ path: join(app, 'failure.png') }).catch(() => {});
