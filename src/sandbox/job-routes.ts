@@ -1,10 +1,10 @@
 /**
  * The asynchronous endpoints: video-to-3D and 3D generation jobs (create, poll, downloads).
  */
-import { COSTS, HEADERS, LIMITS, routePath, type ModelJob, type RouteMatch, type VideoJob } from '../api/index.js';
+import { COSTS, HEADERS, LIMITS, routePath, type RouteMatch } from '../api/index.js';
 import type { AccountBook, Account, ResolvedKey } from './accounts.js';
 import type { SandboxClock } from './clock.js';
-import { bytesResponse, chargeHeaders, fail, json } from './http.js';
+import { chargeHeaders, fail, json } from './http.js';
 import { checkImage, decodable, decodeDataUrl, fetchImageUrl, inspectVideo, isUpload, type Body } from './inputs.js';
 import {
   modelJobDurationMs,
@@ -15,6 +15,7 @@ import {
   type ModelJobRecord,
   type VideoJobRecord,
 } from './jobs.js';
+import { downloadFile, modelView, providerModelFile, videoView } from './job-links.js';
 import { LinkSigner, newJobId } from './links.js';
 import type { SandboxPlatform } from './platform.js';
 import { modelParams, onlyKnownFields } from './params.js';
@@ -38,19 +39,6 @@ interface RegistryOptions {
   imageUrls?: { allowLoopback?: boolean; maxRedirects?: number };
   artifacts?: ArtifactOptions;
 }
-
-/** The 3D job's files; each is its own signature scope, so one file's link opens no other. */
-type ModelFile = 'downloadModel' | 'downloadTurntable' | 'downloadReference';
-const FILE_LABEL: Record<ModelFile, string> = {
-  downloadModel: 'model',
-  downloadTurntable: 'turntable',
-  downloadReference: 'reference image',
-};
-const FILE_FIELD: Record<ModelFile, string> = {
-  downloadModel: 'output.model_url',
-  downloadTurntable: 'output.turntable_url',
-  downloadReference: 'reference_image_url',
-};
 
 export class JobRegistry {
   readonly #jobs = new Map<string, JobRecord>();
@@ -183,7 +171,7 @@ export class JobRegistry {
       [HEADERS.location]: routePath('getModelJob', job.id),
     };
     // The 202 reports the job as created (spec: queued), whatever a fast clock did meanwhile.
-    const created = { ...this.#modelView(job), status: 'queued' as const, progress: 0 };
+    const created = { ...modelView(job, this.clock, this.#links), status: 'queued' as const, progress: 0 };
     return json({ data: created, credits_charged: COSTS.modelJob, credits_remaining: account.balance }, 202, headers);
   }
 
@@ -223,53 +211,9 @@ export class JobRegistry {
         'No job with this id exists for this API key. Check the id; a key can only see jobs it created.',
       );
     this.#settleJob(job);
-    return json({ data: job.kind === 'video' ? this.#videoView(job) : this.#modelView(job) });
-  }
-
-  #videoView(job: VideoJobRecord): VideoJob {
-    const now = this.clock.now();
-    const view = viewVideoJob(job, now);
-    let output: VideoJob['output'] = null;
-    if (view.status === 'succeeded') {
-      const expires = now + LIMITS.archiveLinkLifetimeMs;
-      const q = this.#links.query(job.id, 'archive', expires);
-      output = {
-        ply_url: `${routePath('downloadVideoJob', job.id)}?extract=ply&${q}`,
-        archive_url: `${routePath('downloadVideoJob', job.id)}?${q}`,
-        kind: 'gaussian_splat_ply',
-        links_expire_at: new Date(expires).toISOString(),
-      };
-    }
-    return { job_id: job.id, status: view.status, progress: view.progress, output, error: view.error };
-  }
-
-  #modelView(job: ModelJobRecord): ModelJob {
-    const now = this.clock.now();
-    const view = viewModelJob(job, now);
-    const out: ModelJob = {
-      job_id: job.id,
-      status: view.status,
-      progress: view.progress,
-      mode: job.mode,
-      quality: job.quality,
-      seed: job.seed,
-      output: null,
-      error: view.error,
-    };
-    // Signed and expiring like the archive links, so a job id alone (from a ledger, a log) opens
-    // nothing: the GLB's texture and the reference are the visitor's own pictures (issue 19).
-    const expires = now + LIMITS.archiveLinkLifetimeMs;
-    const signed = (route: ModelFile) => `${routePath(route, job.id)}?${this.#links.query(job.id, route, expires)}`;
-    if (job.mode === 'text') out.reference_image_url = signed('downloadReference');
-    if (view.status === 'succeeded' && job.artifact) {
-      out.output = {
-        model_url: signed('downloadModel'),
-        provider_model_url: `/__provider/models/${job.id}.glb?${this.#links.query(job.id, 'provider', expires)}`,
-        turntable_url: signed('downloadTurntable'),
-        stats: job.artifact.stats,
-      };
-    }
-    return out;
+    return json({
+      data: job.kind === 'video' ? videoView(job, this.clock, this.#links) : modelView(job, this.clock, this.#links),
+    });
   }
 
   // ------------------------------------------------------------------ downloads
@@ -278,88 +222,11 @@ export class JobRegistry {
     const job = this.#jobs.get(match.jobId!);
     if (!job) fail('not_found', 'No job with this id exists.');
     this.#settleJob(job);
-    if (match.route.name === 'downloadVideoJob') {
-      if (job.kind !== 'video') fail('not_found', 'No video job with this id exists.');
-      const verdict = this.#links.verify(
-        job.id,
-        'archive',
-        url.searchParams.get('expires'),
-        url.searchParams.get('sig'),
-        this.clock.now(),
-      );
-      if (verdict !== 'ok')
-        fail(
-          'link_expired',
-          verdict === 'expired'
-            ? 'This download link has expired (links last about 60 minutes). Poll the job again for fresh links.'
-            : 'This download link is not valid. Use the ply_url or archive_url of a fresh poll of the job.',
-        );
-      const view = viewVideoJob(job, this.clock.now());
-      if (view.status === 'expired')
-        fail('expired', 'The provider purged this result. Start a new job to reconstruct the video again.');
-      if (view.status !== 'succeeded' || !job.artifact)
-        fail('not_found', 'This job has no result yet; download once its status is succeeded.');
-      const extract = url.searchParams.get('extract');
-      if (extract !== null && extract !== 'ply')
-        fail('invalid_request', 'extract may only be "ply" (the raw .ply); leave it out for the zip archive.');
-      return extract === 'ply'
-        ? bytesResponse(job.artifact.ply, 'application/octet-stream', {
-            'content-disposition': 'attachment; filename="scene.ply"',
-          })
-        : bytesResponse(job.artifact.zip, 'application/zip', {
-            'content-disposition': 'attachment; filename="scene.zip"',
-          });
-    }
-    if (job.kind !== 'model') fail('not_found', 'No 3D generation job with this id exists.');
-    const file = match.route.name as ModelFile;
-    const verdict = this.#links.verify(
-      job.id,
-      file,
-      url.searchParams.get('expires'),
-      url.searchParams.get('sig'),
-      this.clock.now(),
-    );
-    if (verdict !== 'ok')
-      fail(
-        'link_expired',
-        verdict === 'expired'
-          ? `This ${FILE_LABEL[file]} link has expired (links last about 60 minutes). Poll the job again for a fresh one.`
-          : `This ${FILE_LABEL[file]} link is not valid: a job id alone downloads nothing. Poll the job again and use its ${FILE_FIELD[file]}.`,
-      );
-    if (file === 'downloadReference') {
-      if (!job.reference) fail('not_found', 'This job has no reference image: only text-mode jobs render one.');
-      return bytesResponse(job.reference, 'image/png');
-    }
-    const view = viewModelJob(job, this.clock.now());
-    if (view.status !== 'succeeded' || !job.artifact)
-      fail('not_found', 'This job has no model yet; download once its status is succeeded.');
-    if (match.route.name === 'downloadTurntable') return bytesResponse(job.artifact.turntable, 'video/mp4');
-    const download = url.searchParams.get('download');
-    if (download !== null && download !== '1' && download !== '0')
-      fail('invalid_request', 'download may be 1 (save as a file) or 0.');
-    return bytesResponse(
-      job.artifact.glb,
-      'model/gltf-binary',
-      download === '1' ? { 'content-disposition': 'attachment; filename="model.glb"' } : {},
-    );
+    return downloadFile(job, match, url, this.clock, this.#links);
   }
 
   providerModel(jobId: string, url: URL): Response {
-    const job = this.#jobs.get(jobId);
-    if (!job || job.kind !== 'model' || !job.artifact) fail('not_found', 'No model at this address.');
-    const verdict = this.#links.verify(
-      job.id,
-      'provider',
-      url.searchParams.get('expires'),
-      url.searchParams.get('sig'),
-      this.clock.now(),
-    );
-    if (verdict !== 'ok')
-      fail(
-        'link_expired',
-        'This provider link has expired or is not valid. Use model_url, or poll the job for a fresh provider_model_url.',
-      );
-    return bytesResponse(job.artifact.glb, 'model/gltf-binary');
+    return providerModelFile(this.#jobs.get(jobId), url, this.clock, this.#links);
   }
 
   // ------------------------------------------------------------------ settlement
