@@ -19,7 +19,7 @@ import {
   type Object3D,
   type Texture,
 } from 'three';
-import type { ViewerRenderer, ViewerUp } from '../shared/viewer-element.js';
+import type { ViewerRenderer, ViewerUp } from '../shared/viewer-renderer.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { viewerMessages } from '../shared/viewer-messages.js';
 import { Orbit, frame, keyboardOrbit, samplePoints, uprightRotation } from '../shared/orbit.js';

@@ -4,7 +4,7 @@
  * keyboard orbit and zoom on the canvas. Imported only by renderer modules (it imports three).
  */
 import { Box3, PerspectiveCamera, Quaternion, Spherical, Vector3, type Mesh, type Object3D } from 'three';
-import type { ViewerUp } from './viewer-element.js';
+import type { ViewerUp } from './viewer-renderer.js';
 
 /** Share of the view's height (or width) that the subject's bounds fill on the first frame. */
 const FILL = 0.9;

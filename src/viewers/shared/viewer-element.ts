@@ -10,7 +10,7 @@ import { property, state } from 'lit/decorators.js';
 import { styleProps } from '../../internal/style-props.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { ViewerErrorEvent } from '../../events/viewer-error.js';
-import { ViewerLoadEvent, type ViewerLoadDetail } from '../../events/viewer-load.js';
+import { ViewerLoadEvent } from '../../events/viewer-load.js';
 import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/viewer-progress.js';
 import { MkElement } from '../../internal/mk-element.js';
 import { PhaseTimer } from '../../internal/perf.js';
@@ -20,6 +20,9 @@ import { languages } from '../../translations/languages.js';
 import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
 import { reasonOf, viewerMessages } from './viewer-messages.js';
 import { fetchBytes, fetchStream, type ByteStream } from './fetch-bytes.js';
+import type { RendererFactory, Thinned, ViewerRenderer, ViewerUp } from './viewer-renderer.js';
+
+export type { RendererFactory, Thinned, ViewerRenderer, ViewerUp } from './viewer-renderer.js';
 
 // The shipped languages load the first time a viewer resolves to one.
 useLanguages(languages);
@@ -27,40 +30,7 @@ useLanguages(languages);
 /** How long a viewer that gives its context back off-screen waits before it does. */
 const RELEASE_OFFSCREEN_MS = 3000;
 
-/** Which way is up in the file: three.js and glTF use `+y`; 3DGS training output (COLMAP/OpenCV) is `-y`. */
-export type ViewerUp = '+y' | '-y' | '+z' | '-z';
 const UPS: readonly ViewerUp[] = ['+y', '-y', '+z', '-z'];
-
-/** What a renderer module (the only three.js importer) gives the element. */
-export interface ViewerRenderer {
-  /** Sets which axis of the file points up; the view is turned and framed again. */
-  setUp(up: ViewerUp): void;
-  /**
-   * Shows the file: its bytes (downloaded by the element, in parallel with the renderer's import),
-   * or, for a renderer that streams, the download as it arrives (the renderer reports its progress).
-   */
-  load(
-    source: Uint8Array | ByteStream,
-    signal: AbortSignal,
-    onProgress: (detail: ViewerProgressDetail) => void,
-  ): Promise<Omit<ViewerLoadDetail, 'src'> & { thinned?: Thinned }>;
-  /** What is shown, in a compact form that shows the same again (a splat renderer's .ksplat), if it has one. */
-  compact?(): Uint8Array | undefined;
-  /** The largest device-pixel ratio drawn. */
-  setMaxPixelRatio(ratio: number): void;
-  setAutoRotate(on: boolean): void;
-  /** A PNG of the current view. */
-  screenshot(): Promise<Blob>;
-  dispose(): void;
-}
-
-/** A scene drawn thinned to the splat budget: `shown` of its `total` splats. */
-export interface Thinned {
-  shown: number;
-  total: number;
-}
-
-export type RendererFactory = (canvas: HTMLCanvasElement, container: HTMLElement) => ViewerRenderer;
 
 type Status = 'idle' | 'loading' | 'loaded' | 'error';
 

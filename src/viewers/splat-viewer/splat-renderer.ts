@@ -8,7 +8,7 @@
  * judges formats by URL extension). It and the files it imports are the only importers of
  * three.js and @mkkellogg/gaussian-splats-3d for <splat-viewer>.
  */
-import type { ViewerRenderer } from '../shared/viewer-element.js';
+import type { ViewerRenderer } from '../shared/viewer-renderer.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { prepareSplats } from './splat-formats.js';

@@ -7,7 +7,7 @@
  */
 import { Box3, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import type { DropInViewer } from '@mkkellogg/gaussian-splats-3d';
-import type { ViewerUp } from '../shared/viewer-element.js';
+import type { ViewerUp } from '../shared/viewer-renderer.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';
 import { Orbit, frame, keyboardOrbit, rotateBox, uprightRotation } from '../shared/orbit.js';
