@@ -896,7 +896,7 @@ describe('<model-generator>: a value that lasts (README "Saving results")', func
     expect(el.result).to.deep.equal(value);
     expect(value).to.include({ v: 1, kind: 'model', status: 'succeeded', mode: 'prompt', quality: 'fast' });
     expect(value.asset).to.include({ type: 'model/gltf-binary', bytes: site.calls[0]!.blob.size, id: 'media-1' });
-    expect(value.asset!.url).to.match(/^\/tmp\/mg-kept-.*-model\.glb$/);
+    expect(value.asset!.url).to.match(/^\/tmp\/mg-kept-.*-model-[0-9a-f]{10}\.glb$/);
     expect(value.turntable).to.include({ type: 'video/mp4', bytes: site.calls[1]!.blob.size, id: 'media-2' });
     expect(value.poster).to.include({ type: 'image/png', bytes: site.calls[2]!.blob.size, id: 'media-3' });
     expect(value.stats).to.deep.equal(table(el));
@@ -938,7 +938,7 @@ describe('<model-generator>: a value that lasts (README "Saving results")', func
     await until(() => log.some((e) => e.type === 'change'), 60_000, '`change` once kept');
     await new Promise((r) => setTimeout(r, 400));
     expect(log.filter((e) => e.type === 'change')).to.have.length(1);
-    expect(JSON.parse(el.value).asset.url).to.match(/^\/tmp\/mg-kept-.*-model\.glb$/);
+    expect(JSON.parse(el.value).asset.url).to.match(/^\/tmp\/mg-kept-.*-model-[0-9a-f]{10}\.glb$/);
     expect(site.calls.map((c) => c.info.filename.replace(/-[0-9a-f]{10}\./, '.'))).to.deep.equal([
       'model.glb',
       'turntable.mp4',
