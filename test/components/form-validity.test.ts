@@ -20,7 +20,7 @@ runFormValidityCases(
 
 describe('form value errors', () => {
   it('a value that cannot be built is reported (window error), not swallowed', async () => {
-    const el = document.createElement('bg-tool') as Control & { formValue(): unknown };
+    const el = document.createElement('bg-tool') as unknown as Control & { formValue(): unknown };
     el.setAttribute('name', 'f');
     document.body.append(el);
     await el.updateComplete;

@@ -19,6 +19,7 @@ export type Control = HTMLElement & {
   checkValidity(): boolean;
   reportValidity(): boolean;
   setCustomValidity(message: string): void;
+  requestUpdate(): void;
   updateComplete: Promise<boolean>;
 };
 
@@ -77,7 +78,7 @@ export function runFormValidityCases(tags: readonly string[], create: Create, va
         expect(form.checkValidity()).to.equal(false);
         expect(invalid()).to.equal(2);
         // It stays through a render, as a native input's does.
-        el.requestUpdate?.();
+        el.requestUpdate();
         await el.updateComplete;
         expect(el.validity.customError).to.equal(true);
         el.setCustomValidity('');
