@@ -9,3 +9,4 @@ export * from './headshots-ready.js';
 export * from './headshot-choose.js';
 export * from './image-ready.js';
 export * from './request-expand.js';
+export * from './assets-released.js';

@@ -46,6 +46,7 @@ export type { BgToolValue } from './value.js';
  * @event mk-image-ready - The background was removed: `detail.blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response). Not for a value set from outside.
  * @event input - The value changed: a new result, not kept yet.
  * @event change - A result was committed (once it is kept, or keeping was not possible), or the user removed it ("Use another image", a new image).
+ * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
  * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.

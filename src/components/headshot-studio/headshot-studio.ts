@@ -47,6 +47,7 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
  * @event mk-headshot-choose - The user chose one headshot (`detail.slot`, `file`); it is now the value's `chosen` and `file`.
  * @event input - The value changed (a batch or a retried slot came back, a headshot was chosen) before it is kept.
  * @event change - A result was committed (the batch done, a retried slot landed, a headshot chosen), once its PNGs are kept; or the user removed it ("Use another photo", "Change style or versions").
+ * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
  * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.

@@ -49,6 +49,7 @@ export type { ModelValue } from './value.js';
  * @event mk-job-failed - The job failed; `detail.refunded` says whether the 2 credits came back.
  * @event input - The value changed while working: a job started (a `running` value), or it failed (the value is empty).
  * @event change - A model was committed (a job succeeded or was chosen, its files kept), once each; or the user went back to change the input (the value is empty).
+ * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
  * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.

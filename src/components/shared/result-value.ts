@@ -8,6 +8,7 @@
  * outlive its links. A value set from outside is checked first (a console warning names what is
  * wrong, and the element stays as it was), then shown by the element with no API call.
  */
+import { AssetsReleasedEvent, type AssetsReleasedDetail } from '../../events/assets-released.js';
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { KeepSource, KeptFile, MediaClient } from '../../client/media-client.js';
 import { safeUrl } from '../../internal/safe-url.js';
@@ -59,13 +60,7 @@ export interface AssetInfo {
 /** The site's own storage for results (a CMS media library): takes the file, answers where it now lives. */
 export type AssetHandler = (blob: Blob, info: AssetInfo) => Promise<{ id?: string; url: string }>;
 
-/** `mk-assets-released`'s detail: kept files the element's value named and no longer names. */
-export interface AssetsReleasedDetail {
-  /** The assets as the value named them (`id` is what `assetHandler` answered). */
-  assets: ResultAsset[];
-  /** `replaced`: a new result was committed in their place; `removed`: the user removed the result. */
-  reason: 'replaced' | 'removed';
-}
+export type { AssetsReleasedDetail };
 
 /** One file of a result to keep: from a finished job (the proxy streams it), or a blob this page holds. */
 export interface KeepFile {
@@ -440,7 +435,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
     this.#held = now;
     if (!gone.length) return;
     const detail: AssetsReleasedDetail = { assets: gone, reason };
-    this.#host.dispatchEvent(new CustomEvent('mk-assets-released', { detail, bubbles: true, composed: true }));
+    this.#host.dispatchEvent(new AssetsReleasedEvent(detail));
   }
 
   #fire(type: 'input' | 'change'): void {

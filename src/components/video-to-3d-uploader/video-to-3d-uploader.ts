@@ -53,6 +53,7 @@ const loadViews = () => import('./views.js');
  * @event mk-job-failed - The job failed or its result expired; `detail.refunded` says whether the 20 credits came back.
  * @event input - `value` changed while working (the job was created: a running value).
  * @event change - A scene was committed (the job succeeded, after its PLY was kept), or the user removed it (start another, a new video, a recent scene opened).
+ * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
  * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.
