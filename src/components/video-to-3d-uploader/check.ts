@@ -48,6 +48,8 @@ export class VideoCheckController implements ReactiveController {
   }
 
   hostConnected(): void {
+    // Moved in the page (into a dialog, say): the markers are this element's own conversion's.
+    if (this.file) return;
     // Set in this tab's session storage while a conversion runs (fit.ts, CONVERTING and CONVERTING_KEPT): a reload stopped it.
     let kept: KeptChosen | undefined;
     let name = '';
