@@ -43,15 +43,22 @@ const BUDGETS = {
   // 31 since issue 37 and issue 34's gone-file rule (measured 30.6 in a clean tree): the job list
   // read again after a failed read, the 'video gone' failure with its "Choose a video" action, and
   // the saved-file check every element runs when a value names a kept file. Issue 33 takes weight back.
-  'video-to-3d-uploader.js': 31,
+  // 33.5 since this round's fourth stop (measured 33.0): constraint validation as its own mixin
+  // (setCustomValidity, willValidate, labels: about 0.4 KiB, every product element), a reload
+  // converting again from the chosen video's kept copy (the check controller's glue), the stable
+  // keep key and unique file names handed to assetHandler, mk-assets-released, a field that adopts
+  // only its own job, and the limits line kept whole on one or two lines (a ResizeObserver).
+  // Issue 33 item 6 (the weight given back) is still open.
+  'video-to-3d-uploader.js': 33.5,
   // Issue 21's figures rounded up to the half KiB (measured 30.9, 18.3, 34.4, 43.9; the viewers
-  // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4).
-  'bg-tool.js': 32.5,
+  // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4). bg-tool 33 and model 46.5
+  // since this round's fourth stop (measured 32.7 and 45.9; what the uploader's note names).
+  'bg-tool.js': 33,
   // 19 since stop 30: safeUrl takes the document's own object URLs by one shared check
   // (isOwnObjectUrl, also MediaClient.fileUrl's; in an opaque frame only blob:null/<uuid>): measured 18.6.
   'credit-badge.js': 19,
   'headshot-studio.js': 36,
-  'model-generator.js': 45,
+  'model-generator.js': 46.5,
   // Issue 24: the viewers' shared base reads a download as it arrives (fetchStream) and shows a
   // streamed scene's progress line (with its English words): measured 13.6, 13.7 and 73.0.
   'glb-viewer.js': 14,
@@ -59,8 +66,9 @@ const BUDGETS = {
   // 69.5 and 75 since this round's security and phone-photo work (measured 69.2 and 74.5 in a
   // clean tree): the saved-file rule (a kept file read without cookies and sniffed before it becomes
   // a file), the photo fit's glue and facts line (the converter and HEIC decoder are lazy chunks).
-  'the five product elements on one page': 69.5,
-  'define.js (every tag)': 75,
+  // 71.5 and 77 since this round's fourth stop (measured 70.8 and 76.3; what the uploader's note names).
+  'the five product elements on one page': 71.5,
+  'define.js (every tag)': 77,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {
