@@ -13,6 +13,7 @@ export const BgTool = createComponent({
     // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).
     onChange: 'change' as EventName<Event & { target: BgToolElement }>,
     onInput: 'input' as EventName<Event & { target: BgToolElement }>,
+    onMkAssetsReleased: 'mk-assets-released' as EventName<GlobalEventHandlersEventMap['mk-assets-released']>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkImageReady: 'mk-image-ready' as EventName<GlobalEventHandlersEventMap['mk-image-ready']>,
     onMkRequestExpand: 'mk-request-expand' as EventName<GlobalEventHandlersEventMap['mk-request-expand']>,

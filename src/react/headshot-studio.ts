@@ -13,6 +13,7 @@ export const HeadshotStudio = createComponent({
     // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).
     onChange: 'change' as EventName<Event & { target: HeadshotStudioElement }>,
     onInput: 'input' as EventName<Event & { target: HeadshotStudioElement }>,
+    onMkAssetsReleased: 'mk-assets-released' as EventName<GlobalEventHandlersEventMap['mk-assets-released']>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkHeadshotChoose: 'mk-headshot-choose' as EventName<GlobalEventHandlersEventMap['mk-headshot-choose']>,
     onMkHeadshotsReady: 'mk-headshots-ready' as EventName<GlobalEventHandlersEventMap['mk-headshots-ready']>,

@@ -13,6 +13,7 @@ export const VideoTo3dUploader = createComponent({
     // The value's controlled pair: `value` in, `onChange` (a committed result) and `onInput` out (event.target.value).
     onChange: 'change' as EventName<Event & { target: VideoTo3dUploaderElement }>,
     onInput: 'input' as EventName<Event & { target: VideoTo3dUploaderElement }>,
+    onMkAssetsReleased: 'mk-assets-released' as EventName<GlobalEventHandlersEventMap['mk-assets-released']>,
     onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
     onMkJobCreated: 'mk-job-created' as EventName<GlobalEventHandlersEventMap['mk-job-created']>,
     onMkJobFailed: 'mk-job-failed' as EventName<GlobalEventHandlersEventMap['mk-job-failed']>,
