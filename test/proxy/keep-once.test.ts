@@ -102,8 +102,7 @@ describe('one keep per result across proxy instances', () => {
     }
     assert.equal(objectsIn(dir).length, 3, 'one stored object per file');
     const total = kept.filter((k) => k.status === 201).reduce((n, k) => n + k.bytes, 0);
-    const used =
-      (await sessionView(one, ann)).results.used_bytes + (await sessionView(two, ben)).results.used_bytes;
+    const used = (await sessionView(one, ann)).results.used_bytes + (await sessionView(two, ben)).results.used_bytes;
     assert.equal(used, total, 'the bytes count once, to whoever kept each file');
   });
 });
