@@ -6,8 +6,8 @@
 //
 // A ```js or ```jsx block whose first line is `// test/apps/<app>/<path>` is that example app's
 // file, word for word (the recipes under "In a CMS"): it must equal the file (which the app's
-// journey runs, scripts/apps.mjs), and it is written to .github/readme-examples/apps/<app>/<path>,
-// where tsconfig.readme.json checks it as JavaScript (checkJs) against the package's types.
+// journey runs, scripts/apps.mjs), and tsconfig.readme.json checks that file where it stands, as
+// JavaScript (checkJs) against the package's types.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,33 +43,21 @@ for (const name of readdirSync(dir)) {
     if (!check) rmSync(join(dir, name));
   }
 }
-// The example apps' files the README shows: the same text, and a copy for the type check.
-const appsDir = join(dir, 'apps');
+// The example apps' files the README shows: the same text as the app's file, which
+// tsconfig.readme.json type-checks where it stands (each must be in its "include").
 const differ = [];
-const wantApps = new Map();
+const unchecked = [];
+const readmeConfig = readFileSync(join(root, 'tsconfig.readme.json'), 'utf8');
 for (const [path, code] of appBlocks) {
   const file = join(root, path);
   if (!existsSync(file) || readFileSync(file, 'utf8') !== code) differ.push(path);
-  wantApps.set(join(appsDir, path.slice('test/apps/'.length)), code);
+  if (!readmeConfig.includes(JSON.stringify(path))) unchecked.push(path);
 }
-const walkFiles = (d) =>
-  existsSync(d)
-    ? readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? walkFiles(join(d, e.name)) : [join(d, e.name)],
-      )
-    : [];
-for (const [file, code] of wantApps) {
-  if (existsSync(file) && readFileSync(file, 'utf8') === code) continue;
-  stale.push(file.slice(dir.length + 1));
-  if (!check) {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, code);
-  }
-}
-for (const file of walkFiles(appsDir)) {
-  if (wantApps.has(file)) continue;
-  stale.push(file.slice(dir.length + 1));
-  if (!check) rmSync(file);
+if (unchecked.length) {
+  console.error(
+    `tsconfig.readme.json's "include" must list the example app files the README shows: ${unchecked.join(', ')}.`,
+  );
+  process.exit(1);
 }
 if (differ.length) {
   console.error(
@@ -82,5 +70,5 @@ if (check && stale.length) {
   process.exit(1);
 }
 console.log(
-  `${want.size} README examples, ${wantApps.size} example app files${stale.length && !check ? ` (updated ${stale.join(', ')})` : ''}`,
+  `${want.size} README examples, ${appBlocks.length} example app files${stale.length && !check ? ` (updated ${stale.join(', ')})` : ''}`,
 );
