@@ -4,7 +4,7 @@
  * (the sandbox behind it starts afresh; the kept files do not). Streams in and out: `cache.put`
  * takes the stream as it comes, and a range is a slice of the stored Blob.
  */
-import { checkKey, keptMetaOf, type KeptRange, type ResultStore } from '../proxy/results.js';
+import { checkKey, keptMetaOf, type KeptRange, type ResultStore } from '../proxy/keep/result-store.js';
 
 const META = 'x-mediakit-kept-meta';
 const BYTES = 'x-mediakit-kept-bytes';

@@ -12,8 +12,8 @@
  */
 import { createProxy } from '../proxy/create-proxy.js';
 import type { Proxy } from '../proxy/options.js';
-import type { ResultStore } from '../proxy/results.js';
-import type { SecretOption } from '../proxy/secrets.js';
+import type { ResultStore } from '../proxy/keep/result-store.js';
+import type { SecretOption } from '../proxy/tokens/secrets.js';
 import { ownedBy, playgroundPaths, under } from './target.js';
 import { createBrowserSandbox } from '../sandbox/browser/index.js';
 import type { SandboxPlatform } from '../sandbox/platform.js';

@@ -1,12 +1,12 @@
 /** What every part of one proxy shares, and what one routed call carries. */
 import type { RouteSpec } from '../api/index.js';
-import type { BufferPool } from './body-guard.js';
-import type { Budget } from './budget.js';
-import type { Sealer } from './handles.js';
+import type { BufferPool } from './edge/body-guard.js';
+import type { Budget } from './budget/budget.js';
+import type { Sealer } from './tokens/handles.js';
 import type { Settings } from './options.js';
-import type { Log } from './respond.js';
-import type { VerifiedSession } from './tokens.js';
-import type { Upstream } from './upstream.js';
+import type { Log } from './edge/respond.js';
+import type { VerifiedSession } from './tokens/tokens.js';
+import type { Upstream } from './edge/upstream.js';
 
 export interface Ctx {
   settings: Settings;
@@ -30,4 +30,4 @@ export interface Call {
   headers: Record<string, string>;
 }
 
-export { readJson, readText } from './read-body.js';
+export { readJson, readText } from './edge/read-body.js';

@@ -15,24 +15,24 @@
  * handles.ts, keep.ts and body-guard.ts. See README "Security model" for what each value can do.
  */
 import { ApiError, matchRoute, routePath } from '../api/index.js';
-import { BufferPool } from './body-guard.js';
-import { Budget } from './budget.js';
-import { charged } from './charged.js';
+import { BufferPool } from './edge/body-guard.js';
+import { Budget } from './budget/budget.js';
+import { charged } from './budget/charged.js';
 import type { Call, Ctx } from './context.js';
 import { readJson } from './context.js';
-import { downloadByHandle, poll, serveFile } from './files.js';
-import { Sealer } from './handles.js';
-import { Keeper } from './keep.js';
+import { downloadByHandle, poll, serveFile } from './edge/files.js';
+import { Sealer } from './tokens/handles.js';
+import { Keeper } from './keep/keep.js';
 import { resolveOptions, type Proxy, type ProxyOptions } from './options.js';
-import { normalizeBasePath, pathProblem } from './paths.js';
-import { POLICIES } from './policy.js';
-import { cors, errorResponse, json, makeLog, messageOf, refuse } from './respond.js';
-import { makeRedactor } from './rewrite.js';
-import { Keyring } from './secrets.js';
-import { Sessions } from './session.js';
-import { MemoryStore, type ByteLedgers } from './store.js';
-import { signToken, type VerifiedSession } from './tokens.js';
-import { Upstream } from './upstream.js';
+import { normalizeBasePath, pathProblem } from './edge/paths.js';
+import { POLICIES } from './edge/policy.js';
+import { cors, errorResponse, json, makeLog, messageOf, refuse } from './edge/respond.js';
+import { makeRedactor } from './edge/rewrite.js';
+import { Keyring } from './tokens/secrets.js';
+import { Sessions } from './tokens/session.js';
+import { MemoryStore, type ByteLedgers } from './state/state-store.js';
+import { signToken, type VerifiedSession } from './tokens/tokens.js';
+import { Upstream } from './edge/upstream.js';
 
 export type {
   AuthorizeResult,

@@ -16,9 +16,9 @@ export {
   type ResultStore,
   type KeptMeta,
   type KeptRange,
-} from './results.js';
+} from './keep/result-store.js';
 export { toNodeHandler } from './node.js';
-export { MemoryStore, type ProxyStore } from './store.js';
-export { RedisStore, type RedisEvalClient } from './redis-store.js';
-export type { SessionClaims } from './tokens.js';
-export type { SecretOption, SecretEntry } from './secrets.js';
+export { MemoryStore, type ProxyStore } from './state/state-store.js';
+export { RedisStore, type RedisEvalClient } from './state/redis-store.js';
+export type { SessionClaims } from './tokens/tokens.js';
+export type { SecretOption, SecretEntry } from './tokens/secrets.js';

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nodeListener } from '../server/node.js';
-import { targetProblem } from './paths.js';
+import { targetProblem } from './edge/paths.js';
 import type { Proxy } from './create-proxy.js';
 
 export function toNodeHandler(proxy: Pick<Proxy, 'fetch' | 'basePath'>) {

@@ -3,10 +3,10 @@
  * `createProxy`, with defaults filled in. An error names the option and the value that was passed.
  */
 import type { Capability } from '../api/index.js';
-import type { ResultStore } from './results.js';
-import type { SecretOption } from './secrets.js';
-import type { ProxyStore } from './store.js';
-import type { SessionClaims } from './tokens.js';
+import type { ResultStore } from './keep/result-store.js';
+import type { SecretOption } from './tokens/secrets.js';
+import type { ProxyStore } from './state/state-store.js';
+import type { SessionClaims } from './tokens/tokens.js';
 
 /** What the site's `authorize` hook returns for a signed-in (or anonymous but allowed) end user. */
 export interface AuthorizeResult {

@@ -16,7 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createProxy, fileResultStore, type ResultStore } from '../../src/proxy/index.js';
-import { s3ResultStore } from '../../src/proxy/s3-store.js';
+import { s3ResultStore } from '../../src/proxy/keep/s3-result-store.js';
 import { syntheticUpstream } from '../fixtures/synthetic-upstream.js';
 
 const MiB = 1024 * 1024;

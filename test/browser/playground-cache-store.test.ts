@@ -3,7 +3,7 @@
 // and a stream that breaks leaves nothing under its key.
 import { expect } from '@open-wc/testing';
 import { cacheResultStore } from '../../src/playground/cache-store.js';
-import type { KeptMeta } from '../../src/proxy/results.js';
+import type { KeptMeta } from '../../src/proxy/keep/result-store.js';
 
 const meta: KeptMeta = {
   type: 'model/gltf-binary',

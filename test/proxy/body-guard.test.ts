@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { guardBody, type GuardState } from '../../src/proxy/body-guard.js';
+import { guardBody, type GuardState } from '../../src/proxy/edge/body-guard.js';
 import { createProxy } from '../../src/proxy/index.js';
 import { SECRET } from './harness.js';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createProxy, fileResultStore, type ResultStore } from '../../src/proxy/index.js';
-import { s3ResultStore } from '../../src/proxy/s3-store.js';
+import { s3ResultStore } from '../../src/proxy/keep/s3-result-store.js';
 import { makeImage } from '../fixtures/media.js';
 import { bearer, SECRET, startStack, type Stack } from './harness.js';
 import { imageInit } from './keep-suite.js';

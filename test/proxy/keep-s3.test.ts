@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { s3ResultStore } from '../../src/proxy/s3-store.js';
+import { s3ResultStore } from '../../src/proxy/keep/s3-result-store.js';
 import { startS3, type FakeS3 } from '../fixtures/s3.js';
 import { makeImage } from '../fixtures/media.js';
 import { syntheticUpstream } from '../fixtures/synthetic-upstream.js';

@@ -15,8 +15,8 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig, Plugin, ViteDevServer } from 'vite';
 import { createDevStack, type DevStack } from '../../src/dev/index.js';
-import { Sealer } from '../../src/proxy/handles.js';
-import { Keyring } from '../../src/proxy/secrets.js';
+import { Sealer } from '../../src/proxy/tokens/handles.js';
+import { Keyring } from '../../src/proxy/tokens/secrets.js';
 import { makeImage } from '../fixtures/media.js';
 import { SECRET, startStack } from '../proxy/harness.js';
 

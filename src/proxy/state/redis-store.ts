@@ -7,7 +7,7 @@
  * refuses the request when the store fails (fail closed), so a client that queues commands while
  * reconnecting is fine.
  */
-import type { ProxyStore } from './store.js';
+import type { ProxyStore } from './state-store.js';
 
 /** The one method the store uses (node-redis `client.eval`). */
 export interface RedisEvalClient {

@@ -3,7 +3,7 @@
  * Dispatch, body handling, pricing, URL checks and the shape of the answer are read from here;
  * adding an endpoint means adding a row.
  */
-import { COSTS, headshotCharge, parseVariants, type Capability, type RouteName } from '../api/index.js';
+import { COSTS, headshotCharge, parseVariants, type Capability, type RouteName } from '../../api/index.js';
 import type { FileKind } from './rewrite.js';
 
 /** A request body the proxy read: the JSON object or the form. */

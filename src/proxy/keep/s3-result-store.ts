@@ -22,9 +22,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { checkKey, keptMetaOf, type KeptMeta, type ResultStore } from './results.js';
+import { checkKey, keptMetaOf, type KeptMeta, type ResultStore } from './result-store.js';
 
-export type { KeptMeta, ResultStore } from './results.js';
+export type { KeptMeta, ResultStore } from './result-store.js';
 
 export interface S3ResultStoreOptions {
   /** A configured `S3Client` from `@aws-sdk/client-s3`. */

@@ -15,7 +15,7 @@ import {
   type ModelJob,
   type ModelStats,
   type VideoJob,
-} from '../api/index.js';
+} from '../../api/index.js';
 
 /** The kinds of file a ticket serves; each has one fixed Content-Type and file name. */
 export const FILE_KINDS = {

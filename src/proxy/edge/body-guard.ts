@@ -9,7 +9,7 @@
  *   deadline for the whole body, and a byte pool with a cap per subject and a cap for all
  *   subjects together.
  */
-import { ApiError } from '../api/index.js';
+import { ApiError } from '../../api/index.js';
 
 /** Bytes held in memory by bodies being read, per subject and in total. */
 export class BufferPool {

@@ -5,8 +5,8 @@
  * refused too. Upstream must still check after its own resolution (DNS can change in between);
  * the sandbox does.
  */
-import { isBlockedAddress, isIpLiteral, remoteUrlProblem } from '../api/index.js';
-import type { RemoteImagesPolicy } from './options.js';
+import { isBlockedAddress, isIpLiteral, remoteUrlProblem } from '../../api/index.js';
+import type { RemoteImagesPolicy } from '../options.js';
 import { refuse } from './respond.js';
 
 type Lookup = (host: string) => Promise<string[]>;

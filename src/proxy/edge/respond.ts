@@ -2,8 +2,8 @@
  * What the proxy answers with: JSON and error envelopes (messages redacted), CORS headers, and the
  * log (redacted, control characters escaped so an upstream message cannot forge a log line).
  */
-import { ApiError, HEADERS, type ErrorCode } from '../api/index.js';
-import type { ProxyLogEvent } from './options.js';
+import { ApiError, HEADERS, type ErrorCode } from '../../api/index.js';
+import type { ProxyLogEvent } from '../options.js';
 
 export const PROXY_HEADERS = [
   HEADERS.creditsCharged,

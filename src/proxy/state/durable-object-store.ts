@@ -13,8 +13,8 @@
  * createProxy({ ..., store: new DurableObjectStore(env.MEDIAKIT_STORE) });
  * ```
  */
-import type { ProxyStore } from './store.js';
-import { forgetAt, runStep, unchanged, type StepName, type StoreRecord } from './store-records.js';
+import type { ProxyStore } from './state-store.js';
+import { forgetAt, runStep, unchanged, type StepName, type StoreRecord } from './state-records.js';
 
 /** The parts of a Durable Object namespace binding the store uses. */
 export interface DurableObjectNamespaceLike {

@@ -2,10 +2,10 @@
  * The upstream side: URLs built from the route table only, the call itself with its outcome
  * classified (sent or certainly not sent), and upstream errors mapped to what a browser may see.
  */
-import { ApiError, type Capability } from '../api/index.js';
+import { ApiError, type Capability } from '../../api/index.js';
 import { knownCode } from './rewrite.js';
 import { messageOf, type Log } from './respond.js';
-import { buildRequest, RequestNotBuilt, supportedRedirect } from './runtime.js';
+import { buildRequest, RequestNotBuilt, supportedRedirect } from '../runtime.js';
 import { readText } from './read-body.js';
 
 /** Why an upstream call produced no answer, and whether upstream may have acted on it. */

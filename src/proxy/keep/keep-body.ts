@@ -7,10 +7,10 @@
  * the stream under a pending entry with a time to live, renewed while the keep runs, so a proxy
  * that dies mid-keep holds no quota for good.
  */
-import { ApiError, sniffImage } from '../api/index.js';
-import { guardStream, readBuffered } from './body-guard.js';
-import type { Ctx } from './context.js';
-import type { ByteLedgers } from './store.js';
+import { ApiError, sniffImage } from '../../api/index.js';
+import { guardStream, readBuffered } from '../edge/body-guard.js';
+import type { Ctx } from '../context.js';
+import type { ByteLedgers } from '../state/state-store.js';
 
 /** The most bytes of a keep's JSON body. */
 const MAX_JSON_BYTES = 4096;

@@ -9,10 +9,10 @@
  * name, opens a scope's handle. Such a handle carries the digest of the subject that was charged,
  * so a failed job's refund goes back to that subject's budget whoever polls it.
  */
-import { refuse } from './respond.js';
-import { FILE_KINDS, type FileKind, type Rewriter } from './rewrite.js';
+import { refuse } from '../edge/respond.js';
+import { FILE_KINDS, type FileKind, type Rewriter } from '../edge/rewrite.js';
 import type { Keyring } from './secrets.js';
-import type { Capability } from '../api/index.js';
+import type { Capability } from '../../api/index.js';
 
 /** What a job handle carries. */
 export interface JobHandle {

@@ -20,17 +20,17 @@ import {
   MAX_JSON_DEPTH,
   maxRequestBytes,
   routePath,
-} from '../api/index.js';
-import { guardBody, readBuffered, type GuardState } from './body-guard.js';
+} from '../../api/index.js';
+import { guardBody, readBuffered, type GuardState } from '../edge/body-guard.js';
 import { remainingOf, type Reservation } from './budget.js';
-import { readJson, readText, type Call, type Ctx } from './context.js';
-import type { ChargedPolicy, ParsedBody } from './policy.js';
-import { checkRemoteImage } from './remote-images.js';
-import { json, refuse } from './respond.js';
-import { headshotView, imageToolView, modelJobView } from './rewrite.js';
-import { hmac } from './secrets.js';
-import { anySignal } from './runtime.js';
-import { Upstream, UpstreamFailure } from './upstream.js';
+import { readJson, readText, type Call, type Ctx } from '../context.js';
+import type { ChargedPolicy, ParsedBody } from '../edge/policy.js';
+import { checkRemoteImage } from '../edge/remote-images.js';
+import { json, refuse } from '../edge/respond.js';
+import { headshotView, imageToolView, modelJobView } from '../edge/rewrite.js';
+import { hmac } from '../tokens/secrets.js';
+import { anySignal } from '../runtime.js';
+import { Upstream, UpstreamFailure } from '../edge/upstream.js';
 
 const encoder = new TextEncoder();
 /** The largest JSON answer read from upstream (a headshot batch of four PNGs is a few MB). */

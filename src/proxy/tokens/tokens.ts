@@ -6,7 +6,7 @@
  * audience, and requires every claim; any failure is the same "not a valid session" to the caller.
  */
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors } from 'jose';
-import { CAPABILITIES, type Capability } from '../api/index.js';
+import { CAPABILITIES, type Capability } from '../../api/index.js';
 import { canonicalCompact, type Keyring } from './secrets.js';
 
 export const TOKEN_TYPE = 'mediakit-session+jwt';

@@ -7,12 +7,12 @@
  * budget. Each charged call reserves under an id of its own: a request can only ever settle or
  * release the reservation it created.
  */
-import { HEADERS } from '../api/index.js';
-import type { RateBucket, Settings } from './options.js';
-import { messageOf, refuse, refuseWith, type Log } from './respond.js';
-import { digestName } from './secrets.js';
-import type { ProxyStore } from './store.js';
-import type { SessionClaims } from './tokens.js';
+import { HEADERS } from '../../api/index.js';
+import type { RateBucket, Settings } from '../options.js';
+import { messageOf, refuse, refuseWith, type Log } from '../edge/respond.js';
+import { digestName } from '../tokens/secrets.js';
+import type { ProxyStore } from '../state/state-store.js';
+import type { SessionClaims } from '../tokens/tokens.js';
 
 /** One call's hold on the budget: the ledgers it reserved in (the subject's, and the site-wide one when configured). */
 export interface Reservation {

@@ -3,10 +3,10 @@
  * budget; every API call is authenticated by its token. Verified tokens are remembered until they
  * expire (a poll then costs no signature check), keyed by the whole token text.
  */
-import { type Capability } from '../api/index.js';
-import type { Ctx } from './context.js';
-import type { AuthorizeResult, ProxyOptions } from './options.js';
-import { json, messageOf, refuse } from './respond.js';
+import { type Capability } from '../../api/index.js';
+import type { Ctx } from '../context.js';
+import type { AuthorizeResult, ProxyOptions } from '../options.js';
+import { json, messageOf, refuse } from '../edge/respond.js';
 import type { Keyring } from './secrets.js';
 import {
   checkClaims,

@@ -3,13 +3,13 @@
  * mirrored download endpoints, and download tickets. Downloads stream; a ticket counts against
  * the poll rate limit of the subject it was minted for.
  */
-import { ApiError, routePath, type Capability } from '../api/index.js';
-import type { Call, Ctx } from './context.js';
-import type { JobHandle } from './handles.js';
+import { ApiError, routePath, type Capability } from '../../api/index.js';
+import type { Call, Ctx } from '../context.js';
+import type { JobHandle } from '../tokens/handles.js';
 import type { DownloadPolicy, PollPolicy } from './policy.js';
 import { json, refuse } from './respond.js';
 import { FILE_KINDS, modelJobView, videoJobView, type FileKind } from './rewrite.js';
-import { anySignal } from './runtime.js';
+import { anySignal } from '../runtime.js';
 
 const MAX_JOB_BYTES = 1024 * 1024;
 

@@ -7,7 +7,7 @@
  * ids; tokens name their secret's id in the `kid` header, sealed values are tried against each
  * secret in turn (newest first), and only the current secret makes new ones.
  */
-import { fromBase64, toBase64Url } from '../api/index.js';
+import { fromBase64, toBase64Url } from '../../api/index.js';
 
 export interface SecretEntry {
   /** A short, non-secret name for the secret (the token's `kid`). */

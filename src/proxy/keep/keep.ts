@@ -19,19 +19,19 @@
  * What a keep reads (its JSON body, the bytes it streams, the quota held meanwhile) is in
  * keep-body.ts. Under `access` other than 'public', a store's own URL is never answered.
  */
-import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, type Capability } from '../api/index.js';
-import type { Ctx } from './context.js';
-import { fetchJob, isDownloadOrigin } from './files.js';
+import { ApiError, HEADERS, IDEMPOTENCY_KEY_PATTERN, type Capability } from '../../api/index.js';
+import type { Ctx } from '../context.js';
+import { fetchJob, isDownloadOrigin } from '../edge/files.js';
 import { countedBody, PendingHold, readKeepJson, type CountedSpec } from './keep-body.js';
-import type { Binding } from './handles.js';
-import type { ProxyOptions, ResolvedResults } from './options.js';
-import { json, messageOf, refuse } from './respond.js';
-import type { KeptMeta, KeptRange } from './results.js';
-import { FILE_KINDS } from './rewrite.js';
-import type { Sessions } from './session.js';
-import type { ByteLedgers } from './store.js';
-import type { SessionClaims, VerifiedSession } from './tokens.js';
-import { UpstreamFailure } from './upstream.js';
+import type { Binding } from '../tokens/handles.js';
+import type { ProxyOptions, ResolvedResults } from '../options.js';
+import { json, messageOf, refuse } from '../edge/respond.js';
+import type { KeptMeta, KeptRange } from './result-store.js';
+import { FILE_KINDS } from '../edge/rewrite.js';
+import type { Sessions } from '../tokens/session.js';
+import type { ByteLedgers } from '../state/state-store.js';
+import type { SessionClaims, VerifiedSession } from '../tokens/tokens.js';
+import { UpstreamFailure } from '../edge/upstream.js';
 
 /** What a keep answers, and what the page stores. */
 export interface Kept {

@@ -12,8 +12,8 @@
  * A Deno KV value holds at most 64 KiB: a subject's budget window records every call id it
  * settled (about 45 bytes each), so one subject can make about 1,400 charged calls a window.
  */
-import type { ProxyStore } from './store.js';
-import { forgetAt, runStep, unchanged, type StepName, type StoreRecord } from './store-records.js';
+import type { ProxyStore } from './state-store.js';
+import { forgetAt, runStep, unchanged, type StepName, type StoreRecord } from './state-records.js';
 
 type KvKey = readonly unknown[];
 
