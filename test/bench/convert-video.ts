@@ -56,7 +56,8 @@ function renderers(profile: string): RendererMemory[] {
 }
 
 const PAGE = `
-import { planFit, convertVideo } from '${join(root, 'src/client/fit-video.ts')}';
+import { planFit } from '${join(root, 'src/client/fit-video.ts')}';
+import { convertVideo } from '${join(root, 'src/client/fit-video-convert.ts')}';
 window.run = async (reasons) => {
   // Chosen as a user chooses it: a File the browser reads from disk.
   const file = document.querySelector('input').files[0];

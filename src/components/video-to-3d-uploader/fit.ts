@@ -8,21 +8,13 @@ import type { ReactiveControllerHost } from 'lit';
 import { sniffVideo, LIMITS } from '../../api/index.js';
 import type { CheckedVideo } from '../../client/validate-video.js';
 import { ValidationError } from '../../client/validate.js';
-import {
-  clampTrim,
-  convertVideo,
-  dropChosen,
-  filmstrip,
-  keepChosen,
-  planFit,
-  probeVideo,
-  type ConvertProgress,
-  type FitPlan,
-  type FitReason,
-} from '../../client/fit-video.js';
+import { clampTrim, planFit, probeVideo, type FitPlan, type FitReason } from '../../client/fit-video.js';
+import { convertVideo, type ConvertProgress } from '../../client/fit-video-convert.js';
+import { dropChosen, keepChosen } from '../../client/fit-video-files.js';
+import { filmstrip } from '../../client/fit-video-filmstrip.js';
 
 export type { FitPlan } from '../../client/fit-video.js';
-export { dropChosen, keptChosen } from '../../client/fit-video.js';
+export { dropChosen, keptChosen } from '../../client/fit-video-files.js';
 
 /** Set in this tab's session storage while a conversion runs: a reload during it says so (check.ts reads it). */
 export const CONVERTING = 'mediakit-converting';
