@@ -12,7 +12,21 @@ import '../../src/components/bg-tool/define.js';
 import '../../src/components/headshot-studio/define.js';
 import '../../src/components/model-generator/define.js';
 import '../../src/components/video-to-3d-uploader/define.js';
+import { LitElement } from 'lit';
+import { itemsLine } from '../../src/components/shared/limits.js';
+import { elementStyles } from '../../src/components/shared/styles.js';
 import { until } from '../fixtures/browser.js';
+
+/** A box with the elements' styles showing one line of items (the uploader's converting figures). */
+class ItemsProbe extends LitElement {
+  static override styles = elementStyles;
+  static override properties = { items: { attribute: false } };
+  items: string[] = [];
+  override render() {
+    return itemsLine(this.items, 'muted nums');
+  }
+}
+customElements.define('items-line-probe', ItemsProbe);
 
 const ELEMENTS = {
   'video-to-3d-uploader': '/mk-video',
@@ -119,5 +133,22 @@ describe('drop zones: the limits line', function () {
     const text = (await limitsOf('video-to-3d-uploader', 1000, 'en')).textContent!.replace(/\s+/g, ' ');
     expect(text).to.include('MP4 or MOV');
     expect(text).to.match(/longer or larger.*made to fit/i);
+  });
+
+  it('the converting figures ("42% · 1,234 of 5,400 frames · about 3 minutes left") never leave a separator at a line end', async () => {
+    for (const width of [600, 390, 320, 240, 180]) {
+      const wrap = await fixture<HTMLDivElement>(html`<div style="inline-size:${width}px"></div>`);
+      const probe = document.createElement('items-line-probe') as ItemsProbe;
+      probe.items = ['42%', '1,234 of 5,400 frames', 'about 3 minutes left'];
+      wrap.append(probe);
+      await probe.updateComplete;
+      for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
+      const lines = renderedLines(probe.shadowRoot!.querySelector<HTMLElement>('p')!);
+      for (const line of lines) {
+        expect(line.startsWith(SEPARATOR), `${width} px: ${JSON.stringify(lines)}`).to.equal(false);
+        expect(line.endsWith(SEPARATOR), `${width} px: ${JSON.stringify(lines)}`).to.equal(false);
+      }
+      expect(lines.join(' ').replace(/· /g, ''), `${width} px`).to.include('1,234 of 5,400 frames');
+    }
   });
 });

@@ -95,19 +95,28 @@ const observer =
  */
 export function limitsLine(text: string): TemplateResult {
   const [line = '', ...note] = text.split('\n');
+  return html`<div id="limits" class="limits-wrap">
+    ${itemsLine(line.split(' · '), 'muted limits')}
+    ${note.length ? html`<p class="muted limits-note">${note.join(' ')}</p>` : ''}
+  </div>`;
+}
+
+/**
+ * A line of short items joined by "·" that wraps between items and never leaves a "·" at the
+ * start or end of a line (the limits line, the converting figures). The `items-line` class
+ * carries the wrapping rules; `className` adds the look.
+ */
+export function itemsLine(items: readonly string[], className = 'muted limits'): TemplateResult {
   const look = (el: Element | undefined) => {
     if (!el || !observer) return;
     observer.observe(el);
     // New words in the same box (a language loaded): the observer sees no new size.
     requestAnimationFrame(() => markLineStarts(el));
   };
-  return html`<div id="limits" class="limits-wrap">
-    <p class="muted limits" ${ref(look)}>${line
-      .split(' · ')
-      .map(
-        (item, i) =>
-          html`${i ? ' ' : ''}<span class="item ${item.length <= 24 ? 'keep' : ''}">${i ? SEPARATOR : ''}${item}</span>`,
-      )}</p>
-    ${note.length ? html`<p class="muted limits-note">${note.join(' ')}</p>` : ''}
-  </div>`;
+  return html`<p class="items-line ${className}" ${ref(look)}>${items
+    .filter(Boolean)
+    .map(
+      (item, i) =>
+        html`${i ? ' ' : ''}<span class="item ${item.length <= 24 ? 'keep' : ''}">${i ? SEPARATOR : ''}${item}</span>`,
+    )}</p>`;
 }

@@ -223,13 +223,13 @@ export const base = css`
     display: grid;
     gap: calc(var(--_space) / 2);
   }
-  .limits {
+  .items-line {
     text-wrap: balance;
   }
-  .limits .keep {
+  .items-line .keep {
     white-space: nowrap;
   }
-  .limits [data-line-start] > .sep {
+  .items-line [data-line-start] > .sep {
     display: none;
   }
   .limits-note {

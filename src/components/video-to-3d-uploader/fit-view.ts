@@ -6,6 +6,7 @@
 import { html, nothing } from 'lit';
 import { LIMITS } from '../../api/index.js';
 import { addEnglish } from '../shared/localize.js';
+import { itemsLine } from '../shared/limits.js';
 import { renderProgress } from '../shared/progress.js';
 import type { AdvisedRefusal } from './fit.js';
 import { fitStrings } from './fit-strings.js';
@@ -89,7 +90,7 @@ export function renderConverting(v: UploaderView) {
     <p><strong>${t.term('vtConverting')}</strong> <span class="muted">${v.video.file?.name}</span></p>
     ${v.video.restarted ? html`<p class="notice" role="status" data-restarted>${t.term('vtConvertRestarted', { name: v.video.restarted })}</p>` : nothing}
     ${renderProgress(p.fraction, t.term('vtConvertValue', { percent, frames: p.frames, total: p.totalFrames }))}
-    <p class="muted nums">${t.f.percent(percent / 100)} · ${frames}${left ? html` · ${left}` : nothing}</p>
+    ${itemsLine([t.f.percent(percent / 100), frames, left], 'muted nums')}
     <p class="notice">${t.term('vtConvertFree')}</p>
     <div class="actions"><button type="button" part="cancel-button" class="secondary" @click=${v.cancel}>${t.term('cancel')}</button></div>
   </div>`;
