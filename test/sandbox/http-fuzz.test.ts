@@ -5,7 +5,9 @@
  * FUZZ_SEED repeats a run). Every target answers every request: no 5xx, no hang past 10 s after
  * the body ended, no connection dropped without an answer, no process dying, and no control
  * plane served to a foreign Host. A 5xx that Vite itself answers for a path the dev stack passed
- * on to it (a module it cannot load: `/@fs/<file>/<more>` is ENOTDIR) is listed, not failed.
+ * on to it (a module it cannot load: `/@fs/<file>/<more>` is ENOTDIR) is listed, not failed; so is
+ * a failure that answers properly when the same request is sent again at once (a moment's load on
+ * a busy CI machine), at most one in a thousand: a handling bug fails the same way twice.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -22,7 +24,11 @@ describe('HTTP fuzz: generated requests against every server of the package', ()
       log: () => {},
     });
     console.log(formatReport(report));
-    for (const f of report.findings.slice(0, 20)) console.log(`  ${f.target} ${f.kind} ${f.detail}: ${f.request}`);
+    // Failures first: the report is what a red CI run shows.
+    const findings = [...report.findings].sort(
+      (a, b) => Number(a.kind === "Vite's 5xx") - Number(b.kind === "Vite's 5xx"),
+    );
+    for (const f of findings.slice(0, 20)) console.error(`  ${f.target} ${f.kind} ${f.detail}: ${f.request}`);
     for (const line of report.stderr.slice(0, 20)) console.log(`  stderr ${line}`);
     let total = 0;
     for (const [name, c] of report.counts) {
@@ -31,6 +37,10 @@ describe('HTTP fuzz: generated requests against every server of the package', ()
       assert.equal(c.s5xx, 0, `${name}: ${c.s5xx} answers were 5xx`);
       assert.equal(c.hangs, 0, `${name}: ${c.hangs} requests had no answer within 10 s`);
       assert.equal(c.crashes, 0, `${name}: ${c.crashes} requests were dropped or met a dead process`);
+      assert.ok(
+        c.transient <= PER_TARGET / 1000,
+        `${name}: ${c.transient} requests failed once and answered when sent again`,
+      );
       assert.equal(
         c.foreignHost,
         0,

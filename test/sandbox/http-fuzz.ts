@@ -45,6 +45,12 @@ export interface Counts {
    * when more body arrives at a closed socket) took the answer with it. Counted under their status too.
    */
   retried: number;
+  /**
+   * Requests that failed once (a 5xx, no answer in time, or closed without one) and answered
+   * properly when sent again at once: a moment's load on a busy machine (a store call past its
+   * timeout), not a handling bug, which fails the same way twice. Listed in the findings.
+   */
+  transient: number;
   /** Dev stack only: 5xx answered by Vite's own routes (not the package's), listed in the findings, not failures. */
   vite5xx: number;
   /** 2xx answers of a control plane (the sandbox's `/__sandbox/*`, the dev stack's `__sandbox`/`__dev`) to a foreign Host. */
@@ -55,7 +61,7 @@ export interface Counts {
 
 export interface Finding {
   target: TargetName;
-  kind: '5xx' | 'hang' | 'crash' | "Vite's 5xx" | 'foreign Host served';
+  kind: '5xx' | 'hang' | 'crash' | "Vite's 5xx" | 'foreign Host served' | 'transient';
   detail: string;
   request: string;
 }
@@ -1024,6 +1030,7 @@ function emptyCounts(): Counts {
     crashes: 0,
     cutClosed: 0,
     retried: 0,
+    transient: 0,
     vite5xx: 0,
     foreignHost: 0,
     statuses: {},
@@ -1079,6 +1086,25 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
             for (let tries = 0; tries < 3 && o.kind === 'closed' && o.midBody && !r.cut && !t.exited; tries++) {
               o = await send(t.port, r, deadlineMs);
               if (o.kind === 'answer') c.retried++;
+            }
+            const viteOwns = (path: string) =>
+              t.name === 'dev stack (Vite)' && !/^\/(mediakit|sandbox)(\/|$)/.test(path.split('?')[0]!);
+            const failed = (x: Outcome) =>
+              x.kind === 'hang' ||
+              (x.kind === 'answer' && x.status >= 500 && !viteOwns(r.target)) ||
+              (x.kind === 'closed' && !r.cut);
+            if (failed(o) && !t.exited) {
+              const again = await send(t.port, r, deadlineMs);
+              if (!failed(again)) {
+                c.transient++;
+                findings.push({
+                  target: t.name,
+                  kind: 'transient',
+                  detail: `${o.kind === 'answer' ? o.status : o.kind}, then ${again.kind === 'answer' ? again.status : again.kind} when sent again`,
+                  request: describeRequest(r),
+                });
+                o = again;
+              }
             }
             c.requests++;
             if (o.kind === 'answer') {
@@ -1166,6 +1192,7 @@ export function formatReport(report: FuzzReport): string {
     'crashes',
     'cut, closed',
     'reset, retried',
+    'transient',
     "Vite's 5xx",
     'foreign Host served',
   ];
@@ -1180,6 +1207,7 @@ export function formatReport(report: FuzzReport): string {
       c.crashes,
       c.cutClosed,
       c.retried,
+      c.transient,
       c.vite5xx,
       c.foreignHost,
     ].map(String);
