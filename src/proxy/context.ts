@@ -1,9 +1,9 @@
 /** What every part of one proxy shares, and what one routed call carries. */
 import type { RouteSpec } from '../api/index.js';
-import type { BufferPool } from './edge/body-guard.js';
+import type { BufferPool } from './edge/buffered-read.js';
 import type { Budget } from './budget/budget.js';
 import type { Sealer } from './tokens/handles.js';
-import type { Settings } from './options.js';
+import type { Settings } from './settings.js';
 import type { Log } from './edge/respond.js';
 import type { VerifiedSession } from './tokens/tokens.js';
 import type { Upstream } from './edge/upstream.js';

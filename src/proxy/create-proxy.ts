@@ -8,14 +8,16 @@
  *   and job *handles* in place of job ids.
  * - `GET /files/<ticket>/<name>`: signed, short-lived download URLs that job outputs point at.
  * - With `results`: `POST /results` keeps a result, `GET|HEAD /results/<id>/<name>` serves it,
- *   `DELETE /results/<id>` removes it (keep.ts).
+ *   `DELETE /results/<id>` removes it (keep/).
  *
- * Nothing else is forwarded. This file checks options and dispatches by the route policy table
- * (policy.ts); the work is in charged.ts, files.ts, session.ts, budget.ts, upstream.ts,
- * handles.ts, keep.ts and body-guard.ts. See README "Security model" for what each value can do.
+ * Nothing else is forwarded. This file wires the parts together (options checked in settings.ts)
+ * and dispatches by the route policy table (edge/policy.ts); the work is in the folders beside
+ * it: budget/ (ledgers, rate limits, charged calls), tokens/ (session tokens, job handles,
+ * secrets), edge/ (upstream calls, answers, body guards, polls and files), keep/ (kept results)
+ * and state/ (the stores of budget state). See README "Security model" for what each value can do.
  */
 import { ApiError, matchRoute, routePath } from '../api/index.js';
-import { BufferPool } from './edge/body-guard.js';
+import { BufferPool } from './edge/buffered-read.js';
 import { Budget } from './budget/budget.js';
 import { charged } from './budget/charged.js';
 import type { Call, Ctx } from './context.js';
@@ -23,7 +25,8 @@ import { readJson } from './context.js';
 import { downloadByHandle, poll, serveFile } from './edge/files.js';
 import { Sealer } from './tokens/handles.js';
 import { Keeper } from './keep/keep.js';
-import { resolveOptions, type Proxy, type ProxyOptions } from './options.js';
+import type { Proxy, ProxyOptions } from './options.js';
+import { resolveOptions } from './settings.js';
 import { normalizeBasePath, pathProblem } from './edge/paths.js';
 import { POLICIES } from './edge/policy.js';
 import { cors, errorResponse, json, makeLog, messageOf, refuse } from './edge/respond.js';

@@ -8,7 +8,7 @@
  * release the reservation it created.
  */
 import { HEADERS } from '../../api/index.js';
-import type { RateBucket, Settings } from '../options.js';
+import type { RateBucket, Settings } from '../settings.js';
 import { messageOf, refuse, refuseWith, type Log } from '../edge/respond.js';
 import { digestName } from '../tokens/secrets.js';
 import type { ProxyStore } from '../state/state-store.js';

@@ -1,14 +1,15 @@
 /**
  * What a keep reads (keep.ts): its JSON body, and the bytes it streams into the result store.
  *
- * Every body goes through the body guard (body-guard.ts): cut when the source sends nothing for
+ * Every body goes through the body guard (edge/body-guard.ts): cut when the source sends nothing for
  * `idleMs` (the clock runs while a read waits, not while the store writes), and a page's body
  * also within a whole-body deadline and stopped when the page leaves. The quota is held ahead of
  * the stream under a pending entry with a time to live, renewed while the keep runs, so a proxy
  * that dies mid-keep holds no quota for good.
  */
 import { ApiError, sniffImage } from '../../api/index.js';
-import { guardStream, readBuffered } from '../edge/body-guard.js';
+import { guardStream } from '../edge/body-guard.js';
+import { readBuffered } from '../edge/buffered-read.js';
 import type { Ctx } from '../context.js';
 import type { ByteLedgers } from '../state/state-store.js';
 

@@ -4,7 +4,7 @@
  *
  * Node-only code (node:fs) is imported inside `fileResultStore`'s methods, never at the top: the
  * proxy itself stays Web-standard, and importing `@mediakit/elements/proxy` works on Workers,
- * Deno and Bun. The S3 store is its own entry point (`@mediakit/elements/proxy/s3`, s3-store.ts),
+ * Deno and Bun. The S3 store is its own entry point (`@mediakit/elements/proxy/s3`, s3-result-store.ts),
  * so the AWS SDK loads only for those who use it.
  */
 
