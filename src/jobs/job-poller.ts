@@ -1,6 +1,7 @@
 /**
  * `JobPoller`: creates jobs, records them, and polls them to the end, across reloads and tabs. It
  * uses the parts that live their own lifetimes: job-sender.ts (one creating request),
+ * job-polling.ts (one job's polling loop), job-takeover.ts (a job whose sender is gone),
  * poll-cadence.ts (the waits of one job's polling loop), job-tabs.ts (the cross-tab locks and
  * channel), job-listeners.ts (who hears in this tab), job-records.ts (how a record changes).
  *
@@ -21,15 +22,16 @@
  * - The bytes of a creating upload (a resend after a reload included) go to `onUploadProgress`
  *   listeners in this tab only, from memory: never written to IndexedDB, never a `watch` change.
  */
-import { ApiError, type ModelJob, type VideoJob } from '../api/index.js';
 import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
 import type { UploadProgress } from '../events/upload-progress.js';
 import { JobStore, isTerminal, type JobKind, type JobRecord } from './job-store.js';
-import { DEFAULT_CADENCE, PollCadence, type Cadence } from './poll-cadence.js';
+import { DEFAULT_CADENCE, type Cadence } from './poll-cadence.js';
 import { JobTabs } from './job-tabs.js';
 import { Listeners, UploadFeed, distinct } from './job-listeners.js';
-import { applyGone, applyView, changeKey, summarize, wasCut } from './job-records.js';
+import { changeKey, summarize } from './job-records.js';
+import { pollLoop, pollOnce, type PollContext } from './job-polling.js';
 import { sendJob, type SendContext } from './job-sender.js';
+import { takeOverCreating, type TakeOverContext } from './job-takeover.js';
 
 export { DEFAULT_CADENCE, type Cadence } from './poll-cadence.js';
 
@@ -46,25 +48,6 @@ export interface JobPollerOptions {
 
 export type JobListener = (record: JobRecord) => void;
 
-/**
- * Whether every file of a kept request can still be read: the browser may have dropped a video
- * kept in IndexedDB (storage cleared or evicted under quota pressure, the blob's file gone), and
- * a send of it would fail the same way on every visit. Reads its first and last byte.
- */
-async function readable(request: Blob | ModelJobInput): Promise<boolean> {
-  const files =
-    request instanceof Blob ? [request] : (request.images ?? []).filter((i): i is Blob => i instanceof Blob);
-  try {
-    for (const file of files) {
-      if (file.size === 0) continue;
-      await file.slice(0, 1).arrayBuffer();
-      await file.slice(file.size - 1).arrayBuffer();
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
 /** Bytes of a job's creating upload as they go out; `undefined` when that upload ended without creating the job. */
 export type UploadListener = (progress: UploadProgress | undefined) => void;
 
@@ -80,24 +63,20 @@ export class JobPoller {
 
   readonly client: MediaClient;
   readonly store: JobStore;
-  readonly #cadence: Record<JobKind, Cadence>;
-  readonly #hiddenFactor: number;
-  readonly #margin: number;
   readonly #tabs: JobTabs;
   readonly #listeners = new Listeners<JobRecord>('a job listener');
   readonly #uploads = new UploadFeed();
   readonly #loops = new Map<string, AbortController>();
   readonly #disposed = new AbortController();
   readonly #sender: SendContext;
+  readonly #pollContext: PollContext;
+  readonly #takeOverContext: TakeOverContext;
   /** Jobs this page is waiting to take over (scope and id), so a second resume() waits with the first. */
   readonly #takingOver = new Set<string>();
 
   constructor(client: MediaClient, options: JobPollerOptions = {}) {
     this.client = client;
     this.store = options.store ?? new JobStore();
-    this.#cadence = { ...DEFAULT_CADENCE, ...options.cadence };
-    this.#hiddenFactor = options.hiddenFactor ?? 4;
-    this.#margin = options.linkRefreshMarginMs ?? 60_000;
     this.#tabs = new JobTabs(options.channel ?? 'mediakit-jobs', (scope, record) => void this.#heard(scope, record));
     this.#sender = {
       client,
@@ -105,6 +84,19 @@ export class JobPoller {
       uploads: this.#uploads,
       notify: (r) => this.#notify(r),
       update: (scope, id, change) => this.#update(scope, id, change),
+    };
+    this.#pollContext = {
+      ...this.#sender,
+      cadence: { ...DEFAULT_CADENCE, ...options.cadence },
+      hiddenFactor: options.hiddenFactor ?? 4,
+      margin: options.linkRefreshMarginMs ?? 60_000,
+    };
+    this.#takeOverContext = {
+      sender: this.#sender,
+      tabs: this.#tabs,
+      watched: (id) => this.#listeners.has(id),
+      ensureLoop: (id) => this.#ensureLoop(id),
+      restartLoop: (id) => this.#restartLoop(id),
     };
   }
 
@@ -145,8 +137,6 @@ export class JobPoller {
     // Held while sending, so another tab's resume() never takes this upload for a cut one.
     return this.#tabs.creating(scope, key, () => sendJob(this.#sender, record, options));
   }
-
-  // ---------------------------------------------------------------- watching
 
   /**
    * Calls `listener` with the job's record now and once per change, polling it (or listening to
@@ -200,7 +190,7 @@ export class JobPoller {
     const scope = await this.#scope(signal);
     const record = await this.store.get(scope, id);
     if (!record?.handle) return record;
-    return this.#pollOnce(record, signal);
+    return pollOnce(this.#pollContext, record, signal);
   }
 
   /** Drops a job from this browser's list (the job itself is not cancelled: the API has no cancel). */
@@ -243,8 +233,6 @@ export class JobPoller {
     this.#tabs.close();
   }
 
-  // ---------------------------------------------------------------- internals
-
   #scope(signal?: AbortSignal): Promise<string> {
     return this.client.scope({ signal: signal ?? this.#disposed.signal });
   }
@@ -257,52 +245,17 @@ export class JobPoller {
     if (record.handle && !isTerminal(record.status) && this.#listeners.has(record.id)) this.#ensureLoop(record.id);
   }
 
-  /**
-   * Takes over a job still being created: waits for its creation lock (held by the tab sending it,
-   * or by a page going away until it is gone), then reads the record again. Created meanwhile: it
-   * is polled. Still creating: sent again with its key (the others see the result through the
-   * channel); or, when its request was never kept or the browser lost the kept video, it ends
-   * `failed` (`interrupted`, `video_gone`) and stays in the store, so whoever shows it says so.
-   */
+  /** Once no tab holds the job's creation lock (a page going away holds it until gone): job-takeover.ts. */
   async #takeOver(record: JobRecord, signal: AbortSignal): Promise<void> {
     const { scope, id } = record;
     const key = `${scope}\n${id}`;
     if (this.#takingOver.has(key)) return;
     this.#takingOver.add(key);
     try {
-      await this.#tabs.takeOver(scope, id, signal, async () => {
-        const current = await this.store.get(scope, id);
-        if (!current || current.status !== 'creating' || current.handle) {
-          // Created (or refused) by the tab that held the lock: follow what it wrote.
-          if (current?.handle && !isTerminal(current.status) && this.#listeners.has(id)) this.#ensureLoop(id);
-          return;
-        }
-        if (current.request === undefined) {
-          // Cut before its request was kept. With Web Locks the lock says no tab is still writing
-          // it; with this page's own locks, only the orphan time does.
-          if ((await this.#tabs.shared()) || wasCut(current)) await this.#cannotResend(current, 'interrupted');
-          return;
-        }
-        if (!(await readable(current.request))) return this.#cannotResend(current, 'video_gone');
-        try {
-          await sendJob(this.#sender, current, { signal }, true);
-          this.#restartLoop(id);
-        } catch {
-          // Kept (and retried on the next load) or dropped by sendJob; listeners were told.
-        }
-      });
+      await this.#tabs.takeOver(scope, id, signal, () => takeOverCreating(this.#takeOverContext, scope, id, signal));
     } finally {
       this.#takingOver.delete(key);
     }
-  }
-
-  /** A job that cannot be sent again ends failed with `code`, without its request, told to every tab. */
-  async #cannotResend(record: JobRecord, code: 'interrupted' | 'video_gone'): Promise<void> {
-    const now = Date.now();
-    await this.#update(record.scope, record.id, (r) => {
-      const { request: _dropped, ...rest } = r;
-      return { ...rest, status: 'failed', error: { code }, finishedAt: now, updatedAt: now };
-    });
   }
 
   #restartLoop(id: string): void {
@@ -320,54 +273,12 @@ export class JobPoller {
     void this.#scope(signal)
       .then((scope) =>
         // Waits while another tab polls this job; its updates arrive on the channel meanwhile.
-        this.#tabs.polling(scope, id, signal, () => this.#loop(scope, id, signal)),
+        this.#tabs.polling(scope, id, signal, () => pollLoop(this.#pollContext, scope, id, signal)),
       )
       .catch(() => undefined)
       .finally(() => {
         if (this.#loops.get(id) === controller) this.#loops.delete(id);
       });
-  }
-
-  async #loop(scope: string, id: string, signal: AbortSignal): Promise<void> {
-    let record = await this.store.get(scope, id);
-    if (!record) return;
-    this.#notify(record);
-    const cadence = new PollCadence(this.#cadence[record.kind], this.#hiddenFactor);
-    while (!signal.aborted) {
-      record = await this.store.get(scope, id);
-      // Still being created: the created record (resent here, or posted by another tab) starts a new loop.
-      if (!record || !record.handle) return;
-      if (record.status === 'failed' || record.status === 'expired') return;
-      if (record.status === 'succeeded') {
-        if (record.linksExpireAt === undefined) return;
-        // By the server's clock (the expiry is its instant).
-        await cadence.beforeRenewal(record.linksExpireAt - this.#margin - this.client.serverNow(), signal);
-      } else {
-        await cadence.beforePoll(signal);
-      }
-      try {
-        await this.#pollOnce(record, signal);
-      } catch (err) {
-        if (signal.aborted) return;
-        if (err instanceof ApiError && err.retryAfter !== undefined) cadence.retryAfter(err.retryAfter);
-      }
-    }
-  }
-
-  /** Polls once, records the result and tells everyone. */
-  async #pollOnce(record: JobRecord, signal?: AbortSignal): Promise<JobRecord> {
-    let view: VideoJob | ModelJob;
-    try {
-      view =
-        record.kind === 'video'
-          ? await this.client.getVideoJob(record.handle!, { signal })
-          : await this.client.getModelJob(record.handle!, { signal });
-    } catch (err) {
-      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 410)) throw err;
-      const { status } = err;
-      return (await this.#update(record.scope, record.id, (r) => applyGone(r, status))) ?? record;
-    }
-    return (await this.#update(record.scope, record.id, (r) => applyView(r, view))) ?? record;
   }
 
   async #update(scope: string, id: string, change: (r: JobRecord) => JobRecord): Promise<JobRecord | undefined> {
