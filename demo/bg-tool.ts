@@ -9,12 +9,12 @@ const log = document.querySelector('#log')!;
 const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
-el.addEventListener('mk-file-select', (e) =>
-  write(`mk-file-select ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
+el.addEventListener('mk-file-selected', (e) =>
+  write(`mk-file-selected ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
 );
-el.addEventListener('mk-image-ready', (e) =>
+el.addEventListener('mk-succeeded', (e) =>
   write(
-    `mk-image-ready ${JSON.stringify({ type: e.detail.blob.type, bytes: e.detail.blob.size, width: e.detail.width, height: e.detail.height, format: e.detail.format, charged: e.detail.charged, remaining: e.detail.remaining })}`,
+    `mk-succeeded ${JSON.stringify({ type: e.detail.blob?.type, bytes: e.detail.blob?.size, width: e.detail.width, height: e.detail.height, format: e.detail.format, charged: e.detail.charged, remaining: e.detail.remaining })}`,
   ),
 );
 

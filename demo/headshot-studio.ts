@@ -8,17 +8,17 @@ const log = document.querySelector('#log')!;
 const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
-el.addEventListener('mk-file-select', (e) =>
-  write(`mk-file-select ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
+el.addEventListener('mk-file-selected', (e) =>
+  write(`mk-file-selected ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
 );
-el.addEventListener('mk-headshots-ready', (e) =>
+el.addEventListener('mk-succeeded', (e) =>
   write(
-    `mk-headshots-ready ${JSON.stringify({ style: e.detail.style, slots: e.detail.slots, statuses: e.detail.headshots.map((h) => h.status), charged: e.detail.charged, remaining: e.detail.remaining })}`,
+    `mk-succeeded ${JSON.stringify({ style: e.detail.style, slots: e.detail.slots, statuses: e.detail.headshots?.map((h) => h.status), charged: e.detail.charged, remaining: e.detail.remaining })}`,
   ),
 );
-el.addEventListener('mk-headshot-choose', (e) =>
+el.addEventListener('mk-headshot-chosen', (e) =>
   write(
-    `mk-headshot-choose ${JSON.stringify({ slot: e.detail.slot, file: e.detail.file.name, bytes: e.detail.file.size })}`,
+    `mk-headshot-chosen ${JSON.stringify({ slot: e.detail.slot, file: e.detail.file.name, bytes: e.detail.file.size })}`,
   ),
 );
 

@@ -7,10 +7,10 @@ const log = document.querySelector('#log')!;
 const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
-el.addEventListener('mk-file-select', (e) =>
-  write(`mk-file-select ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
+el.addEventListener('mk-file-selected', (e) =>
+  write(`mk-file-selected ${JSON.stringify({ name: e.detail.file.name, source: e.detail.source })}`),
 );
-for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded', 'mk-job-failed'] as const) {
+for (const type of ['mk-job-created', 'mk-job-progressed', 'mk-succeeded', 'mk-failed'] as const) {
   el.addEventListener(type, (e) =>
     write(
       `${type} ${JSON.stringify({ status: e.detail.status, progress: e.detail.progress, whileAway: e.detail.whileAway, refunded: e.detail.refunded, ...(e.detail.model ? { model: e.detail.model } : {}) })}`,

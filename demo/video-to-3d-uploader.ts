@@ -6,17 +6,17 @@ const log = document.querySelector('#log')!;
 const write = (line: string) => {
   log.textContent = `${new Date().toLocaleTimeString()}  ${line}\n${log.textContent}`.slice(0, 4000);
 };
-for (const type of ['mk-file-select', 'mk-job-created', 'mk-job-succeeded', 'mk-job-failed'] as const) {
+for (const type of ['mk-file-selected', 'mk-job-created', 'mk-succeeded', 'mk-failed'] as const) {
   el.addEventListener(type, (e) =>
     write(
-      `${type} ${JSON.stringify(type === 'mk-file-select' ? { name: (e.detail as { file: File }).file.name } : { status: (e.detail as { status: string }).status, whileAway: (e.detail as { whileAway?: boolean }).whileAway, refunded: (e.detail as { refunded?: boolean }).refunded })}`,
+      `${type} ${JSON.stringify(type === 'mk-file-selected' ? { name: (e.detail as { file: File }).file.name } : { status: (e.detail as { status: string }).status, whileAway: (e.detail as { whileAway?: boolean }).whileAway, refunded: (e.detail as { refunded?: boolean }).refunded })}`,
     ),
   );
 }
 let quarter = -1;
-el.addEventListener('mk-upload-progress', (e) => {
+el.addEventListener('mk-upload-progressed', (e) => {
   const q = Math.floor((e.detail.loaded / Math.max(1, e.detail.total)) * 4);
-  if (q !== quarter) write(`mk-upload-progress ${(quarter = q) * 25} %`);
+  if (q !== quarter) write(`mk-upload-progressed ${(quarter = q) * 25} %`);
 });
 document.querySelector('#sample')!.addEventListener('click', async () => {
   const blob = await (await fetch('/media/walkthrough.mp4')).blob();

@@ -9,13 +9,13 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const glb = $<HTMLElementTagNameMap['glb-viewer']>('glb-viewer');
 const splat = $<HTMLElementTagNameMap['splat-viewer']>('splat-viewer');
 
-glb.addEventListener('mk-viewer-load', (e) => ($('stats').textContent = JSON.stringify(e.detail.stats, null, 2)));
-glb.addEventListener('mk-viewer-error', (e) => ($('glb-status').textContent = e.detail.message));
+glb.addEventListener('mk-viewer-loaded', (e) => ($('stats').textContent = JSON.stringify(e.detail.stats, null, 2)));
+glb.addEventListener('mk-viewer-failed', (e) => ($('glb-status').textContent = e.detail.message));
 splat.addEventListener(
-  'mk-viewer-load',
+  'mk-viewer-loaded',
   (e) => ($('splat-status').textContent = `${new Intl.NumberFormat().format(e.detail.splats ?? 0)} splats`),
 );
-splat.addEventListener('mk-viewer-error', (e) => ($('splat-status').textContent = e.detail.message));
+splat.addEventListener('mk-viewer-failed', (e) => ($('splat-status').textContent = e.detail.message));
 $<HTMLInputElement>('rotate').addEventListener(
   'change',
   (e) => (glb.autoRotate = (e.target as HTMLInputElement).checked),

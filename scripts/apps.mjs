@@ -427,7 +427,7 @@ async function drive(url, { expect, csp, renders = [] }) {
     await page.waitForFunction(() => document.querySelector('video-to-3d-uploader').status === 'ready', null, {
       timeout: 30_000,
     });
-    await page.locator('video-to-3d-uploader [part~="confirm-button"]').click();
+    await page.locator('video-to-3d-uploader [part~="primary-button"]').click();
     const deadline = Date.now() + 60_000;
     let status;
     while (Date.now() < deadline) {
@@ -456,7 +456,7 @@ async function drive(url, { expect, csp, renders = [] }) {
       const violations = await page.evaluate(() => window.__violations);
       if (violations.length) throw new Error(`CSP violations: ${violations.join('; ')}`);
     }
-    return `${renders.length ? `${renders.length} elements rendered, ` : ''}${csp ? 'no CSP violation, ' : ''}the uploader reached succeeded${expect ? `, and the app saw mk-job-succeeded (${expect})` : ''}`;
+    return `${renders.length ? `${renders.length} elements rendered, ` : ''}${csp ? 'no CSP violation, ' : ''}the uploader reached succeeded${expect ? `, and the app saw mk-succeeded (${expect})` : ''}`;
   } finally {
     await page.close();
   }

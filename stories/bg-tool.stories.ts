@@ -93,7 +93,7 @@ export const PhotoMadeToFit: Story = {
 };
 
 /** The call is out. */
-export const Working: Story = {
+export const Sending: Story = {
   tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {

@@ -55,7 +55,7 @@ export const Loading: Story = {
 export const Offline: Story = { args: { endpoint: 'http://127.0.0.1:9/mediakit' } };
 
 /** The proxy answers with an error (400, from an endpoint that refuses every call): a retry. */
-export const Error: Story = { args: { endpoint: ERROR_ENDPOINT } };
+export const Failed: Story = { args: { endpoint: ERROR_ENDPOINT } };
 
 /** German. */
 export const German: Story = { args: { lang: 'de' } };

@@ -24,7 +24,7 @@ const meta: Meta<Args> = {
   argTypes: { up: { control: 'inline-radio', options: ['+y', '-y', '+z', '-z'] } },
   render: ({ src, alt, autoRotate, height, up }) =>
     html`<glb-viewer .src=${src} .alt=${alt} .up=${up} ?auto-rotate=${autoRotate} style=${`--mk-viewer-height: ${height}`}
-      @mk-viewer-load=${(e: CustomEvent) => console.log('mk-viewer-load', e.detail)}></glb-viewer>`,
+      @mk-viewer-loaded=${(e: CustomEvent) => console.log('mk-viewer-loaded', e.detail)}></glb-viewer>`,
 };
 export default meta;
 

@@ -92,7 +92,7 @@ export const Camera: Story = { render: (args) => drive(args, (el) => el.openCame
 export const Ready: Story = { render: (args) => drive(args, ready) };
 
 /** Making them: one placeholder per requested slot. */
-export const Working: Story = {
+export const Sending: Story = {
   tags: ['sandbox-state'],
   render: (args) =>
     drive(args, async (el) => {

@@ -30,7 +30,7 @@ function drive(args: Args, steps?: (el: ModelGenerator) => Promise<void>, mode: 
 
 /** Moves the sandbox clock until the job has ended. */
 async function finish(el: ModelGenerator): Promise<void> {
-  await until(() => el.status !== 'creating');
+  await until(() => el.status !== 'sending');
   while (el.status === 'queued' || el.status === 'processing') {
     await advance(20_000);
     await new Promise((r) => setTimeout(r, 400));
@@ -102,7 +102,7 @@ export const Processing: Story = {
         await prompt(el);
         await fault('slow', { ms: 60_000 }); // a minute more: time to look
         await el.start();
-        await until(() => el.status !== 'creating');
+        await until(() => el.status !== 'sending');
         // Small steps: queued for the first tenth of its timeline; the reference image shows from then on.
         while (el.status === 'queued') {
           await advance(5_000);

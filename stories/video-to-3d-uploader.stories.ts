@@ -193,7 +193,7 @@ export const DarkPhone: Story = {
 export const Themed: Story = {
   render: (args) => html`<style>
       .themed video-to-3d-uploader { --mk-accent: #0f766e; --mk-radius: 4px; --mk-surface-2: #f0fdfa; --mk-border: #99f6e4; }
-      .themed video-to-3d-uploader::part(confirm-button) { text-transform: uppercase; letter-spacing: 0.04em; }
+      .themed video-to-3d-uploader::part(primary-button) { text-transform: uppercase; letter-spacing: 0.04em; }
     </style>
     <div class="themed">${drive(args, async (el) => el.selectFile(await sampleVideo()))}</div>`,
 };

@@ -3,7 +3,7 @@
  * creating calls and what keeping a result answers. Types only.
  */
 import type { HeadshotStyle, ImageToolRequest, ModelJobRequest, VariantSlot } from '../api/index.js';
-import type { UploadProgress } from '../events/upload-progress.js';
+import type { UploadProgress } from '../events/upload-progressed.js';
 
 export interface MediaClientOptions {
   /** The proxy's base path or URL. Default `/mediakit`. */

@@ -3,7 +3,7 @@
  * (the session, the credit ledger, the server's clock).
  */
 import { ApiError, HEADERS } from '../api/index.js';
-import type { UploadProgress } from '../events/upload-progress.js';
+import type { UploadProgress } from '../events/upload-progressed.js';
 import { sleep } from './async.js';
 import type { CallOptions } from './client-types.js';
 import type { CreditLedger } from './credit-ledger.js';

@@ -3,7 +3,7 @@
  * bodies need HTTP/2 in Chromium, so bodies go through XMLHttpRequest, whose answer is turned back
  * into a standard Response for one code path.
  */
-import type { UploadProgress } from '../events/upload-progress.js';
+import type { UploadProgress } from '../events/upload-progressed.js';
 
 /** The XHR failed without an HTTP answer (offline, reset, CORS). */
 export class NetworkError extends Error {

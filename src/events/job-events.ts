@@ -1,4 +1,4 @@
-import type { ErrorParams, ModelJob, ModelStats, VideoJob } from '../api/index.js';
+import type { ErrorParams, ErrorReason, ModelJob, ModelStats, VideoJob } from '../api/index.js';
 
 export type JobKind = 'video' | 'model';
 /** `creating`: recorded, no handle yet (sending, or the answer was lost). The rest are the API's. */
@@ -48,8 +48,12 @@ export interface JobRecordError {
   message?: string;
 }
 
-/** The four moments of a job, dispatched by JobController on its host element. */
-export type JobEventType = 'mk-job-created' | 'mk-job-progress' | 'mk-job-succeeded' | 'mk-job-failed';
+/**
+ * The job's own moments, dispatched by JobController on its host element: the job exists (created,
+ * or adopted after a reload) and it moved. Its end is the family's `mk-succeeded` or `mk-failed`
+ * (README "The family's words"), whose detail is the same record.
+ */
+export type JobEventType = 'mk-job-created' | 'mk-job-progressed';
 
 /** What a job event says beside the record. */
 export interface JobEventExtras {
@@ -57,6 +61,10 @@ export interface JobEventExtras {
   whileAway: boolean;
   /** A failed job whose charge was refunded (every job that was created and then failed). */
   refunded: boolean;
+  /** A failed or expired job: why, in the kit's stable words (`mk-failed` only). */
+  reason?: ErrorReason;
+  /** With `reason` (`mk-failed` only). */
+  params?: ErrorParams;
   /** A succeeded 3D job's result: the GLB's download URL (absolute; a proxy link that expires, see `job.output.links_expire_at`), its statistics and its seed. */
   model?: ModelResult;
 }
@@ -68,26 +76,41 @@ export interface ModelResult {
   seed: number;
 }
 
-/** A job was created (or adopted), moved, succeeded, or failed/expired; `detail` is its record. */
+/** What a job event says: the record and the extras (also the detail of a job's `mk-succeeded` and `mk-failed`). */
+export type JobEventDetail = JobSnapshot & JobEventExtras;
+
+/** The detail of a job event: the record, `whileAway` and `refunded` always, the model and the reason when there are. */
+export function jobEventDetail(record: JobSnapshot, extras: Partial<JobEventExtras> = {}): JobEventDetail {
+  return {
+    ...record,
+    whileAway: extras.whileAway ?? false,
+    refunded: extras.refunded ?? false,
+    ...(extras.model ? { model: extras.model } : {}),
+    ...(extras.reason ? { reason: extras.reason, params: extras.params ?? {} } : {}),
+  };
+}
+
+/** A job was created (or adopted) or moved; `detail` is its record. Its end is `mk-succeeded` or `mk-failed` (events/outcome.ts) with the same detail. */
 export class JobEvent extends Event {
-  readonly detail: JobSnapshot & JobEventExtras;
+  readonly detail: JobEventDetail;
 
   constructor(type: JobEventType, record: JobSnapshot, extras: Partial<JobEventExtras> = {}) {
     super(type, { bubbles: true, composed: true });
-    this.detail = {
-      ...record,
-      whileAway: extras.whileAway ?? false,
-      refunded: extras.refunded ?? false,
-      ...(extras.model ? { model: extras.model } : {}),
-    };
+    this.detail = jobEventDetail(record, extras);
   }
 }
 
 declare global {
   interface GlobalEventHandlersEventMap {
     'mk-job-created': JobEvent;
-    'mk-job-progress': JobEvent;
-    'mk-job-succeeded': JobEvent;
-    'mk-job-failed': JobEvent;
+    'mk-job-progressed': JobEvent;
   }
+}
+
+/** The job record an event carries: a job event's, or a job's `mk-succeeded`/`mk-failed` (a refused request's `mk-failed` carries none). */
+export function jobDetail(event: Event): JobEventDetail | undefined {
+  const detail = (event as Event & { detail?: unknown }).detail;
+  return detail && typeof detail === 'object' && 'kind' in detail && 'status' in detail
+    ? (detail as JobEventDetail)
+    : undefined;
 }

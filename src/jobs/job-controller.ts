@@ -1,8 +1,8 @@
 /**
  * `JobController`: how an element creates or adopts a job and renders it. It keeps `record` (the
  * job as last seen) and `upload` (bytes sent, also while a job adopted after a reload is sent
- * again) current, requests a host update on every change, and dispatches mk-upload-progress and
- * mk-job-* events from the host. `creating` says whether a creation (the checks and the upload)
+ * again) current, requests a host update on every change, and dispatches mk-upload-progressed,
+ * mk-job-created, mk-job-progressed, mk-succeeded and mk-failed from the host. `creating` says whether a creation (the checks and the upload)
  * is under way; an element's RequestController owns the send around it (its key, its abort, the
  * 429 countdown), so the creation is a plain awaited call rather than a @lit/task Task: the Task
  * added nothing a RequestController does not, and as a lazy chunk's import it cost the uploader's
@@ -12,9 +12,10 @@
  * later, so moving the element in the DOM changes nothing); coming back watches the job again.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ModelJob } from '../api/index.js';
-import { JobEvent, type ModelResult } from '../events/job-events.js';
-import { UploadProgressEvent, type UploadProgress } from '../events/upload-progress.js';
+import { reasonOf, type ModelJob } from '../api/index.js';
+import { JobEvent, jobEventDetail, type ModelResult } from '../events/job-events.js';
+import { FailedEvent, SucceededEvent } from '../events/outcome.js';
+import { UploadProgressedEvent, type UploadProgress } from '../events/upload-progressed.js';
 import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
 import { JobPoller } from './job-poller.js';
 import { isTerminal, type JobKind, type JobRecord } from './job-store.js';
@@ -154,7 +155,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     });
   }
 
-  /** A succeeded model job's URL (absolute, against the client's endpoint), stats and seed, for mk-job-succeeded. */
+  /** A succeeded model job's URL (absolute, against the client's endpoint), stats and seed, for mk-succeeded. */
   #modelResult(record: JobRecord): ModelResult | undefined {
     const job =
       record.kind === 'model' && record.status === 'succeeded' ? (record.job as ModelJob | undefined) : undefined;
@@ -186,7 +187,7 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
 
   #uploaded(progress: UploadProgress | undefined): void {
     this.upload = progress;
-    if (progress) this.host.dispatchEvent(new UploadProgressEvent(progress));
+    if (progress) this.host.dispatchEvent(new UploadProgressedEvent(progress));
     this.host.requestUpdate();
   }
 
@@ -214,10 +215,14 @@ export class JobController<K extends JobKind = JobKind> implements ReactiveContr
     if (before === undefined && record.status !== 'creating')
       this.host.dispatchEvent(new JobEvent('mk-job-created', record, extra));
     if (record.status === 'succeeded' && before !== 'succeeded')
-      this.host.dispatchEvent(new JobEvent('mk-job-succeeded', record, extra));
-    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status)
-      this.host.dispatchEvent(new JobEvent('mk-job-failed', record, extra));
-    else if (!isTerminal(record.status)) this.host.dispatchEvent(new JobEvent('mk-job-progress', record));
+      this.host.dispatchEvent(new SucceededEvent(jobEventDetail(record, extra)));
+    else if ((record.status === 'failed' || record.status === 'expired') && before !== record.status) {
+      const reason = reasonOf(-1, record.error?.code ?? record.status);
+      const params = record.error?.params ?? {};
+      this.host.dispatchEvent(
+        new FailedEvent({ ...jobEventDetail(record, { ...extra, reason, params }), reason, params }),
+      );
+    } else if (!isTerminal(record.status)) this.host.dispatchEvent(new JobEvent('mk-job-progressed', record));
     this.host.requestUpdate();
   }
 }

@@ -3,7 +3,7 @@
  * called in turn (one that throws is logged and the others still hear), and the bytes of the
  * uploads this tab is sending, with the latest report kept for a listener that comes late.
  */
-import type { UploadProgress } from '../events/upload-progress.js';
+import type { UploadProgress } from '../events/upload-progressed.js';
 
 /** Listeners by job id. */
 export class Listeners<T> {

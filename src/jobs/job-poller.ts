@@ -23,7 +23,7 @@
  *   listeners in this tab only, from memory: never written to IndexedDB, never a `watch` change.
  */
 import type { CreateOptions, MediaClient, ModelJobInput } from '../client/media-client.js';
-import type { UploadProgress } from '../events/upload-progress.js';
+import type { UploadProgress } from '../events/upload-progressed.js';
 import { JobStore, isTerminal, type JobKind, type JobRecord } from './job-store.js';
 import { DEFAULT_CADENCE, type Cadence } from './poll-cadence.js';
 import { JobTabs } from './job-tabs.js';

@@ -14,8 +14,10 @@ export const BgTool = createComponent({
     onChange: 'change' as EventName<Event & { target: BgToolElement }>,
     onInput: 'input' as EventName<Event & { target: BgToolElement }>,
     onMkAssetsReleased: 'mk-assets-released' as EventName<GlobalEventHandlersEventMap['mk-assets-released']>,
-    onMkFileSelect: 'mk-file-select' as EventName<GlobalEventHandlersEventMap['mk-file-select']>,
-    onMkImageReady: 'mk-image-ready' as EventName<GlobalEventHandlersEventMap['mk-image-ready']>,
-    onMkRequestExpand: 'mk-request-expand' as EventName<GlobalEventHandlersEventMap['mk-request-expand']>,
+    onMkExpandRequested: 'mk-expand-requested' as EventName<GlobalEventHandlersEventMap['mk-expand-requested']>,
+    onMkFailed: 'mk-failed' as EventName<GlobalEventHandlersEventMap['mk-failed']>,
+    onMkFileSelected: 'mk-file-selected' as EventName<GlobalEventHandlersEventMap['mk-file-selected']>,
+    onMkSent: 'mk-sent' as EventName<GlobalEventHandlersEventMap['mk-sent']>,
+    onMkSucceeded: 'mk-succeeded' as EventName<GlobalEventHandlersEventMap['mk-succeeded']>,
   },
 });

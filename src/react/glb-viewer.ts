@@ -10,8 +10,8 @@ export const GlbViewer = createComponent({
   elementClass: GlbViewerElement,
   react: React,
   events: {
-    onMkViewerError: 'mk-viewer-error' as EventName<GlobalEventHandlersEventMap['mk-viewer-error']>,
-    onMkViewerLoad: 'mk-viewer-load' as EventName<GlobalEventHandlersEventMap['mk-viewer-load']>,
-    onMkViewerProgress: 'mk-viewer-progress' as EventName<GlobalEventHandlersEventMap['mk-viewer-progress']>,
+    onMkViewerFailed: 'mk-viewer-failed' as EventName<GlobalEventHandlersEventMap['mk-viewer-failed']>,
+    onMkViewerLoaded: 'mk-viewer-loaded' as EventName<GlobalEventHandlersEventMap['mk-viewer-loaded']>,
+    onMkViewerProgressed: 'mk-viewer-progressed' as EventName<GlobalEventHandlersEventMap['mk-viewer-progressed']>,
   },
 });

@@ -117,7 +117,7 @@ async function runElement(o: RunOptions, full: boolean): Promise<void> {
   let streamed = false;
   let phase = '';
   const steps: string[] = [];
-  el.addEventListener('mk-viewer-progress', (e) => {
+  el.addEventListener('mk-viewer-progressed', (e) => {
     // `phase: 'stream'` with a splat count: splats already on screen while the rest arrives.
     const d = e.detail as { phase: string; splats?: number; loaded?: number; total?: number };
     if (d.phase !== phase) {
@@ -137,7 +137,7 @@ async function runElement(o: RunOptions, full: boolean): Promise<void> {
     streamed = true;
     void drawn(gl()).then((t) => (state.first ??= seconds(t0, t)));
   });
-  el.addEventListener('mk-viewer-load', async (e) => {
+  el.addEventListener('mk-viewer-loaded', async (e) => {
     state.ready = seconds(t0);
     state.whole = seconds(t0, await drawn(gl()));
     state.first ??= state.whole;
@@ -156,7 +156,7 @@ async function runElement(o: RunOptions, full: boolean): Promise<void> {
       state.done = true;
     });
   });
-  el.addEventListener('mk-viewer-error', (e) => fail(e.detail.message));
+  el.addEventListener('mk-viewer-failed', (e) => fail(e.detail.message));
   el.setAttribute('src', o.src);
 }
 

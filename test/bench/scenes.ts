@@ -4,8 +4,8 @@
  * 248 bytes a splat, a room with an object and floaters: scenes-ply.ts) of 300k, 1M and 2M splats
  * (74, 248 and 496 MB), served from disk by node:http. On each file, every measurement in a fresh
  * Chromium (so its memory peaks are its own):
- *   1. <splat-viewer>: src set to the first frame with splats (its first `mk-viewer-progress` of
- *      phase `stream`; without streaming, its load event) and to the whole scene (`mk-viewer-load`).
+ *   1. <splat-viewer>: src set to the first frame with splats (its first `mk-viewer-progressed` of
+ *      phase `stream`; without streaming, its load event) and to the whole scene (`mk-viewer-loaded`).
  *      Twice: as it comes (slow frames draw at fewer pixels, down to half the pixel ratio) and with
  *      min-render-scale="1" (every frame at the full pixel ratio, as the bare pages draw).
  *   2. Baseline: the splat library alone (@mkkellogg/gaussian-splats-3d's DropInViewer in a bare

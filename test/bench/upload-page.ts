@@ -33,7 +33,7 @@ async function element(mb: number) {
   const t0 = performance.now();
   let firstByte = 0;
   let peak = before;
-  el.addEventListener('mk-upload-progress', (e) => {
+  el.addEventListener('mk-upload-progressed', (e) => {
     if (!firstByte && e.detail.loaded > 0) firstByte = performance.now() - t0;
   });
   const sampler = setInterval(() => void usage().then((u) => (peak = Math.max(peak, u))), 100);

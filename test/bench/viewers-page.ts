@@ -4,7 +4,7 @@
 import '../../src/viewers/glb-viewer/define.js';
 import '../../src/viewers/splat-viewer/define.js';
 
-function show(tag: string, src: string, loadEvent = 'mk-viewer-load'): Promise<number> {
+function show(tag: string, src: string, loadEvent = 'mk-viewer-loaded'): Promise<number> {
   return new Promise((resolve, reject) => {
     const el = document.createElement(tag);
     el.setAttribute('loading', 'eager');
@@ -12,7 +12,9 @@ function show(tag: string, src: string, loadEvent = 'mk-viewer-load'): Promise<n
     document.body.append(el);
     const t0 = performance.now();
     el.addEventListener(loadEvent, () => resolve(performance.now() - t0), { once: true });
-    el.addEventListener('mk-viewer-error', (e) => reject(new Error((e as CustomEvent).detail.message)), { once: true });
+    el.addEventListener('mk-viewer-failed', (e) => reject(new Error((e as CustomEvent).detail.message)), {
+      once: true,
+    });
     el.setAttribute('src', src);
   });
 }

@@ -169,11 +169,11 @@ describe('the showcase (demo/index.html)', function () {
     )!;
     sample.click();
     const run = await until(
-      () => tool.shadowRoot!.querySelector<HTMLButtonElement>('[part~="run-button"]:not([disabled])') ?? undefined,
+      () => tool.shadowRoot!.querySelector<HTMLButtonElement>('[part~="primary-button"]:not([disabled])') ?? undefined,
       15_000,
       'the sample photo in <bg-tool>',
     );
-    const ready = new Promise((r) => tool.addEventListener('mk-image-ready', r, { once: true }));
+    const ready = new Promise((r) => tool.addEventListener('mk-succeeded', r, { once: true }));
     run.click();
     await ready;
     await until(() => total('Spent') >= spent, 15_000, 'the charge in the ledger');

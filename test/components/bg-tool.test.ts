@@ -3,7 +3,7 @@ import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../src/components/bg-tool/define.js';
 import type { BgTool, BgToolValue } from '../../src/components/bg-tool/bg-tool.js';
 import { MediaClient } from '../../src/client/media-client.js';
-import type { ImageReadyEvent } from '../../src/events/image-ready.js';
+import type { ImageSucceededDetail, SucceededEvent } from '../../src/events/outcome.js';
 import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js';
 import { assetLibrary, apiRequests } from '../fixtures/asset-library.js';
 import { phonePhoto, type PhonePhoto } from '../fixtures/phone-photo-files.js';
@@ -123,8 +123,10 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await ready(el);
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 1 credit');
     const before = await spent();
-    const ready$ = new Promise<ImageReadyEvent>((r) => el.addEventListener('mk-image-ready', r, { once: true }));
-    q(el, '[part~="run-button"]')!.click();
+    const ready$ = new Promise<SucceededEvent<ImageSucceededDetail>>((r) =>
+      el.addEventListener('mk-succeeded', r as EventListener, { once: true }),
+    );
+    q(el, '[part~="primary-button"]')!.click();
     await done(el);
     const e = await ready$;
     expect(e.detail).to.include({ width: 320, height: 400, format: 'png', charged: 1 });
@@ -135,7 +137,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     const facts = q(el, '[part~="facts"]')!.textContent!;
     expect(facts).to.contain('320×400').and.contain('PNG').and.contain('1 credit');
     expect(q(el, '.checkerboard')).to.not.equal(undefined);
-    expect(q<HTMLAnchorElement>(el, '[part~="download-button"]')!.download).to.equal('product-no-background.png');
+    expect(q<HTMLAnchorElement>(el, '[part~="download"]')!.download).to.equal('product-no-background.png');
   });
 
   it('marks validate and process as mediakit:bg-tool:* measures for the site, sending nothing anywhere', async () => {
@@ -143,7 +145,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     try {
       const el = await mount();
       await ready(el);
-      q(el, '[part~="run-button"]')!.click();
+      q(el, '[part~="primary-button"]')!.click();
       await done(el);
       expect(el.status).to.equal('succeeded');
       const mine = await watch.wait('bg-tool', ['validate', 'process']);
@@ -173,7 +175,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     q<HTMLInputElement>(el, 'input[name="format"][value="jpg"]')!.click();
     await el.updateComplete;
     expect(cut(el).textContent).to.contain('JPG has no transparency');
-    q(el, '[part~="run-button"]')!.click();
+    q(el, '[part~="primary-button"]')!.click();
     await until(() => el.result?.format === 'jpg', 30_000, 'the JPG');
     const jpg = el.file!;
     expect(jpg.type).to.equal('image/jpeg');
@@ -244,7 +246,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     void el.start();
     await done(el);
     const before = await spent();
-    const again = q(el, '[part~="run-button"]')!;
+    const again = q(el, '[part~="primary-button"]')!;
     expect(again.textContent).to.contain('Run again with these options (1 credit)');
     expect(cut(el).getElementById(again.getAttribute('aria-describedby')!)!.textContent).to.contain('new charge');
     again.click();
@@ -257,7 +259,7 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     const el = await mount();
     await ready(el);
     const before = await spent();
-    const button = q(el, '[part~="run-button"]')!;
+    const button = q(el, '[part~="primary-button"]')!;
     button.click();
     button.click();
     void el.start();
@@ -287,12 +289,12 @@ describe('<bg-tool>: options and outputs, checked by pixels', function () {
     await ready(el);
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 1 credit').and.contain('0 credits left');
-    expect(q<HTMLButtonElement>(el, '[part~="run-button"]')!.disabled).to.equal(true);
+    expect(q<HTMLButtonElement>(el, '[part~="primary-button"]')!.disabled).to.equal(true);
     await el.start(); // a script calling it anyway
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
     expect(panel.dataset['reason']).to.equal('insufficient_credits');
     expect(q<HTMLAnchorElement>(el, '[part~="error"] a[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
-    expect(q(el, '[part~="run-button"]'), 'the image and its options stay for when there are credits').to.not.equal(
+    expect(q(el, '[part~="primary-button"]'), 'the image and its options stay for when there are credits').to.not.equal(
       undefined,
     );
     expect(q(el, '[part~="drop-zone"]'), 'not sent back to choosing a file').to.equal(undefined);
@@ -405,7 +407,7 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     expect(q(el, '[part~="options"]')!.textContent)
       .to.contain('PNG mit Transparenz')
       .and.contain('Auf das Motiv zuschneiden');
-    expect(q(el, '[part~="run-button"]')!.textContent).to.contain('Hintergrund entfernen (1 Credit)');
+    expect(q(el, '[part~="primary-button"]')!.textContent).to.contain('Hintergrund entfernen (1 Credit)');
   });
 
   it('goes from a pasted image to a downloaded result by keyboard alone', async () => {
@@ -417,7 +419,7 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
       new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
     );
     await until(() => el.status === 'ready', 10_000, 'ready');
-    await until(() => cut(el).activeElement === q(el, '[part~="run-button"]'), 2_000, 'focus on run');
+    await until(() => cut(el).activeElement === q(el, '[part~="primary-button"]'), 2_000, 'focus on run');
     await sendKeys({ press: 'Enter' });
     await done(el);
     await until(() => cut(el).activeElement?.classList.contains('result-title'), 3_000, 'focus on the result');
@@ -426,7 +428,7 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     await sendKeys({ press: 'End' });
     expect(cut(el).activeElement?.getAttribute('aria-valuenow')).to.equal('100');
     await sendKeys({ press: 'Tab' });
-    expect(cut(el).activeElement?.getAttribute('part')).to.equal('download-button');
+    expect(cut(el).activeElement?.getAttribute('part')).to.equal('download');
   });
 
   it('has no serious or critical axe violations in any state', async () => {
@@ -440,7 +442,7 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     await check(); // ready
     void el.start();
     await el.updateComplete;
-    expect(el.status).to.equal('working');
+    expect(el.status).to.equal('sending');
     await check(); // working
     await done(el);
     await check(); // succeeded
@@ -461,7 +463,7 @@ describe('<bg-tool>: phases', function () {
     const measured = performance.getEntriesByName('mediakit:bg-tool:process').length;
     void el.start();
     await el.updateComplete;
-    expect(el.status).to.equal('working');
+    expect(el.status).to.equal('sending');
     el.reset();
     await until(() => el.status === 'idle', 10_000, `idle after the reset (now ${el.status})`);
     await new Promise((r) => setTimeout(r, 500));
@@ -515,7 +517,7 @@ describe('<bg-tool>: phases', function () {
 const apiCalls = () => apiRequests(endpoint);
 
 /** The events `el` fires from now on, by type. */
-function record(el: Element, types = ['input', 'change', 'mk-image-ready']): string[] {
+function record(el: Element, types = ['input', 'change', 'mk-succeeded']): string[] {
   const seen: string[] = [];
   for (const type of types) el.addEventListener(type, () => seen.push(type));
   return seen;
@@ -549,7 +551,7 @@ describe('<bg-tool>: its value', function () {
 
   it('is a versioned JSON value: `input` with the result, one `change` once the assetHandler kept it, which it names', async () => {
     const { el, seen, calls } = first;
-    expect(seen).to.deep.equal(['input', 'mk-image-ready', 'change']);
+    expect(seen).to.deep.equal(['input', 'mk-succeeded', 'change']);
     expect(calls.length, 'the handler is called once').to.equal(1);
     const [{ blob, info }] = calls as [(typeof calls)[0]];
     expect(info).to.deep.include({ type: 'image/png', kind: 'background-removal' });
@@ -591,11 +593,11 @@ describe('<bg-tool>: its value', function () {
     expect(await bytesOf(el.file!)).to.deep.equal(await bytesOf(savedFile));
     expect(img.alt).to.equal('Image without background');
     expect(q(el, '[part~="facts"]')!.textContent).to.contain('320×400').and.contain('PNG').and.contain('1 credit');
-    const download = q<HTMLAnchorElement>(el, '[part~="download-button"]')!;
+    const download = q<HTMLAnchorElement>(el, '[part~="download"]')!;
     expect(download.href).to.equal(img.src);
     expect(download.download).to.equal('image-no-background.png');
     expect(q(el, '[part~="compare"]'), 'no before/after without the original').to.equal(undefined);
-    expect(q(el, '[part~="run-button"]'), 'no run without an image').to.equal(undefined);
+    expect(q(el, '[part~="primary-button"]'), 'no run without an image').to.equal(undefined);
     expect(q(el, '[part~="drop-zone"]'), 'the result, not the intake').to.equal(undefined);
     expect(q(el, '[part~="keep"]'), 'nothing is being kept').to.equal(undefined);
     await new Promise((r) => setTimeout(r, 300));
@@ -655,7 +657,7 @@ describe('<bg-tool>: its value', function () {
     await ready(el);
     void el.start();
     await el.updateComplete;
-    expect(el.status).to.equal('working');
+    expect(el.status).to.equal('sending');
     el.value = value;
     await until(() => el.status === 'succeeded', 10_000, 'the value shown');
     await new Promise((r) => setTimeout(r, 1_000)); // long past the request's answer
@@ -734,14 +736,14 @@ describe('<bg-tool>: its value', function () {
       const retry = await until(() => q<HTMLElement>(el, '[part~="keep-retry"]'), 10_000, 'the keep retry');
       expect(q(el, '[part~="keep"]')!.textContent).to.contain('could not be saved');
       expect(JSON.parse(el.value).asset).to.equal(null);
-      expect(seen).to.deep.equal(['input', 'mk-image-ready']);
+      expect(seen).to.deep.equal(['input', 'mk-succeeded']);
       fail = false;
       retry.click();
       await until(() => seen.includes('change'), 10_000, '`change`');
     } finally {
       console.warn = warn;
     }
-    expect(seen).to.deep.equal(['input', 'mk-image-ready', 'change']);
+    expect(seen).to.deep.equal(['input', 'mk-succeeded', 'change']);
     expect(JSON.parse(el.value).asset.url).to.match(
       new RegExp(`^/__library/${lib.kept.size}/product-no-background-[0-9a-f]{10}\\.png$`),
     );
@@ -757,10 +759,10 @@ describe('<bg-tool>: its value', function () {
     await ready(el);
     void el.start();
     await done(el);
-    await until(() => seen.includes('mk-image-ready'), 10_000, '`mk-image-ready`');
+    await until(() => seen.includes('mk-succeeded'), 10_000, '`mk-succeeded`');
     await new Promise((r) => setTimeout(r, 300));
     // Nothing to wait for: `change` comes at once with the value.
-    expect(seen).to.have.members(['input', 'mk-image-ready', 'change']).and.to.have.length(3);
+    expect(seen).to.have.members(['input', 'mk-succeeded', 'change']).and.to.have.length(3);
     expect(JSON.parse(el.value)).to.include({ asset: null, kind: 'background-removal' });
     expect(lib.calls).to.deep.equal([]);
     expect(requestsTo(`${endpoint}/results`)).to.equal(stored);
@@ -772,6 +774,13 @@ runProductElementTests({
   tag: 'bg-tool',
   endpoint,
   idleState: 'idle',
+  vocabulary: {
+    file: () => image(),
+    prepare: (el) => ready(el as BgTool),
+    // The sandbox holds its answer back: seconds to see `sending` and to cancel.
+    slowly: async (el) => (await ready(el as BgTool), await fault('mk-bg', 'slow', { count: 1, ms: 2_500 })),
+    fail: () => fault('mk-bg', 'create_error'),
+  },
   produce: async (el) => {
     await ready(el as BgTool);
     void (el as BgTool).start();
@@ -793,8 +802,10 @@ describe('<bg-tool>: photos as phones make them (made to fit before anything is 
     expect(q(el, '[part~="error"]'), 'no refusal').to.equal(undefined);
     expect(requestsTo(`${endpoint}/api/v1`), 'nothing sent while converting').to.equal(sent);
     const facts = q(el, '[part~="photo-fit"]')?.textContent ?? '';
-    const ready$ = new Promise<ImageReadyEvent>((r) => el.addEventListener('mk-image-ready', r, { once: true }));
-    q(el, '[part~="run-button"]')!.click();
+    const ready$ = new Promise<SucceededEvent<ImageSucceededDetail>>((r) =>
+      el.addEventListener('mk-succeeded', r as EventListener, { once: true }),
+    );
+    q(el, '[part~="primary-button"]')!.click();
     await done(el);
     expect(el.status).to.equal('succeeded');
     expect(await spent(), 'exactly one charge').to.equal(before + 1);

@@ -178,7 +178,7 @@ describe('<credit-badge>: offline and errors', function () {
 
   it('shows an error with a retry that works by keyboard', async () => {
     const el = await fixture<CreditBadge>(html`<credit-badge endpoint="/mk-nowhere"></credit-badge>`);
-    await until(() => el.matches(':state(error)'), 10_000, 'the error');
+    await until(() => el.matches(':state(failed)'), 10_000, 'the error');
     await el.updateComplete;
     expect(shown(el)).to.equal('Credits unavailable');
     await expect(el).to.be.accessible({ ignoredRules: ['color-contrast'] as never });

@@ -3,9 +3,11 @@ import { sendKeys } from '@web/test-runner-commands';
 import { unzipSync } from 'fflate';
 import '../../src/components/headshot-studio/define.js';
 import type { HeadshotStudio } from '../../src/components/headshot-studio/headshot-studio.js';
-import type { HeadshotsReadyEvent } from '../../src/events/headshots-ready.js';
-import type { HeadshotChooseEvent } from '../../src/events/headshot-choose.js';
-import type { FileSelectEvent } from '../../src/events/file-select.js';
+import type { HeadshotsSucceededDetail, SucceededEvent } from '../../src/events/outcome.js';
+
+type HeadshotsSucceeded = SucceededEvent<HeadshotsSucceededDetail>;
+import type { HeadshotChosenEvent } from '../../src/events/headshot-chosen.js';
+import type { FileSelectedEvent } from '../../src/events/file-selected.js';
 import { fault, ledger, photo, requestsTo, until, type StackName } from '../fixtures/browser.js';
 import { apiRequests } from '../fixtures/asset-library.js';
 import { phonePhoto, type PhonePhoto } from '../fixtures/phone-photo-files.js';
@@ -47,7 +49,7 @@ async function ready(el: HeadshotStudio, file?: File): Promise<void> {
 
 async function done(el: HeadshotStudio): Promise<void> {
   await el.updateComplete;
-  await until(() => el.status !== 'working' && el.status !== 'ready', 30_000, `the batch (now ${el.status})`);
+  await until(() => el.status !== 'sending' && el.status !== 'ready', 30_000, `the batch (now ${el.status})`);
   await el.updateComplete;
 }
 
@@ -85,7 +87,7 @@ describe('<headshot-studio>: checks before spending', () => {
     const advice = qa(el, '[part~="advice"] li').map((li) => li.dataset['advice']);
     expect(advice).to.include.members(['dark', 'small']);
     expect(q(el, '[part~="advice"]')!.textContent).to.contain('you can go on anyway');
-    expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(false);
+    expect(q<HTMLButtonElement>(el, '[part~="primary-button"]')!.disabled).to.equal(false);
   });
 
   it('shows the four styles as the API describes them, and the cost of the chosen versions', async () => {
@@ -100,7 +102,7 @@ describe('<headshot-studio>: checks before spending', () => {
     ])
       expect(styles).to.contain(words);
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 10 credits');
-    expect(q(el, '[part~="generate-button"]')!.textContent).to.contain('Make 4 headshots (10 credits)');
+    expect(q(el, '[part~="primary-button"]')!.textContent).to.contain('Make 4 headshots (10 credits)');
     const boxes = qa<HTMLInputElement>(el, '[part~="slots"] input[type="checkbox"]');
     boxes[1]!.click();
     boxes[3]!.click();
@@ -116,11 +118,11 @@ describe('<headshot-studio>: batches, slots and charges', function () {
   it('makes a full batch: a 2x2 grid with each slot meaning, charged what the response says', async () => {
     const el = await mount();
     const before = await charged();
-    const events: HeadshotsReadyEvent[] = [];
-    el.addEventListener('mk-headshots-ready', (e) => events.push(e));
+    const events: HeadshotsSucceeded[] = [];
+    el.addEventListener('mk-succeeded', (e) => events.push(e as HeadshotsSucceeded));
     await ready(el);
-    q(el, '[part~="generate-button"]')!.click();
-    await until(() => el.status === 'working', 2_000, 'working');
+    q(el, '[part~="primary-button"]')!.click();
+    await until(() => el.status === 'sending', 2_000, 'sending');
     await el.updateComplete;
     expect(qa(el, '[part~="result"][part~="loading"]')).to.have.length(4);
     await done(el);
@@ -149,8 +151,8 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     try {
       const el = await mount();
       await ready(el);
-      q(el, '[part~="generate-button"]')!.click();
-      await until(() => el.status === 'working', 2_000, 'working');
+      q(el, '[part~="primary-button"]')!.click();
+      await until(() => el.status === 'sending', 2_000, 'sending');
       await done(el);
       expect(el.status).to.equal('succeeded');
       const mine = await watch.wait('headshot-studio', ['validate', 'process']);
@@ -219,7 +221,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     const el = await mount();
     const before = await charged();
     await ready(el);
-    const button = q(el, '[part~="generate-button"]')!;
+    const button = q(el, '[part~="primary-button"]')!;
     button.click();
     button.click();
     void el.start();
@@ -235,7 +237,7 @@ describe('<headshot-studio>: batches, slots and charges', function () {
     await ready(el);
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 10 credits').and.contain('5 credits left');
-    expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
+    expect(q<HTMLButtonElement>(el, '[part~="primary-button"]')!.disabled).to.equal(true);
     await el.start(); // a script calling it anyway
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
     expect(panel.dataset['reason']).to.equal('insufficient_credits');
@@ -263,7 +265,7 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
   it('takes a photo with the (fake) camera through a framing guide', async () => {
     const el = await mount();
     const sources: string[] = [];
-    el.addEventListener('mk-file-select', (e: FileSelectEvent) => sources.push(e.detail.source));
+    el.addEventListener('mk-file-selected', (e: FileSelectedEvent) => sources.push(e.detail.source));
     q(el, '[part~="camera-button"]')!.click();
     await until(() => el.matches(':state(camera)'), 5_000, 'the camera state');
     const video = await until(() => q<HTMLVideoElement>(el, '[part~="camera"] video'), 5_000, 'the preview');
@@ -286,7 +288,7 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     await ready(el);
     void el.start();
     await done(el);
-    const one = q<HTMLAnchorElement>(el, '[part~="download-button"]')!;
+    const one = q<HTMLAnchorElement>(el, '[part~="download"]')!;
     expect(one.download).to.match(/\.png$/);
     expect((await (await fetch(one.href)).blob()).type).to.equal('image/png');
     const clicked: HTMLAnchorElement[] = [];
@@ -332,8 +334,8 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
     expect(new FormData(form).get('portrait')).to.equal(el.value);
     expect(new FormData(form).get('portrait-file')).to.equal(null);
     expect(form.checkValidity(), 'made but not chosen').to.equal(false);
-    const chosen = new Promise<HeadshotChooseEvent>((r) =>
-      el.addEventListener('mk-headshot-choose', r, { once: true }),
+    const chosen = new Promise<HeadshotChosenEvent>((r) =>
+      el.addEventListener('mk-headshot-chosen', r, { once: true }),
     );
     qa(el, '[part~="choose-result"]')[1]!.click();
     const e = await chosen;
@@ -378,7 +380,7 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     await ready(el);
     expect(q(el, '[part~="styles"]')!.textContent).to.contain('Förmliches deutsches Bewerbungsfoto');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Kostet 10 Credits');
-    expect(q(el, '[part~="generate-button"]')!.textContent).to.contain('4 Porträts erstellen');
+    expect(q(el, '[part~="primary-button"]')!.textContent).to.contain('4 Porträts erstellen');
   });
 
   it('goes from a pasted photo to a chosen headshot by keyboard alone', async () => {
@@ -390,7 +392,7 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
       new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
     );
     await until(() => el.status === 'ready', 10_000, 'ready');
-    await until(() => cut(el).activeElement === q(el, '[part~="generate-button"]'), 2_000, 'focus on generate');
+    await until(() => cut(el).activeElement === q(el, '[part~="primary-button"]'), 2_000, 'focus on generate');
     await sendKeys({ press: 'Enter' });
     await done(el);
     await until(() => cut(el).activeElement?.classList.contains('results-title'), 3_000, 'focus on the results');
@@ -417,7 +419,7 @@ describe('<headshot-studio>: language, keyboard, accessibility', function () {
     await check(); // ready
     await fault('mk-headshot', 'variant_fail', { variants: [0, 3] });
     void el.start();
-    await until(() => el.status === 'working', 2_000, 'working');
+    await until(() => el.status === 'sending', 2_000, 'sending');
     await check(); // working
     await done(el);
     expect(el.status).to.equal('partial');
@@ -681,7 +683,7 @@ describe('<headshot-studio>: the value', function () {
     // The failed one is shown as failed; retrying it needs the selfie, which a saved value has not.
     expect(q(again, '[part~="result"][part~="failed"]')!.dataset['slot']).to.equal('3');
     expect(q(again, '[part~="retry-button"]')).to.equal(undefined);
-    expect(q(again, '[part~="download-button"]')!.getAttribute('href')).to.equal(value.variants[0]!.asset!.url);
+    expect(q(again, '[part~="download"]')!.getAttribute('href')).to.equal(value.variants[0]!.asset!.url);
     expect(q(again, '[part~="charged"]')!.textContent).to.contain('7 credits');
     const file = await until(() => again.file ?? undefined, 5_000, 'the chosen file fetched');
     expect(new Uint8Array(await file.arrayBuffer())).to.deep.equal(chosenBytes);
@@ -755,11 +757,11 @@ describe('<headshot-studio>: the value', function () {
   it('setting a value while a batch runs drops the batch, without events, and shows the value', async () => {
     const el = await mount();
     const seen = events(el);
-    const ready_: HeadshotsReadyEvent[] = [];
-    el.addEventListener('mk-headshots-ready', (e) => ready_.push(e));
+    const ready_: HeadshotsSucceeded[] = [];
+    el.addEventListener('mk-succeeded', (e) => ready_.push(e as HeadshotsSucceeded));
     await ready(el);
     void el.start();
-    await until(() => el.status === 'working', 2_000, 'working');
+    await until(() => el.status === 'sending', 2_000, 'sending');
     el.value = JSON.stringify(savedValue());
     await el.updateComplete;
     expect(el.status).to.equal('partial');
@@ -802,6 +804,16 @@ runProductElementTests({
   tag: 'headshot-studio',
   endpoint,
   idleState: 'idle',
+  vocabulary: {
+    file: () => selfie(),
+    prepare: (el) => ready(el as HeadshotStudio),
+    // The sandbox holds its answer back: seconds to see `sending` and to cancel.
+    slowly: async (el) => (
+      await ready(el as HeadshotStudio),
+      await fault('mk-headshot', 'slow', { count: 1, ms: 2_500 })
+    ),
+    fail: () => fault('mk-headshot', 'all_variants_fail'),
+  },
   commits: 2,
   // A batch, then a choice: two commits (two `change` events), the second with the chosen headshot as the value's `asset`.
   produce: async (el) => {
@@ -831,7 +843,7 @@ describe('<headshot-studio>: photos as phones make them (made to fit before anyt
     expect(requestsTo(`${endpoint}/api/v1/headshot`), 'nothing sent while converting').to.equal(sent);
     const facts = q(el, '[part~="photo-fit"]')?.textContent ?? '';
     const dims = q(el, '.photo-facts .nums')!.textContent!;
-    q(el, '[part~="generate-button"]')!.click();
+    q(el, '[part~="primary-button"]')!.click();
     await done(el);
     expect(el.status).to.equal('succeeded');
     expect((await charged()).length - before, 'exactly one charge').to.equal(1);

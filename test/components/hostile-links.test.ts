@@ -100,7 +100,7 @@ describe('links from a hostile answer are never rendered', function () {
     el.selectFile(await video({ seconds: 2, width: 96, height: 64 }));
     await until(() => el.status === 'ready', 20_000, 'the check');
     await el.updateComplete;
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="confirm-button"]')!.click();
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="primary-button"]')!.click();
     await reach(el, 'succeeded');
     await keepRefused(el);
     await el.updateComplete;

@@ -11,8 +11,8 @@ const el = document.createElement('model-generator');
 el.setAttribute('endpoint', '/mk-model');
 el.setAttribute('mode', 'prompt');
 el.setAttribute('quality', 'high');
-el.addEventListener('mk-job-succeeded', (e) =>
-  state.succeeded.push({ whileAway: e.detail.whileAway, id: e.detail.id }),
+el.addEventListener('mk-succeeded', (e) =>
+  state.succeeded.push({ whileAway: e.detail.whileAway ?? false, id: e.detail.id ?? '' }),
 );
 document.body.append(el);
 state.el = el;

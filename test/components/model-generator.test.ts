@@ -243,7 +243,7 @@ describe('<model-generator>: refusals before anything is spent', function () {
       const el = await mount();
       await prompted(el, prompt);
       expect(el.status).to.equal('idle');
-      expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
+      expect(q<HTMLButtonElement>(el, '[part~="primary-button"]')!.disabled).to.equal(true);
       expect(q(el, '[part~="counter"]')!.textContent).to.contain(`${prompt.length} / 300`);
       const before = creates();
       await el.start(); // a script calling start() anyway
@@ -317,9 +317,9 @@ describe('<model-generator>: refusals before anything is spent', function () {
     expect(el.status).to.equal('ready');
   });
 
-  it('lets a host veto a photo through mk-file-select', async () => {
+  it('lets a host veto a photo through mk-file-selected', async () => {
     const el = await mount();
-    el.addEventListener('mk-file-select', (e) => e.preventDefault(), { once: true });
+    el.addEventListener('mk-file-selected', (e) => e.preventDefault(), { once: true });
     const data = new DataTransfer();
     data.items.add(await file());
     q(el, '[part~="choose-button"]')!.dispatchEvent(
@@ -335,19 +335,19 @@ describe('<model-generator>: making a model', function () {
   it('makes a model from two photos: the model is drawn, its stats are the API’s, the turntable plays, charged once', async () => {
     const el = await mount();
     const events: string[] = [];
-    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded'] as const)
+    for (const type of ['mk-job-created', 'mk-job-progressed', 'mk-succeeded'] as const)
       el.addEventListener(type, () => events.push(type));
     const succeeded = new Promise<JobEvent>((r) =>
-      el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }),
+      el.addEventListener('mk-succeeded', r as EventListener, { once: true }),
     );
     const before = await charges();
     el.images = [await file(640, 640, 'front.png'), await file(640, 640, 'side.png')];
     await checked(el);
     expect(el.status).to.equal('ready');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Costs 2 credits');
-    q(el, '[part~="generate-button"]')!.click();
+    q(el, '[part~="primary-button"]')!.click();
     await reach(el, 'succeeded');
-    expect(events).to.include.members(['mk-job-created', 'mk-job-succeeded']);
+    expect(events).to.include.members(['mk-job-created', 'mk-succeeded']);
     const viewer = await until(
       () => q<HTMLElement & { screenshot(): Promise<Blob>; stats?: Record<string, number> }>(el, 'glb-viewer'),
       30_000,
@@ -384,7 +384,7 @@ describe('<model-generator>: making a model', function () {
       const el = await mount();
       el.images = [await file(640, 640, 'front.png')];
       await checked(el);
-      q(el, '[part~="generate-button"]')!.click();
+      q(el, '[part~="primary-button"]')!.click();
       await reach(el, 'succeeded');
       const viewer = await until(() => q(el, 'glb-viewer'), 30_000, 'the viewer');
       await until(() => viewer.matches(':state(loaded)'), 60_000, 'the model to show');
@@ -440,9 +440,7 @@ describe('<model-generator>: making a model', function () {
 
   it('says the job failed and that the 2 credits were refunded', async () => {
     const el = await mount();
-    const failed = new Promise<JobEvent>((r) =>
-      el.addEventListener('mk-job-failed', r as EventListener, { once: true }),
-    );
+    const failed = new Promise<JobEvent>((r) => el.addEventListener('mk-failed', r as EventListener, { once: true }));
     await fault('mk-model', 'job_fail', { count: 1 });
     const refundsBefore = await refunds();
     await prompted(el, 'a glass vase');
@@ -466,7 +464,7 @@ describe('<model-generator>: making a model', function () {
     await until(() => q(el, '[part~="cost"]')?.textContent?.includes('left'), 5_000, 'the budget');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('Needs 2 credits').and.contain('1 credit left');
     expect(q<HTMLAnchorElement>(el, '[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
-    expect(q<HTMLButtonElement>(el, '[part~="generate-button"]')!.disabled).to.equal(true);
+    expect(q<HTMLButtonElement>(el, '[part~="primary-button"]')!.disabled).to.equal(true);
     const chargesBefore = await charges('mk-poor');
     await el.start(); // a script calling start() anyway: the proxy refuses it
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
@@ -491,7 +489,7 @@ describe('<model-generator>: making a model', function () {
     const el = await mount();
     const before = await charges();
     await prompted(el, 'a paper lantern');
-    const button = q(el, '[part~="generate-button"]')!;
+    const button = q(el, '[part~="primary-button"]')!;
     button.click();
     button.click();
     void el.start();
@@ -747,7 +745,7 @@ describe('<model-generator>: language, keyboard, accessibility', function () {
       cut(el).activeElement!.closest('[part~="photo"]')!.textContent,
       'focus stays with the moved photo',
     ).to.contain('first.png');
-    await tabTo((a) => a.matches('[part~="generate-button"]'), 'the generate button');
+    await tabTo((a) => a.matches('[part~="primary-button"]'), 'the generate button');
     await sendKeys({ press: 'Enter' });
     await until(() => el.job?.handle, 20_000, 'the job');
     await reach(el, 'succeeded');
@@ -1168,6 +1166,17 @@ runProductElementTests({
   tag: 'model-generator',
   endpoint,
   idleState: 'idle',
+  vocabulary: {
+    file: () => file(640, 640, 'front.png'),
+    prepare: (el) => (((el as ModelGenerator).quality = 'fast'), prompted(el as ModelGenerator, 'a small ceramic mug')),
+    // A 429 the client sits out: seconds of `sending` to see and to cancel.
+    slowly: async (el) => {
+      (el as ModelGenerator).quality = 'fast';
+      await prompted(el as ModelGenerator, 'a small ceramic bowl');
+      await fault('mk-model', 'rate_limit', { count: 1 });
+    },
+    fail: () => fault('mk-model', 'job_fail', { count: 1 }),
+  },
   produce: async (el) => {
     const generator = el as ModelGenerator;
     generator.quality = 'fast';

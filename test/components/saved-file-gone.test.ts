@@ -151,9 +151,7 @@ describe('a saved value whose kept file is gone says so', function () {
     await until(() => shown.complete && shown.naturalWidth > 0, 5_000, 'the headshot that is there');
     expect(shown.hidden).to.equal(false);
     expect(q<HTMLImageElement>(el, '[data-slot="1"] img')!.hidden, 'no broken picture for the one gone').to.equal(true);
-    expect(q(el, '[data-slot="1"] [part~="download-button"]'), 'no download of a file that is gone').to.equal(
-      undefined,
-    );
+    expect(q(el, '[data-slot="1"] [part~="download"]'), 'no download of a file that is gone').to.equal(undefined);
     expect((el as unknown as { file: File | null }).file).to.equal(null);
     await startOver(el, panel);
     expect(el.status).to.equal('idle');

@@ -67,7 +67,7 @@ describe('phone media made to fit: axe in English and Arabic, light and dark', f
       const el = await uploader(lang, theme, '4k60.mp4');
       expect(el.status).to.equal('ready');
       expect(q(el, '[part~="fit"] [data-fit="resolution"]'), 'says what it will do').not.to.equal(undefined);
-      if (lang === 'en') expect(text(q(el, '[part~="confirm-button"]'))).to.equal('Convert and upload (20 credits)');
+      if (lang === 'en') expect(text(q(el, '[part~="primary-button"]'))).to.equal('Convert and upload (20 credits)');
       await expect(el).to.be.accessible();
     });
 

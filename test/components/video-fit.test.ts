@@ -106,10 +106,10 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
       .to.contain('3,840×2,160')
       .and.contain('1,920×1,080');
     expect(fit.querySelector('[data-fit="audio"]')!.textContent).to.contain('sound is removed');
-    const confirm = q<HTMLButtonElement>(el, '[part~="confirm-button"]')!;
+    const confirm = q<HTMLButtonElement>(el, '[part~="primary-button"]')!;
     expect(confirm.textContent!.trim()).to.equal('Convert and upload (20 credits)');
     const sent: number[] = [];
-    el.addEventListener('mk-upload-progress', (e) => sent.push(e.detail.total));
+    el.addEventListener('mk-upload-progressed', (e) => sent.push(e.detail.total));
     const seen = new Set<string>();
     confirm.click();
     await until(() => el.status === 'converting', 10_000, 'converting');
@@ -209,9 +209,9 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
       await choose(el, file);
       expect(el.status).to.equal('ready');
       expect(q(el, '[part~="fit"]'), 'nothing to convert').to.equal(undefined);
-      expect(q(el, '[part~="confirm-button"]')!.textContent!.trim()).to.equal('Upload and start (20 credits)');
+      expect(q(el, '[part~="primary-button"]')!.textContent!.trim()).to.equal('Upload and start (20 credits)');
       const totals: number[] = [];
-      el.addEventListener('mk-upload-progress', (e) => totals.push(e.detail.total));
+      el.addEventListener('mk-upload-progressed', (e) => totals.push(e.detail.total));
       void el.start();
       await succeed(el, new Set());
       expect(await charges()).to.equal(before + 1);
@@ -396,7 +396,7 @@ describe('<video-to-3d-uploader>: phone videos made to fit', function () {
   it('speaks Arabic: the plan, the trim range and the confirm button, with no serious or critical axe violations', async () => {
     const el = await mount('ar');
     await choose(el, await phoneClip('long-1080p.mp4'));
-    await until(() => q(el, '[part~="confirm-button"]')?.textContent?.includes('التحويل'), 10_000, 'Arabic');
+    await until(() => q(el, '[part~="primary-button"]')?.textContent?.includes('التحويل'), 10_000, 'Arabic');
     expect(q(el, '[part~="trim"] legend')!.textContent).to.equal('الجزء المُرسَل');
     expect(q(el, '[data-fit="audio"]')!.textContent).to.equal('يُزال الصوت: المشهد ثلاثي الأبعاد لا يستخدمه.');
     await until(() => q(el, '[part~="filmstrip"] img'), 20_000, 'the filmstrip');

@@ -84,9 +84,9 @@ describe('<video-to-3d-uploader>: refusals before any byte is sent', () => {
       expect(uploads()).to.equal(before);
     });
   }
-  it('lets a host veto a file through mk-file-select', async () => {
+  it('lets a host veto a file through mk-file-selected', async () => {
     const el = await mount();
-    el.addEventListener('mk-file-select', (e) => e.preventDefault(), { once: true });
+    el.addEventListener('mk-file-selected', (e) => e.preventDefault(), { once: true });
     el.selectFile(await video());
     await el.updateComplete;
     expect(el.status).to.equal('idle');
@@ -98,16 +98,16 @@ describe('<video-to-3d-uploader>: the journey', function () {
   it('checks, uploads, follows the job and shows the scene (pixels), charged once', async () => {
     const el = await mount();
     const events: string[] = [];
-    for (const t of ['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded'] as const)
+    for (const t of ['mk-upload-progressed', 'mk-job-created', 'mk-succeeded'] as const)
       el.addEventListener(t, () => events.push(t));
     const before = await charges();
     await choose(el, await video({ seconds: 3, width: 160, height: 120 }));
     expect(el.status).to.equal('ready');
     expect(q(el, 'dl.facts')!.textContent).to.contain('160×120').and.contain('0:03');
     expect(q(el, '[part~="cost"]')!.textContent).to.contain('20 credits');
-    q(el, '[part~="confirm-button"]')!.click();
+    q(el, '[part~="primary-button"]')!.click();
     await reach(el, 'succeeded');
-    expect(events).to.include.members(['mk-upload-progress', 'mk-job-created', 'mk-job-succeeded']);
+    expect(events).to.include.members(['mk-upload-progressed', 'mk-job-created', 'mk-succeeded']);
     const viewer = await until(
       () => q<HTMLElement & { screenshot(): Promise<Blob> }>(el, 'splat-viewer'),
       30_000,
@@ -136,7 +136,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
     const el = await mount();
     const before = await charges();
     await choose(el, await video());
-    const confirm = q(el, '[part~="confirm-button"]')!;
+    const confirm = q(el, '[part~="primary-button"]')!;
     confirm.click();
     confirm.click();
     void el.start();
@@ -166,9 +166,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
 
   it('says the job failed and that the 20 credits were refunded', async () => {
     const el = await mount();
-    const failed = new Promise<JobEvent>((r) =>
-      el.addEventListener('mk-job-failed', r as EventListener, { once: true }),
-    );
+    const failed = new Promise<JobEvent>((r) => el.addEventListener('mk-failed', r as EventListener, { once: true }));
     await fault('mk-video', 'job_fail', { count: 1 });
     const refundsBefore = await refunds();
     await choose(el, await video());
@@ -208,7 +206,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
       .and.match(/[0-5] credits? left/);
     expect(q<HTMLAnchorElement>(el, '[part~="top-up"]')!.getAttribute('href')).to.equal('/buy');
     await choose(el, await video());
-    expect(q<HTMLButtonElement>(el, '[part~="confirm-button"]')!.disabled).to.equal(true);
+    expect(q<HTMLButtonElement>(el, '[part~="primary-button"]')!.disabled).to.equal(true);
     const sent = requestsTo('/mk-poor/api/v1/video-to-3d/jobs');
     await el.start(); // a script calling start() anyway
     const panel = await until(() => q<HTMLElement>(el, '[part~="error"]'), 5_000, 'the 402 panel');
@@ -360,7 +358,7 @@ describe('<video-to-3d-uploader>: reloads and tabs', function () {
     await advance('mk-video', 30 * 60_000);
     const third = await open();
     const ended = new Promise<JobEvent>((r) =>
-      third.page.el.addEventListener('mk-job-succeeded', r as EventListener, { once: true }),
+      third.page.el.addEventListener('mk-succeeded', r as EventListener, { once: true }),
     );
     await until(
       async () => {
@@ -404,7 +402,7 @@ describe('<video-to-3d-uploader>: language, keyboard, accessibility', function (
     );
     await until(() => el.status === 'ready', 15_000, 'ready');
     await el.updateComplete;
-    await until(() => cut(el).activeElement === q(el, '[part~="confirm-button"]'), 2_000, 'focus on confirm');
+    await until(() => cut(el).activeElement === q(el, '[part~="primary-button"]'), 2_000, 'focus on confirm');
     await sendKeys({ press: 'Enter' });
     await until(() => el.job?.handle, 20_000, 'the job');
     await reach(el, 'succeeded');
@@ -701,7 +699,7 @@ describe('<video-to-3d-uploader>: its value', function () {
     el.value = value;
     await until(() => el.status === 'succeeded', 10_000, 'the value shown');
     await el.updateComplete;
-    expect(q(el, '[part~="confirm-button"]'), 'the video is gone').to.equal(undefined);
+    expect(q(el, '[part~="primary-button"]'), 'the video is gone').to.equal(undefined);
     expect(seen).to.deep.equal([]);
 
     [...cut(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Start another')!.click();
@@ -819,6 +817,13 @@ runProductElementTests({
   tag: 'video-to-3d-uploader',
   endpoint,
   idleState: 'idle',
+  vocabulary: {
+    file: () => video({ seconds: 3, width: 160, height: 120 }),
+    prepare: async (el) => choose(el as VideoTo3dUploader, await video({ seconds: 3, width: 160, height: 120 })),
+    // 80 MB to upload: seconds of `uploading` to see and to cancel.
+    slowly: async (el) => choose(el as VideoTo3dUploader, padded(await video(), 80 * 1024 * 1024)),
+    fail: () => fault('mk-video', 'job_fail', { count: 1 }),
+  },
   produce: async (el) => {
     const uploader = el as VideoTo3dUploader;
     await choose(uploader, await video({ seconds: 3, width: 160, height: 120 }));

@@ -31,8 +31,8 @@ describe('JobController', () => {
   it('creates a job, renders it, and dispatches created, progress and succeeded', async () => {
     const el = await fixture<JobProbe>(html`<job-probe></job-probe>`);
     const events: string[] = [];
-    for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded', 'mk-job-failed'] as const)
-      el.addEventListener(type, (e: JobEvent) => events.push(e.type));
+    for (const type of ['mk-job-created', 'mk-job-progressed', 'mk-succeeded', 'mk-failed'] as const)
+      el.addEventListener(type, (e: Event) => events.push(e.type));
     const record = await el.job.start({ mode: 'text', prompt: 'a paper boat', quality: 'fast' });
     expect(record.handle).to.be.a('string');
     await until(async () => {
@@ -42,8 +42,8 @@ describe('JobController', () => {
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('p')!.textContent).to.equal('succeeded 100');
     expect(events[0]).to.equal('mk-job-created');
-    expect(events.at(-1)).to.equal('mk-job-succeeded');
-    expect(events.filter((e) => e === 'mk-job-succeeded')).to.have.length(1);
+    expect(events.at(-1)).to.equal('mk-succeeded');
+    expect(events.filter((e) => e === 'mk-succeeded')).to.have.length(1);
   });
 
   it('reports a refused request through the task, without a job', async () => {
@@ -94,11 +94,11 @@ describe('JobController', () => {
     await until(async () => (await poller.refresh(id))?.status === 'succeeded', 10_000, 'the poller sees the end');
     const second = await fixture<JobProbe>(html`<job-probe></job-probe>`);
     const ended: JobEvent[] = [];
-    second.addEventListener('mk-job-succeeded', (e: JobEvent) => ended.push(e));
+    second.addEventListener('mk-succeeded', (e) => ended.push(e as Event as JobEvent));
     second.job.adopt(id, { resumed: true }); // the element read it unfinished from the store after the reload
     await until(() => second.job.record?.status === 'succeeded', 5_000, 'the adopted job shows its end');
     await new Promise((r) => setTimeout(r, 300));
-    expect(ended, 'mk-job-succeeded once').to.have.length(1);
+    expect(ended, 'mk-succeeded once').to.have.length(1);
     expect(ended[0]!.detail.whileAway).to.equal(true);
   });
 });

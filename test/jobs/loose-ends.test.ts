@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement, html as litHtml } from 'lit';
 import { JobController, JobPoller, JobStore, MediaClient, type JobRecord } from '../../src/index.js';
-import type { UploadProgress } from '../../src/events/upload-progress.js';
+import type { UploadProgress } from '../../src/events/upload-progressed.js';
 import { advance, padded, until, video } from '../fixtures/browser.js';
 
 // /mediakit, not /mk-jobs: job-poller.test.ts reads that stack's balance and must see only its own charges.

@@ -239,7 +239,7 @@ const api = {
       status: uploader?.status ?? null,
       text: root?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
       error: root?.querySelector<HTMLElement>('[part~="error"]')?.dataset['reason'] ?? null,
-      confirm: Boolean(root?.querySelector('[part~="confirm-button"]')),
+      confirm: Boolean(root?.querySelector('[part~="primary-button"]')),
       viewer: Boolean(root?.querySelector('splat-viewer')),
     };
   },
@@ -250,7 +250,7 @@ const api = {
   },
 
   confirm() {
-    uploader!.shadowRoot!.querySelector<HTMLElement>('[part~="confirm-button"]')!.click();
+    uploader!.shadowRoot!.querySelector<HTMLElement>('[part~="primary-button"]')!.click();
     return true;
   },
 

@@ -44,7 +44,7 @@ function mount(): void {
   const el = document.createElement('video-to-3d-uploader') as VideoTo3dUploader;
   el.setAttribute('endpoint', ENDPOINT);
   if (query.get('lang')) el.setAttribute('lang', query.get('lang')!);
-  el.addEventListener('mk-upload-progress', (e) => {
+  el.addEventListener('mk-upload-progressed', (e) => {
     state.loaded = Math.max(state.loaded, e.detail.loaded);
     state.total = e.detail.total;
   });

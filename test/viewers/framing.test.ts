@@ -6,7 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/glb-viewer/define.js';
 import '../../src/viewers/splat-viewer/define.js';
-import type { GlbViewer, SplatViewer, ViewerErrorEvent } from '../../src/index.js';
+import type { GlbViewer, SplatViewer, ViewerFailedEvent } from '../../src/index.js';
 import { encodePly, type Splat } from '../../src/sandbox/artifacts/ply.js';
 import { blobUrl } from '../fixtures/splats.js';
 import { settle } from '../fixtures/viewers.js';
@@ -102,7 +102,7 @@ async function splat(src: string, up?: string): Promise<SplatViewer> {
   const settled = settle(el);
   el.src = src;
   const event = await settled;
-  expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+  expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
   return el;
 }
 
@@ -163,7 +163,7 @@ describe('<glb-viewer> framing', function () {
       );
       const settled = settle(el);
       el.src = `/__assets/${asset}`;
-      expect((await settled).type).to.equal('mk-viewer-load');
+      expect((await settled).type).to.equal('mk-viewer-loaded');
       expectFills(await shoot(el), asset);
     });
   }

@@ -52,7 +52,7 @@ describe('<glb-viewer>: one renderer per page', function () {
           viewers.push(el);
         }
         const events = await Promise.all(loads);
-        expect(events.map((e) => (e as Event).type)).to.deep.equal(Array(24).fill('mk-viewer-load'));
+        expect(events.map((e) => (e as Event).type)).to.deep.equal(Array(24).fill('mk-viewer-loaded'));
       });
       expect(contexts.length, 'WebGL contexts created').to.be.at.most(1);
       expect(contexts.filter((c) => !c.isContextLost()).length, 'live contexts').to.be.at.most(1);

@@ -4,7 +4,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/glb-viewer/define.js';
-import { MediaClient, type GlbViewer, type ViewerErrorEvent, type ViewerLoadEvent } from '../../src/index.js';
+import { MediaClient, type GlbViewer, type ViewerFailedEvent, type ViewerLoadedEvent } from '../../src/index.js';
 import { advance } from '../fixtures/browser.js';
 import { coverage } from '../fixtures/pixels.js';
 import { mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
@@ -16,9 +16,9 @@ describe('<glb-viewer>', function () {
   for (const asset of ['Box.glb', 'Duck.glb', 'DamagedHelmet.glb']) {
     it(`renders ${asset} non-blank and centred, with the stats inspect() reports`, async () => {
       const { el, event } = await viewer(`/__assets/${asset}`);
-      expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+      expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
       const expected = await (await fetch(`/__test/inspect?asset=${asset}`)).json();
-      expect((event as ViewerLoadEvent).detail.stats).to.deep.equal(expected);
+      expect((event as ViewerLoadedEvent).detail.stats).to.deep.equal(expected);
       expect(el.stats).to.deep.equal(expected);
       const shot = await coverage(await el.screenshot());
       expect(shot.filled, 'share of the frame drawn').to.be.greaterThan(0.03);
@@ -38,7 +38,7 @@ describe('<glb-viewer>', function () {
     }
     expect(job.status).to.equal('succeeded');
     const { el, event } = await viewer(job.output!.model_url);
-    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+    expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
     expect(el.stats).to.deep.equal(job.output!.stats);
     expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.03);
   });
@@ -58,13 +58,13 @@ describe('<glb-viewer>', function () {
 
   it('says clearly when a file is not a model or cannot be fetched', async () => {
     const { el, event } = await viewer('/__assets/README.md');
-    expect(event.type).to.equal('mk-viewer-error');
-    expect((event as ViewerErrorEvent).detail.code).to.equal('unsupported_format');
+    expect(event.type).to.equal('mk-viewer-failed');
+    expect((event as ViewerFailedEvent).detail.code).to.equal('unsupported_format');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.contain('not a GLB');
     expect(el.matches(':state(error)')).to.equal(true);
     const missing = await viewer('/__assets/none.glb');
-    expect((missing.event as ViewerErrorEvent).detail.code).to.equal('http_404');
+    expect((missing.event as ViewerFailedEvent).detail.code).to.equal('http_404');
   });
 
   it('shows the poster until the first frame, then hides it', async () => {
@@ -90,7 +90,7 @@ describe('<glb-viewer>', function () {
     const contexts = await trackContexts(async () => {
       for (let i = 0; i < 20; i++) {
         const { el, event } = await viewer('/__assets/Box.glb');
-        expect(event.type).to.equal('mk-viewer-load');
+        expect(event.type).to.equal('mk-viewer-loaded');
         el.remove();
         await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
       }

@@ -26,8 +26,8 @@ describe('lazy viewers', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(threeFetched(), 'a viewer far below the fold').to.equal(false);
     const loaded = new Promise((resolve, reject) => {
-      viewer.addEventListener('mk-viewer-load', resolve, { once: true });
-      viewer.addEventListener('mk-viewer-error', (e) => reject(new Error(e.detail.message)), { once: true });
+      viewer.addEventListener('mk-viewer-loaded', resolve, { once: true });
+      viewer.addEventListener('mk-viewer-failed', (e) => reject(new Error(e.detail.message)), { once: true });
     });
     const shown = performance.now();
     viewer.scrollIntoView();
@@ -48,8 +48,8 @@ describe('lazy viewers', () => {
     viewer.loading = 'eager';
     viewer.style.cssText = 'width: 320px; --mk-viewer-height: 240px';
     const loaded = new Promise((resolve, reject) => {
-      viewer.addEventListener('mk-viewer-load', resolve, { once: true });
-      viewer.addEventListener('mk-viewer-error', (e) => reject(new Error(e.detail.message)), { once: true });
+      viewer.addEventListener('mk-viewer-loaded', resolve, { once: true });
+      viewer.addEventListener('mk-viewer-failed', (e) => reject(new Error(e.detail.message)), { once: true });
     });
     viewer.src = blobUrl(ballPly(2000));
     document.body.append(viewer);

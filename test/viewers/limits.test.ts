@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/glb-viewer/define.js';
 import '../../src/viewers/splat-viewer/define.js';
-import type { GlbViewer, SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import type { GlbViewer, SplatViewer, ViewerFailedEvent, ViewerLoadedEvent } from '../../src/index.js';
 import { coverage } from '../fixtures/pixels.js';
 import { ballPly, blobUrl } from '../fixtures/splats.js';
 import { settle, trackContexts } from '../fixtures/viewers.js';
@@ -57,7 +57,7 @@ describe('viewer limits', function () {
             );
       const settled = settle(el);
       el.src = tag === 'glb-viewer' ? '/__assets/Duck.glb' : blobUrl(ballPly(1500));
-      expect((await settled).type).to.equal('mk-viewer-load');
+      expect((await settled).type).to.equal('mk-viewer-loaded');
       const shot = await coverage(await el.screenshot());
       // 320 x 240 CSS pixels inside the 1px border, drawn at half resolution.
       expect([shot.width, shot.height], tag).to.deep.equal([160, 120]);
@@ -72,8 +72,8 @@ describe('viewer limits', function () {
     const settled = settle(el);
     el.src = blobUrl(ballPly(4000));
     const event = await settled;
-    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
-    expect((event as ViewerLoadEvent).detail.splats, 'the file holds').to.equal(4000);
+    expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
+    expect((event as ViewerLoadedEvent).detail.splats, 'the file holds').to.equal(4000);
     await el.updateComplete;
     const notice = el.shadowRoot!.querySelector('[part=notice]')!;
     expect(notice.textContent).to.match(/1,000 of 4,000 splats/);
@@ -92,7 +92,7 @@ describe('viewer limits', function () {
       );
       const first = settle(el);
       el.src = src;
-      expect((await first).type).to.equal('mk-viewer-load');
+      expect((await first).type).to.equal('mk-viewer-loaded');
       el.before(spacer); // scrolled far out of view
       window.scrollTo(0, 0);
       const firstCanvas = el.shadowRoot!.querySelector('canvas');
@@ -101,7 +101,7 @@ describe('viewer limits', function () {
       expect(el.shadowRoot!.querySelector('canvas'), 'a fresh canvas for the next context').to.not.equal(firstCanvas);
       const again = settle(el);
       el.scrollIntoView();
-      expect((await again).type).to.equal('mk-viewer-load');
+      expect((await again).type).to.equal('mk-viewer-loaded');
     });
     expect(contexts.length, 'a context for each time it was seen').to.equal(2);
     expect(contexts[0]!.isContextLost(), 'the first was given back').to.equal(true);

@@ -7,7 +7,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/splat-viewer/define.js';
-import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import type { SplatViewer, ViewerFailedEvent, ViewerLoadedEvent } from '../../src/index.js';
 import { coverage, difference } from '../fixtures/pixels.js';
 import { expectSplatRendered, mountViewer, settle } from '../fixtures/viewers.js';
 import { blobUrl } from '../fixtures/splats.js';
@@ -21,8 +21,8 @@ const spzDecoderRequests = () =>
 /** The error a user sees: the event's code and message, and the same message in the element's alert. */
 async function expectRefused(bytes: Uint8Array, code: string, message: RegExp): Promise<string> {
   const { el, event } = await mountViewer<SplatViewer>('splat-viewer', blobUrl(bytes));
-  expect(event.type).to.equal('mk-viewer-error');
-  const { detail } = event as ViewerErrorEvent;
+  expect(event.type).to.equal('mk-viewer-failed');
+  const { detail } = event as ViewerFailedEvent;
   expect(detail.code, detail.message).to.equal(code);
   expect(detail.message).to.match(message);
   await el.updateComplete;
@@ -80,9 +80,9 @@ describe('<splat-viewer> .ksplat and .spz', function () {
     const settled = settle(el);
     el.src = converted('guitar.compressed.ply', 'ksplat');
     const event = await settled;
-    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+    expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
     // The library's writer drops splats under alpha 1/255, as it does for every .ksplat it makes.
-    expect((event as ViewerLoadEvent).detail.splats).to.equal(90304);
+    expect((event as ViewerLoadedEvent).detail.splats).to.equal(90304);
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=notice]')!.textContent).to.match(/Showing 20,000 of 90,304 splats/);
     expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.02);

@@ -9,7 +9,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { Quaternion, Vector3, Vector4 } from 'three';
 import { PlyParser, SplatBuffer, SplatBufferGenerator } from '@mkkellogg/gaussian-splats-3d';
 import '../../src/viewers/splat-viewer/define.js';
-import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import type { SplatViewer, ViewerFailedEvent, ViewerLoadedEvent } from '../../src/index.js';
 import { deviceSplatBudget } from '../../src/viewers/splat-viewer/splat-viewer.js';
 import { PlyStream } from '../../src/viewers/splat-viewer/splat-stream.js';
 import { encodePly, type Splat } from '../../src/sandbox/artifacts/ply.js';
@@ -115,7 +115,7 @@ describe('<splat-viewer> streaming', function () {
     );
     const id = `held${Date.now()}`;
     const progress: { splats: number; of: number }[] = [];
-    el.addEventListener('mk-viewer-progress', (e) => {
+    el.addEventListener('mk-viewer-progressed', (e) => {
       if (e.detail.phase === 'stream') progress.push({ splats: e.detail.splats!, of: e.detail.of! });
     });
     const settled = settle(el, 150_000);
@@ -140,8 +140,8 @@ describe('<splat-viewer> streaming', function () {
       await fetch(`/__fixtures/held-ply/release?id=${id}`);
     }
     const event = await settled;
-    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
-    expect((event as ViewerLoadEvent).detail).to.include({ splats: 60_000, shown: 60_000 });
+    expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
+    expect((event as ViewerLoadedEvent).detail).to.include({ splats: 60_000, shown: 60_000 });
     expect(progress.at(-1)!.splats).to.equal(60_000);
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part~=streaming]')).to.equal(null);
@@ -168,7 +168,7 @@ describe('<splat-viewer> streaming', function () {
     );
     const settled = settle(el);
     el.src = blobUrl(ballPly(12_000));
-    const event = (await settled) as ViewerLoadEvent;
+    const event = (await settled) as ViewerLoadedEvent;
     expect(event.detail).to.include({ splats: 12_000, shown: 5000 });
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=notice]')!.textContent).to.match(/Showing 5,000 of 12,000 splats/);

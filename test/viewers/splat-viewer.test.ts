@@ -5,7 +5,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/viewers/splat-viewer/define.js';
-import type { SplatViewer, ViewerErrorEvent, ViewerLoadEvent } from '../../src/index.js';
+import type { SplatViewer, ViewerFailedEvent, ViewerLoadedEvent } from '../../src/index.js';
 import { coverage } from '../fixtures/pixels.js';
 import { expectSplatRendered, mountViewer, settle, trackContexts } from '../fixtures/viewers.js';
 import { ballPly, ballZip, blobUrl } from '../fixtures/splats.js';
@@ -22,7 +22,7 @@ describe('<splat-viewer>', function () {
     );
     const phases = new Set<string>();
     const streamed: number[] = [];
-    el.addEventListener('mk-viewer-progress', (e) => {
+    el.addEventListener('mk-viewer-progressed', (e) => {
       phases.add(e.detail.phase);
       if (e.detail.phase === 'stream') {
         expect(e.detail.of).to.equal(3000);
@@ -32,11 +32,11 @@ describe('<splat-viewer>', function () {
     const settled = settle(el);
     el.src = blobUrl(ballPly(3000));
     const event = await settled;
-    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
+    expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
     // A standard PLY is read as it downloads (splat-stream.ts): its builds are reported as `stream`.
     expect([...phases]).to.include.members(['download', 'stream']);
     expect(streamed.at(-1), 'the last build holds every splat').to.equal(3000);
-    expect((event as ViewerLoadEvent).detail.shown).to.equal(3000);
+    expect((event as ViewerLoadedEvent).detail.shown).to.equal(3000);
     expect((await coverage(await el.screenshot())).filled).to.be.greaterThan(0.02);
     expect(el.splats).to.equal(3000);
   });
@@ -69,28 +69,28 @@ describe('<splat-viewer>', function () {
       const settled = settle(el, 60_000);
       el.src = src;
       const event = await settled;
-      expect(event.type, (event as ViewerErrorEvent).detail?.message ?? src).to.equal('mk-viewer-load');
+      expect(event.type, (event as ViewerFailedEvent).detail?.message ?? src).to.equal('mk-viewer-loaded');
       expect(el.matches(':state(loaded)'), 'the loaded state').to.equal(true);
     }
   });
 
   it('renders an antimatter15 .splat', async () => {
     const { event } = await viewer('/__assets/minimal.splat');
-    expect(event.type, (event as ViewerErrorEvent).detail?.message).to.equal('mk-viewer-load');
-    expect((event as ViewerLoadEvent).detail.splats).to.equal(4);
+    expect(event.type, (event as ViewerFailedEvent).detail?.message).to.equal('mk-viewer-loaded');
+    expect((event as ViewerLoadedEvent).detail.splats).to.equal(4);
   });
 
   it('refuses what is not a splat scene, or is cut short, with a clear message', async () => {
     const glb = await viewer('/__assets/Box.glb');
-    expect((glb.event as ViewerErrorEvent).detail.code).to.equal('unsupported_format');
-    expect((glb.event as ViewerErrorEvent).detail.message).to.contain('<glb-viewer>');
+    expect((glb.event as ViewerFailedEvent).detail.code).to.equal('unsupported_format');
+    expect((glb.event as ViewerFailedEvent).detail.message).to.contain('<glb-viewer>');
     // 1 024 bytes of noise: a multiple of 32, so only the record check tells it from a .splat.
     const noise = new Uint8Array(1024).map((_, i) => (i * 7919) % 251);
     const junk = await viewer(blobUrl(noise));
-    expect((junk.event as ViewerErrorEvent).detail.code).to.equal('unsupported_format');
+    expect((junk.event as ViewerFailedEvent).detail.code).to.equal('unsupported_format');
     const ply = ballPly(1000);
     const cut = await viewer(blobUrl(ply.subarray(0, ply.byteLength - 500)));
-    expect((cut.event as ViewerErrorEvent).detail.message).to.match(/cut short/);
+    expect((cut.event as ViewerFailedEvent).detail.message).to.match(/cut short/);
     await cut.el.updateComplete;
     expect(cut.el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.match(/cut short/);
   });
@@ -99,8 +99,8 @@ describe('<splat-viewer>', function () {
     const el = await fixture<SplatViewer>(
       html`<splat-viewer loading="eager" style="width: 320px; --mk-viewer-height: 240px"></splat-viewer>`,
     );
-    const loads: ViewerLoadEvent[] = [];
-    el.addEventListener('mk-viewer-load', (e) => loads.push(e));
+    const loads: ViewerLoadedEvent[] = [];
+    el.addEventListener('mk-viewer-loaded', (e) => loads.push(e));
     el.src = blobUrl(ballPly(3000));
     await new Promise((r) => setTimeout(r, 0));
     const settled = settle(el);
@@ -120,7 +120,7 @@ describe('<splat-viewer>', function () {
     const contexts = await trackContexts(async () => {
       for (let i = 0; i < 20; i++) {
         const { el, event } = await viewer(src);
-        expect(event.type).to.equal('mk-viewer-load');
+        expect(event.type).to.equal('mk-viewer-loaded');
         el.remove();
         await new Promise((r) => setTimeout(r, 10)); // the deferred disposal
       }

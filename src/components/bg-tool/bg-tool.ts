@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
-import { ImageReadyEvent } from '../../events/image-ready.js';
+import { SucceededEvent, type ImageSucceededDetail } from '../../events/outcome.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
@@ -42,12 +42,14 @@ export type { BgToolValue } from './value.js';
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
- * @event mk-file-select - An image was chosen, dropped or pasted; cancel it to veto the image.
- * @event mk-image-ready - The background was removed: `detail.blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response). Not for a value set from outside.
+ * @event mk-file-selected - An image was chosen, dropped or pasted; cancel it to veto the image.
+ * @event mk-sent - The request left (`detail.idempotencyKey`).
+ * @event mk-succeeded - The background was removed: `detail.idempotencyKey`, `blob`, `width`, `height`, `format`, `charged`, `remaining` (from the response). Not for a value set from outside.
+ * @event mk-failed - The request failed: `detail.idempotencyKey`, `reason`, `params`, `refunded` (false: a failure is never charged).
  * @event input - The value changed: a new result, not kept yet.
  * @event change - A result was committed (once it is kept, or keeping was not possible), or the user removed it ("Use another image", a new image).
  * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
- * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
+ * @event mk-expand-requested - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.
  * @csspart field-preview - Field mode: the result's picture.
@@ -67,11 +69,11 @@ export type { BgToolValue } from './value.js';
  * @csspart options - The options (size, format, background, crop).
  * @csspart photo-fit - What was done to the chosen image to make it fit ("Converted from HEIC, 48 MP to 12 MP, …").
  * @csspart cost - The cost line.
- * @csspart run-button - Removes the background (again).
+ * @csspart primary-button - Removes the background (again).
  * @csspart compare - The before/after comparison.
  * @csspart slider - The comparison handle (role=slider).
  * @csspart facts - Size, dimensions, format and charge of the result.
- * @csspart download-button - Downloads the result.
+ * @csspart download - Downloads the result.
  * @csspart keep - The line saying the result is being saved, was saved, or could not be.
  * @csspart keep-retry - Tries saving the result again after it failed.
  * @csspart copy-button - Copies the result to the clipboard (where the browser allows).
@@ -90,7 +92,7 @@ export type { BgToolValue } from './value.js';
  *
  * @cssstate idle - No image yet.
  * @cssstate ready - An image, waiting for the options.
- * @cssstate working - The background is being removed.
+ * @cssstate sending - The background is being removed.
  * @cssstate succeeded - The result is shown (and is the form value), fresh or from a value.
  * @cssstate failed - The call failed or was refused (nothing charged), or a value's kept image could not be fetched.
  */
@@ -112,7 +114,7 @@ export class BgTool extends ProductElement<BgToolValue> {
   readonly #timings = new PhaseTimingsController(this, {
     tag: 'bg-tool',
     phase: () => this.status,
-    spans: { process: ['working'] },
+    spans: { process: ['sending'] },
   });
   readonly #panel = new ErrorPanelController(this);
   readonly #compare = new CompareController(this);
@@ -160,7 +162,7 @@ export class BgTool extends ProductElement<BgToolValue> {
   /** The last non-`none` colour, so unticking "none" brings it back. */
   @state() private _colour = '#ffffff';
 
-  /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `failed`. */
+  /** Where the element is: `idle`, `ready`, `sending`, `succeeded`, `failed`. */
   get status(): BgToolStatus {
     return this.#phase.phase;
   }
@@ -181,7 +183,7 @@ export class BgTool extends ProductElement<BgToolValue> {
 
   // ---------------------------------------------------------------- public methods
 
-  /** Takes an image as if the user had chosen it (fires `mk-file-select`, then checks it). */
+  /** Takes an image as if the user had chosen it (fires `mk-file-selected`, then checks it). */
   selectFile(file: File): void {
     this.#intake.offer([file], 'property');
   }
@@ -204,6 +206,11 @@ export class BgTool extends ProductElement<BgToolValue> {
     const request: BgRequest = { image: source, size, format, crop, bgColor };
     // #send shows the outcome; a failure keeps the key, so trying again replays instead of charging twice.
     await this.#request.send((context) => this.#send(request, context)).catch(() => undefined);
+  }
+
+  /** Stops waiting for the request out (no failure, no event): back to `ready`. Its key is kept, so starting again replays it instead of charging twice. */
+  cancel(): void {
+    this.#request.cancel();
   }
 
   /** Copies the result to the clipboard as PNG (where the browser allows it). */
@@ -239,7 +246,8 @@ export class BgTool extends ProductElement<BgToolValue> {
       const result = await removeBackground(this.mediaClient(), request, context);
       this.#outcome.show(result);
       this.results.commit(toValue(result, request), files(resultFile(result, request.image)), place);
-      this.dispatchEvent(new ImageReadyEvent(withoutUrl(result)));
+      const detail: ImageSucceededDetail = { idempotencyKey: context.key, ...withoutUrl(result) };
+      this.dispatchEvent(new SucceededEvent(detail));
     } catch (err) {
       // A cancel (a reset, the element leaving the page) is neither a failure nor a timing.
       if (context.signal.aborted) this.#timings.clear();
@@ -313,7 +321,7 @@ export class BgTool extends ProductElement<BgToolValue> {
       title: this.#t.term('bgTitle'),
       detail: v ? `${this.#t.f.number(v.width)}×${this.#t.f.number(v.height)} ${v.format.toUpperCase()}` : undefined,
       preview: v?.asset?.url,
-      busy: this.status === 'working',
+      busy: this.status === 'sending',
     };
   }
 

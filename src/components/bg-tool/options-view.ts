@@ -59,7 +59,7 @@ export function renderOptions(v: BgView) {
         @change=${(e: Event) => v.setOptions({ crop: (e.target as HTMLInputElement).checked })} />${t.term('bgCrop')}</label>
     </fieldset>
     <div class="actions">
-      <button type="button" part="run-button" class="primary" aria-describedby=${again ? 'again-note' : nothing}
+      <button type="button" part="primary-button" class="primary" aria-describedby=${again ? 'again-note' : nothing}
         ?disabled=${v.busy || v.disabled || v.short} @click=${v.start}>
         ${again ? t.term('bgRunAgain', { cost: COSTS.imageTool }) : t.term('bgRun', { cost: COSTS.imageTool })}
       </button>

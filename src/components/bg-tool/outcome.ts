@@ -2,7 +2,7 @@
  * `BgOutcome`: what the last request of <bg-tool> left, beside the original that `BgImage` holds:
  * the result until the image changes (its object URL revoked when another replaces it), why the
  * request failed, and what the last copy said; or a value's kept image, fetched and shown as a
- * result (why that failed, the same way). Also the result as `mk-image-ready` gives it out, and
+ * result (why that failed, the same way). Also the result as `mk-succeeded` gives it out, and
  * what the live region says as a phase begins.
  */
 import type { ReactiveControllerHost } from 'lit';
@@ -104,14 +104,14 @@ export class BgOutcome {
   }
 }
 
-/** The result as `mk-image-ready` gives it: without the object URL, which the element revokes. */
+/** The result as `mk-succeeded` gives it: without the object URL, which the element revokes. */
 export function withoutUrl<R extends BgToolResult>({ url: _url, ...rest }: R): Omit<R, 'url'> {
   return rest;
 }
 
 /** The phase: a request is out; it, the image or a value's kept image failed; a result; a checked image; none. */
 export function phaseOf(busy: boolean, image: BgImage, outcome: BgOutcome, hasValue: boolean): BgToolStatus {
-  if (busy) return 'working';
+  if (busy) return 'sending';
   if ((image.error || outcome.error) && (image.source || hasValue)) return 'failed';
   if (outcome.result) return 'succeeded';
   return image.source && !image.checking ? 'ready' : 'idle';
@@ -123,7 +123,7 @@ export function phaseOf(busy: boolean, image: BgImage, outcome: BgOutcome, hasVa
  */
 export function phaseSay(t: BgView['t'], phase: BgToolStatus, outcome: BgOutcome): string | undefined {
   const r = outcome.restored ? undefined : outcome.result;
-  if (phase === 'working') return t.term('bgWorking');
+  if (phase === 'sending') return t.term('bgWorking');
   if (phase === 'succeeded' && r)
     return t.term('bgDoneSay', { ...r, format: r.format.toUpperCase(), bytes: r.blob ? r.blob.size : r.bytes });
   return undefined;

@@ -63,7 +63,7 @@ export function renderResult(v: BgView, r: ShownResult) {
       <div><dt>${t.term('bgFactCharged')}</dt><dd>${t.term('credits', { n: r.charged })}</dd></div>
     </dl>
     <div class="actions">
-      ${safeUrl(r.url) ? html`<a part="download-button" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>` : nothing}
+      ${safeUrl(r.url) ? html`<a part="download" class="button primary" href=${r.url} download=${v.fileName}>${t.term('bgDownload')}</a>` : nothing}
       ${
         canCopy
           ? html`<button type="button" part="copy-button" class="secondary" ?disabled=${v.disabled} @click=${v.copy}>${t.term('bgCopy')}</button>`

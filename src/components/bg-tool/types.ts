@@ -14,8 +14,8 @@ import type { BgImage } from './image.js';
 import type { BgStrings } from './strings.js';
 import type { UrlField } from './url-field.js';
 
-export type BgToolStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'failed';
-export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'working', 'succeeded', 'failed'];
+export type BgToolStatus = 'idle' | 'ready' | 'sending' | 'succeeded' | 'failed';
+export const PHASES: readonly BgToolStatus[] = ['idle', 'ready', 'sending', 'succeeded', 'failed'];
 export type Strings = BgStrings & SharedStrings & PhotoFitStrings;
 
 /** A result shown: fresh from the service, or restored from a value's kept image. */
@@ -48,14 +48,14 @@ export interface FreshResult extends BgToolResult {
 
 /** Focus follows the end of a request (to the result, or to what to do next) and a new image turning ready. */
 export const FOCUS: Partial<Record<BgToolStatus, string>> = {
-  ready: '[part~="run-button"]',
+  ready: '[part~="primary-button"]',
   succeeded: '.result-title',
-  failed: '[part~="error"] button, [part~="error"] a, [part~="run-button"]',
+  failed: '[part~="error"] button, [part~="error"] a, [part~="primary-button"]',
 };
 
 /** Where focus goes as `now` begins: only at the end of a request and as a new image turns ready; never on a reset. */
 export function focusFor(now: BgToolStatus, before: BgToolStatus): string | undefined {
-  return before === 'working' || (now === 'ready' && before === 'idle') ? FOCUS[now] : undefined;
+  return before === 'sending' || (now === 'ready' && before === 'idle') ? FOCUS[now] : undefined;
 }
 
 /** The spec's parameters of an image-tool request, as the element's properties hold them. */

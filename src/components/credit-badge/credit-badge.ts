@@ -15,8 +15,8 @@ import { badgeStyles } from './credit-badge.styles.js';
 import { badgeStrings, type BadgeStrings } from './strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
 
-export type CreditBadgeStatus = 'loading' | 'ready' | 'offline' | 'error';
-const PHASES: readonly CreditBadgeStatus[] = ['loading', 'ready', 'offline', 'error'];
+export type CreditBadgeStatus = 'loading' | 'ready' | 'offline' | 'failed';
+const PHASES: readonly CreditBadgeStatus[] = ['loading', 'ready', 'offline', 'failed'];
 type Strings = BadgeStrings & SharedStrings;
 
 /**
@@ -45,7 +45,7 @@ type Strings = BadgeStrings & SharedStrings;
  * @cssstate loading - The number is not known yet.
  * @cssstate ready - The number is shown.
  * @cssstate offline - The browser is offline; the last known number is shown.
- * @cssstate error - The number could not be read (a retry button is shown).
+ * @cssstate failed - The number could not be read (a retry button is shown).
  * @cssstate low - Fewer credits are left than `low`.
  */
 export class CreditBadge extends ClientElement {
@@ -78,7 +78,7 @@ export class CreditBadge extends ClientElement {
   #views = new WeakMap<MediaClient, MediaClient>();
   #ledger: CreditLedger | undefined;
 
-  /** `loading`, `ready`, `offline` or `error`. */
+  /** `loading`, `ready`, `offline` or `failed`. */
   get status(): CreditBadgeStatus {
     return this.#phase.phase;
   }
@@ -170,7 +170,7 @@ export class CreditBadge extends ClientElement {
   #derive(): CreditBadgeStatus {
     const err = this.#credits.error;
     if (!this._online || (err && errorFacts(err).reason === 'network')) return 'offline';
-    if (err && this.#credits.remaining === undefined) return 'error';
+    if (err && this.#credits.remaining === undefined) return 'failed';
     return this.#credits.remaining === undefined ? 'loading' : 'ready';
   }
 
@@ -191,7 +191,7 @@ export class CreditBadge extends ClientElement {
       <svg part="icon" viewBox="0 0 24 24" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"><ellipse cx="12" cy="6.5" rx="7" ry="3"/><path d="M5 6.5v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5"/><path d="M5 11.5v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5"/></g></svg>
       ${
         left === undefined
-          ? s === 'error'
+          ? s === 'failed'
             ? html`<span part="value" class="value">${t.term('cbError')}</span>
               <button type="button" part="retry-button" class="link" @click=${() => void this.refresh()}>${t.term('cbRetry')}</button>`
             : html`<span part="value" class="value">${s === 'offline' ? '–' : t.term('cbLoading')}</span>`

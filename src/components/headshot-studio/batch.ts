@@ -13,8 +13,8 @@
 import type { ReactiveControllerHost } from 'lit';
 import { LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
-import type { HeadshotChooseDetail } from '../../events/headshot-choose.js';
-import type { HeadshotSlot } from '../../events/headshots-ready.js';
+import type { HeadshotChosenDetail } from '../../events/headshot-chosen.js';
+import type { HeadshotSlot } from '../../events/outcome.js';
 import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
 import type { ResultAsset } from '../shared/result-value.js';
@@ -22,6 +22,8 @@ import { isSavedFileGone, readSavedImage, type SavedFileGone } from '../shared/s
 import type { HeadshotValue } from './value-shape.js';
 
 export interface BatchAnswer {
+  /** The Idempotency-Key the answered request was sent with. */
+  idempotencyKey: string;
   style: HeadshotStyle;
   slots: VariantSlot[];
   charged: number;
@@ -105,8 +107,8 @@ export class HeadshotBatch {
     return true;
   }
 
-  /** The detail of `mk-headshot-choose` for the chosen slot, once its PNG is at hand (a restored one is fetched). */
-  async chosenDetail(): Promise<HeadshotChooseDetail | undefined> {
+  /** The detail of `mk-headshot-chosen` for the chosen slot, once its PNG is at hand (a restored one is fetched). */
+  async chosenDetail(): Promise<HeadshotChosenDetail | undefined> {
     const slot = this.chosen;
     const entry = this.results.find((r) => r.slot === slot && r.status === 'succeeded');
     if (slot === undefined || !entry || !(await this.load(entry))) return undefined;
@@ -267,10 +269,13 @@ export class HeadshotBatch {
     const style = this.style;
     const gen = this.#gen;
     this.#sending++;
+    let idempotencyKey = '';
     const batch = await this.#o.request
       .send(
-        ({ key, signal, onWait }) =>
-          this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait }),
+        ({ key, signal, onWait }) => (
+          (idempotencyKey = key),
+          this.#o.client().headshots({ image, style, variants: slots }, { idempotencyKey: key, signal, onWait })
+        ),
         { slot, input: image },
       )
       .finally(() => gen === this.#gen && this.#sending--);
@@ -280,7 +285,8 @@ export class HeadshotBatch {
     this.last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
     this.chargedTotal += batch.credits_charged;
     this.error = undefined;
-    this.#o.onAnswer({ style, slots, charged: batch.credits_charged, remaining: batch.credits_remaining });
+    const { credits_charged: charged, credits_remaining: remaining } = batch;
+    this.#o.onAnswer({ idempotencyKey, style, slots, charged, remaining });
   }
 
   #merge(variants: HeadshotVariant[]): void {

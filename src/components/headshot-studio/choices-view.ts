@@ -46,7 +46,7 @@ export function renderReady(v: StudioView) {
     </div>
     ${renderChoices(v)}
     <div class="actions">
-      <button type="button" part="generate-button" class="primary" aria-describedby="price-note" data-validity-anchor
+      <button type="button" part="primary-button" class="primary" aria-describedby="price-note" data-validity-anchor
         ?disabled=${generateOff} @click=${() => void v.host.start()}>
         ${t.term('hsGenerate', { count: slots.length, cost: v.cost })}
       </button>

@@ -3,8 +3,8 @@ import { property } from 'lit/decorators.js';
 import type { FormValue } from '../../internal/form-associated.js';
 import type { Invalid } from '../../internal/form-validity.js';
 import { headshotCharge, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
-import { HeadshotChooseEvent } from '../../events/headshot-choose.js';
-import { HeadshotsReadyEvent, type HeadshotSlot } from '../../events/headshots-ready.js';
+import { HeadshotChosenEvent } from '../../events/headshot-chosen.js';
+import { SucceededEvent, type HeadshotSlot, type HeadshotsSucceededDetail } from '../../events/outcome.js';
 import { CreditsController } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
 import { ErrorPanelController } from '../shared/lazy-panel.js';
@@ -42,13 +42,15 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
- * @event mk-file-select - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
- * @event mk-headshots-ready - A batch (or one retried slot) came back: `detail.headshots`, `charged`, `remaining` (from the response).
- * @event mk-headshot-choose - The user chose one headshot (`detail.slot`, `file`); it is now the value's `chosen` and `file`.
+ * @event mk-file-selected - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
+ * @event mk-sent - A batch, or the retry of one slot, left (`detail.idempotencyKey`).
+ * @event mk-succeeded - A batch (or one retried slot) came back with a headshot: `detail.idempotencyKey`, `style`, `headshots`, `slots`, `charged`, `remaining` (from the response).
+ * @event mk-failed - A batch (or one retried slot) failed: `detail.idempotencyKey`, `reason`, `params`, `refunded` (false: nothing was charged).
+ * @event mk-headshot-chosen - The user chose one headshot (`detail.slot`, `file`); it is now the value's `chosen` and `file`.
  * @event input - The value changed (a batch or a retried slot came back, a headshot was chosen) before it is kept.
  * @event change - A result was committed (the batch done, a retried slot landed, a headshot chosen), once its PNGs are kept; or the user removed it ("Use another photo", "Change style or versions").
  * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
- * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
+ * @event mk-expand-requested - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.
  * @csspart field-preview - Field mode: the result's picture.
@@ -73,12 +75,12 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
  * @csspart styles - The style picker.
  * @csspart slots - The choice of versions.
  * @csspart cost - The cost line.
- * @csspart generate-button - Makes the headshots.
+ * @csspart primary-button - Makes the headshots.
  * @csspart results - The 2x2 grid.
  * @csspart result - One slot of the grid (also `succeeded`, `failed` or `loading`).
  * @csspart retry-button - Retries one failed slot.
- * @csspart download-button - Downloads one headshot.
- * @csspart download-all - Downloads all as one zip.
+ * @csspart download - Every download: one headshot, and all of them.
+ * @csspart download-all - Beside `download`: downloads all as one zip.
  * @csspart choose-result - Chooses one headshot as the value.
  * @csspart charged - What the last answer charged (for a restored value: what the photo was charged).
  * @csspart keep - The line saying the headshots are being kept, were kept, or could not be.
@@ -97,7 +99,7 @@ export type { HeadshotValue, HeadshotVariantValue } from './value.js';
  *
  * @cssstate idle - No photo yet.
  * @cssstate ready - A checked photo, waiting for the choice of style and versions.
- * @cssstate working - Headshots are being made (a batch or one retried slot).
+ * @cssstate sending - Headshots are being made (a batch or one retried slot).
  * @cssstate succeeded - Every requested headshot is there (also a restored value).
  * @cssstate partial - Some slots failed (not charged); each can be retried.
  * @cssstate failed - Nothing came back (every slot failed, or the request was refused).
@@ -116,7 +118,8 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
     request: this.#request,
     client: () => this.mediaClient(),
     onAnswer: (a) => {
-      this.dispatchEvent(new HeadshotsReadyEvent({ ...a, headshots: this.#batch.headshots }));
+      const detail: HeadshotsSucceededDetail = { ...a, headshots: this.#batch.headshots };
+      this.dispatchEvent(new SucceededEvent(detail));
       // A batch with a headshot in it, or a retried slot that came back made: a result to commit.
       if (this.#batch.results.some((r) => a.slots.includes(r.slot) && r.status === 'succeeded'))
         commit(this, this.results, this.#batch);
@@ -144,7 +147,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   readonly #timings = new PhaseTimingsController(this, {
     tag: 'headshot-studio',
     phase: () => this.status,
-    spans: { process: ['working'] },
+    spans: { process: ['sending'] },
   });
   readonly #panel = new ErrorPanelController(this);
   readonly #intake = new FileIntakeController(this, {
@@ -168,7 +171,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   /** Overrides of single strings, in any language: `{ hsTitle: 'Your profile photo' }`. */
   declare strings: Partial<Strings> | undefined;
 
-  /** Where the element is: `idle`, `ready`, `working`, `succeeded`, `partial`, `failed`. */
+  /** Where the element is: `idle`, `ready`, `sending`, `succeeded`, `partial`, `failed`. */
   get status(): HeadshotStatus {
     return this.#phase.phase;
   }
@@ -190,7 +193,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   // ---------------------------------------------------------------- public methods
 
-  /** Takes a photo as if the user had chosen it (fires `mk-file-select`, then checks it). */
+  /** Takes a photo as if the user had chosen it (fires `mk-file-selected`, then checks it). */
   selectFile(file: File): void {
     this.#intake.offer([file], 'property');
   }
@@ -216,18 +219,23 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
     await this.#batch.make(file, this.headshotStyle, slots);
   }
 
+  /** Stops waiting for the batch or retries out (no failure, no event): back to the choices. The keys are kept, so starting again replays them instead of charging twice. */
+  cancel(): void {
+    this.#request.cancel();
+  }
+
   /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. Needs the selfie: not on a restored value until a new photo is chosen. */
   async retry(slot: VariantSlot): Promise<void> {
     const file = this.#photo.file;
     if (file && !this.isDisabled) await this.#batch.retry(file, slot);
   }
 
-  /** Chooses one succeeded headshot: the value's `chosen` and `file` (fires `input`, `change`, then `mk-headshot-choose`). */
+  /** Chooses one succeeded headshot: the value's `chosen` and `file` (fires `input`, `change`, then `mk-headshot-chosen`). */
   choose(slot: VariantSlot): void {
     if (!this.#batch.choose(slot)) return;
     this.announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
     commit(this, this.results, this.#batch, true);
-    void this.#batch.chosenDetail().then((detail) => detail && this.dispatchEvent(new HeadshotChooseEvent(detail)));
+    void this.#batch.chosenDetail().then((detail) => detail && this.dispatchEvent(new HeadshotChosenEvent(detail)));
   }
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
@@ -302,7 +310,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
       preview: (shown?.asset ?? v?.asset)?.url,
       // A batch with no headshot chosen yet has no `asset`, but its variants are kept.
       kept: v ? v.variants.some((x) => x.asset) : undefined,
-      busy: this.status === 'working',
+      busy: this.status === 'sending',
     };
   }
 

@@ -16,7 +16,7 @@ export function renderResults(v: StudioView) {
   const { t, batch } = v;
   const results = batch.results;
   const ok = results.filter((r) => r.status === 'succeeded' && !r.loading).length;
-  const working = v.status === 'working';
+  const working = v.status === 'sending';
   const busy = working || v.off;
   const allFailed = !working && ok === 0;
   return html`<div class="results-wrap">
@@ -31,7 +31,7 @@ export function renderResults(v: StudioView) {
     ${allFailed ? html`<p class="notice" part="charged">${t.term('noCharge')}</p>` : nothing}
     <ul class="grid" part="results" role="list">${results.map((r) => renderSlot(v, r))}</ul>
     <div class="actions">
-      ${ok > 0 ? html`<button type="button" part="download-all" class="secondary" ?disabled=${busy} @click=${() => void v.host.downloadAll()}>${t.term('hsDownloadAll')}</button>` : nothing}
+      ${ok > 0 ? html`<button type="button" part="download download-all" class="secondary" ?disabled=${busy} @click=${() => void v.host.downloadAll()}>${t.term('hsDownloadAll')}</button>` : nothing}
       <button type="button" class="secondary" ?disabled=${busy} @click=${() => v.startOver(true)}>${t.term('hsMakeMore')}</button>
       <button type="button" class="link" ?disabled=${busy} @click=${() => v.startOver(false)}>${t.term('hsNewPhoto')}</button>
     </div>
@@ -73,7 +73,7 @@ function renderSlot(v: StudioView, r: SlotView) {
           ? html`<button type="button" part="choose-result" class=${chosen ? 'primary' : 'secondary'} ?disabled=${v.off} aria-pressed=${chosen ? 'true' : 'false'} aria-describedby=${`name-${r.slot}`} @click=${() => v.host.choose(r.slot)}>
               ${chosen ? t.term('hsChosen') : t.term('hsChooseThis')}
             </button>
-            ${safeUrl(r.url) && !r.gone ? html`<a part="download-button" class="button secondary" href=${r.url} download=${v.batch.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>` : nothing}`
+            ${safeUrl(r.url) && !r.gone ? html`<a part="download" class="button secondary" href=${r.url} download=${v.batch.fileName(r.slot)} aria-describedby=${`name-${r.slot}`}>${t.term('hsDownloadOne')}</a>` : nothing}`
           : nothing
       }
       ${

@@ -15,16 +15,16 @@ import type { CameraController } from './camera.js';
 import type { HeadshotPhoto } from './photo.js';
 import type { HeadshotStrings } from './strings.js';
 
-export type HeadshotStatus = 'idle' | 'ready' | 'working' | 'succeeded' | 'partial' | 'failed';
-export const PHASES: readonly HeadshotStatus[] = ['idle', 'ready', 'working', 'succeeded', 'partial', 'failed'];
+export type HeadshotStatus = 'idle' | 'ready' | 'sending' | 'succeeded' | 'partial' | 'failed';
+export const PHASES: readonly HeadshotStatus[] = ['idle', 'ready', 'sending', 'succeeded', 'partial', 'failed'];
 export type Strings = HeadshotStrings & SharedStrings & PhotoFitStrings;
 
 /** Focus follows the end of a phase: to the next action, the results, or what to do about a failure. */
 export const FOCUS: Partial<Record<HeadshotStatus, string>> = {
-  ready: '[part~="generate-button"]',
+  ready: '[part~="primary-button"]',
   succeeded: '.results-title',
   partial: '.results-title',
-  failed: '[part~="error"] button, [part~="error"] a, [part~="generate-button"]',
+  failed: '[part~="error"] button, [part~="error"] a, [part~="primary-button"]',
 };
 
 /** The `variants` attribute: "0,1,2,3" (spaces or commas; unknown slots and repeats dropped). */
@@ -51,7 +51,7 @@ export function focusAfter(
   before: HeadshotStatus,
   retried: VariantSlot | undefined,
 ): string | undefined {
-  if (before !== 'working') return now === 'ready' ? FOCUS.ready : undefined;
+  if (before !== 'sending') return now === 'ready' ? FOCUS.ready : undefined;
   return retried === undefined ? FOCUS[now] : `[data-slot="${retried}"] h4`;
 }
 
@@ -64,7 +64,7 @@ export function sayFor(
   batch: HeadshotBatch,
 ): string | undefined {
   if (now === 'ready' && before === 'idle') return t.term('hsGenerate', { count, cost: headshotCharge(count) });
-  if (now === 'working') return t.term('hsWorking');
+  if (now === 'sending') return t.term('hsWorking');
   if (now === 'succeeded' || now === 'partial')
     return t.term('hsReady', { ok: batch.succeeded, total: batch.results.length });
   return undefined;
@@ -73,7 +73,7 @@ export function sayFor(
 /** Where the element is, from its photo and its batch (a restored batch, with no photo, is `succeeded` or `partial`). */
 export function deriveStatus(photo: HeadshotPhoto, batch: HeadshotBatch): HeadshotStatus {
   const { results, succeeded } = batch;
-  if (batch.working) return 'working';
+  if (batch.working) return 'sending';
   if (results.length) return succeeded === results.length ? 'succeeded' : succeeded > 0 ? 'partial' : 'failed';
   const { file, checking, error } = photo;
   if ((error || batch.error) && file) return 'failed';

@@ -20,7 +20,7 @@ export function renderFormView(v: FormView) {
     ${renderQuality(t, v.quality, v.mode === 'prompt' ? 'text' : 'image', v.disabled, (quality) => void v.set({ quality }))}
     ${v.seed !== undefined ? html`<p class="muted" part="seed">${t.term('mgSeedPinned', { seed: v.seed })}</p>` : nothing}
     <div class="actions">
-      <button type="button" part="generate-button" class="primary" ?disabled=${v.disabled || short || v.status !== 'ready'} @click=${v.start}>
+      <button type="button" part="primary-button" class="primary" ?disabled=${v.disabled || short || v.status !== 'ready'} @click=${v.start}>
         ${t.term('mgGenerate', { cost: COSTS.modelJob })}
       </button>
     </div>`;

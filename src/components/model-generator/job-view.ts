@@ -30,7 +30,7 @@ function renderRunning(c: JobView) {
   const percent = r ? Math.round(r.progress) : 0;
   if (processing) c.announce.progress(percent / 100, (p) => t.term('mgMilestone', { percent: p }));
   const title =
-    c.status === 'creating'
+    c.status === 'sending'
       ? t.term('mgCreating')
       : c.status === 'resending'
         ? t.term('mgResending')
@@ -48,7 +48,7 @@ function renderRunning(c: JobView) {
         : nothing
     }
     ${running ? html`<p class="notice">${t.term('mgCloseOk')}</p>` : nothing}
-    ${c.status === 'creating' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" ?disabled=${c.disabled} @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
+    ${c.status === 'sending' ? html`<div class="actions"><button type="button" part="cancel-button" class="secondary" ?disabled=${c.disabled} @click=${c.onCancel}>${t.term('cancel')}</button></div>` : nothing}
   </div>`;
 }
 

@@ -18,6 +18,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ModelJob } from '../../api/index.js';
 import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
 import { JobController } from '../../jobs/job-controller.js';
+import { jobDetail } from '../../events/job-events.js';
 import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
 import { focusFirst, isAbort } from '../../internal/small.js';
 import type { AnnouncerController } from '../shared/announcer.js';
@@ -64,7 +65,7 @@ export class ModelJobsController implements ReactiveController {
   readonly turntable: TurntableController;
   /** The request last sent from here (undefined after a reset or an adopted job). */
   lastInput: ModelJobInput | undefined;
-  /** The job shown ended while the page was closed (its mk-job-succeeded said `whileAway`). */
+  /** The job shown ended while the page was closed (its mk-succeeded said `whileAway`). */
   away = false;
   /** A value set from outside whose model is kept: shown as it is, with no job. */
   restored: ModelValue | undefined;
@@ -94,16 +95,21 @@ export class ModelJobsController implements ReactiveController {
       options.results.clear();
       options.results.update(toValue(e.detail));
     });
-    host.addEventListener('mk-job-succeeded', (e) => {
-      this.away = e.detail.whileAway;
-      this.#notifier?.finished(t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? ''));
-      if (!this.#follows(e.detail) || this.#following?.commit) this.#commit(e.detail);
+    host.addEventListener('mk-succeeded', (e) => {
+      const record = jobDetail(e);
+      if (!record) return;
+      this.away = record.whileAway;
+      this.#notifier?.finished(t.term('mgNotifyTitle'), String(record.summary['prompt'] ?? ''));
+      if (!this.#follows(record) || this.#following?.commit) this.#commit(record);
       host.requestUpdate();
     });
-    host.addEventListener('mk-job-failed', (e) => {
-      this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error));
+    host.addEventListener('mk-failed', (e) => {
+      // A job's end; a refused request made none (its failure is the error panel's).
+      const record = jobDetail(e);
+      if (!record) return;
+      this.#notifier?.finished(t.term('mgNotifyFailedTitle'), jobErrorText(t, record.error));
       // A job started or chosen here: its running value is gone. A value set from outside stays the site's.
-      if (!this.#follows(e.detail) && options.results.value?.job === e.detail.handle) options.results.update(null);
+      if (!this.#follows(record) && options.results.value?.job === record.handle) options.results.update(null);
     });
   }
 
@@ -119,7 +125,7 @@ export class ModelJobsController implements ReactiveController {
 
   /** The host's phase: sending, else the shown job's (or kept model's), else `ready` or `idle` as its input is checked or not. */
   phase(inputReady: boolean): ModelGeneratorStatus {
-    if (this.request.busy) return 'creating';
+    if (this.request.busy) return 'sending';
     const record = this.jobs.record;
     if (record)
       return record.status === 'creating' ? 'resending' : record.status === 'expired' ? 'failed' : record.status;

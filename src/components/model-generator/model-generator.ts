@@ -42,15 +42,16 @@ export type { ModelValue } from './value.js';
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
- * @event mk-file-select - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
+ * @event mk-file-selected - A photo was chosen, dropped, pasted or taken; cancel it to veto the photo.
+ * @event mk-sent - The job's creating request left (`detail.idempotencyKey`).
  * @event mk-job-created - The job exists (also after adopting one).
- * @event mk-job-progress - The job moved (queued, processing, progress).
- * @event mk-job-succeeded - The model is ready; `detail.model` holds `url` (the GLB), `stats` and `seed`; `detail.whileAway` says whether it finished while the page was closed.
- * @event mk-job-failed - The job failed; `detail.refunded` says whether the 2 credits came back.
+ * @event mk-job-progressed - The job moved (queued, processing, progress).
+ * @event mk-succeeded - The model is ready (`detail` is the job's record, with `idempotencyKey`); `detail.model` holds `url` (the GLB), `stats` and `seed`; `detail.whileAway` says whether it finished while the page was closed.
+ * @event mk-failed - The job failed, or its creating request was refused: `detail.idempotencyKey`, `reason`, `params`; `detail.refunded` says whether the 2 credits came back; a job's failure also carries its record.
  * @event input - The value changed while working: a job started (a `running` value), or it failed (the value is empty).
  * @event change - A model was committed (a job succeeded or was chosen, its files kept), once each; or the user went back to change the input (the value is empty).
  * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
- * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
+ * @event mk-expand-requested - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.
  * @csspart field-preview - Field mode: the result's picture.
@@ -75,7 +76,7 @@ export type { ModelValue } from './value.js';
  * @csspart counter - The character counter.
  * @csspart quality - The quality choice.
  * @csspart cost - The cost line.
- * @csspart generate-button - Starts the job.
+ * @csspart primary-button - Starts the job.
  * @csspart cancel-button - Cancels sending.
  * @csspart progress - The progress bar.
  * @csspart reference - The reference image (description mode).
@@ -102,7 +103,7 @@ export type { ModelValue } from './value.js';
  *
  * @cssstate idle - Nothing usable chosen or typed yet.
  * @cssstate ready - The input is checked; the job can start.
- * @cssstate creating - The job is being sent.
+ * @cssstate sending - The job is being sent.
  * @cssstate resending - A job whose answer was lost is sent again (never charged twice).
  * @cssstate queued - Waiting for a worker.
  * @cssstate processing - The model is being made.
@@ -193,12 +194,12 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     tag: 'model-generator',
     phase: () => this.status,
     spans: { validate: () => this.#photos.blocker() === 'checking', ...SPANS },
-    endOn: { 'first-frame': 'mk-viewer-load' },
+    endOn: { 'first-frame': 'mk-viewer-loaded' },
   });
   readonly #panel = new ErrorPanelController(this);
   #milestone = '';
 
-  /** Where the element is: `idle`, `ready`, `creating`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
+  /** Where the element is: `idle`, `ready`, `sending`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
   get status(): ModelGeneratorStatus {
     return this.#phase.phase;
   }
@@ -230,6 +231,11 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   }
 
   // ---------------------------------------------------------------- public methods
+
+  /** Adds a photo as if the user had chosen it (fires `mk-file-selected`, then checks it); `images` replaces them all. */
+  selectFile(file: File): void {
+    this.#photos.intake.offer([file], 'property');
+  }
 
   /** Starts the job with the current input (what the generate button does). Refusals show before anything is sent; a second call while one runs does nothing. */
   async start(): Promise<void> {
@@ -293,7 +299,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
       detail: v ? v.prompt || this.#t.term('mgModelFromPhotos', { count: v.images ?? 1 }) : undefined,
       preview: v?.poster?.url,
       icon: 'model',
-      busy: ['creating', 'resending', 'queued', 'processing'].includes(this.status),
+      busy: ['sending', 'resending', 'queued', 'processing'].includes(this.status),
       failed: this.status === 'failed',
       jobError: this.#run.record?.error?.code,
       error: this._error ?? this.#run.result.error,

@@ -16,12 +16,12 @@ import type { PhotoListController } from './photo-list.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
 export type ModelGeneratorStatus =
-  'idle' | 'ready' | 'creating' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed';
+  'idle' | 'ready' | 'sending' | 'resending' | 'queued' | 'processing' | 'succeeded' | 'failed';
 export type ModelGeneratorMode = 'photos' | 'prompt';
 export const PHASES: readonly ModelGeneratorStatus[] = [
   'idle',
   'ready',
-  'creating',
+  'sending',
   'resending',
   'queued',
   'processing',
@@ -41,7 +41,7 @@ export const SAY = {
 
 /** The User Timing measures that are spans of phases (README "Performance timings"); `validate` is the host's own. */
 export const SPANS = {
-  upload: ['creating', 'resending'],
+  upload: ['sending', 'resending'],
   queue: ['queued'],
   process: ['processing'],
   'first-frame': ['succeeded'],

@@ -3,7 +3,7 @@
  * form. A compact box (at most about 200 px) with the saved result (a thumbnail or poster, what
  * made it, where it stands) and Create / Open / Replace / Remove; the whole element opens in a
  * modal `<dialog>` of its own shadow root (focus stays inside, Escape or Done closes it, whatever
- * runs goes on), unless the host cancels `mk-request-expand` to show it in its own modal.
+ * runs goes on), unless the host cancels `mk-expand-requested` to show it in its own modal.
  *
  * The card is rendered inside the dialog from the first time it opens, so closing the dialog loses
  * nothing: the same state, jobs and requests go on, and the polite live region moves out of the
@@ -17,7 +17,7 @@
  * text of the `<label>`s that name the element (`<label for>` or around it).
  */
 import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
-import { RequestExpandEvent, type ExpandReason } from '../../events/request-expand.js';
+import { ExpandRequestedEvent, type ExpandReason } from '../../events/expand-requested.js';
 import { fieldStrings, type FieldStrings } from './field-strings.js';
 import { addEnglish, type LocalizeController } from './localize.js';
 import type { ResultValueBase, ResultValueController } from './result-value.js';
@@ -148,9 +148,9 @@ export class FieldController implements ReactiveController {
     return this.#isOpen;
   }
 
-  /** Opens the whole element, in its dialog or (when the host cancels `mk-request-expand`) the host's. */
+  /** Opens the whole element, in its dialog or (when the host cancels `mk-expand-requested`) the host's. */
   expand(reason: ExpandReason): boolean {
-    if (!this.#host.dispatchEvent(new RequestExpandEvent({ reason }))) return false;
+    if (!this.#host.dispatchEvent(new ExpandRequestedEvent({ reason }))) return false;
     if (reason === 'replace') {
       this.#previous ??= this.#host.value;
       this.#o.reset();

@@ -2,10 +2,10 @@
  * File intake for every element: a real `<button>` that opens an `<input type=file>` kept behind
  * it, drag and drop onto the element, paste while the element has focus (page-wide only when the
  * element opts in), `capture` for the camera on phones. Each file is offered to the host as a
- * cancelable `mk-file-select` event first; a host's `preventDefault()` vetoes it.
+ * cancelable `mk-file-selected` event first; a host's `preventDefault()` vetoes it.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import { FileSelectEvent, type FileSelectDetail } from '../../events/file-select.js';
+import { FileSelectedEvent, type FileSelectDetail } from '../../events/file-selected.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
 
@@ -63,11 +63,11 @@ export class FileIntakeController implements ReactiveController {
     input.click();
   }
 
-  /** Offers files to the host (mk-file-select each), then hands on those not vetoed. */
+  /** Offers files to the host (mk-file-selected each), then hands on those not vetoed. */
   offer(files: File[], source: FileSelectDetail['source']): File[] {
     if (this.#o.enabled && !this.#o.enabled()) return [];
     const list = this.#o.multiple ? files : files.slice(0, 1);
-    const kept = list.filter((file) => this.host.dispatchEvent(new FileSelectEvent({ file, source })));
+    const kept = list.filter((file) => this.host.dispatchEvent(new FileSelectedEvent({ file, source })));
     if (kept.length) this.#o.onFiles(kept, source);
     return kept;
   }

@@ -1,11 +1,11 @@
 /**
  * `LazyAwayController`: "finished while you were away" (AwayController: a notification and a mark
  * in the tab's title) for an element with a `notify` property, told of each job's end
- * (`mk-job-succeeded`, `mk-job-failed`) in the element's own words. Its code loads when `notify` is
+ * (`mk-succeeded`, `mk-failed`) in the element's own words. Its code loads when `notify` is
  * first set: a page that never asks for notifications never downloads it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { JobEvent } from '../../events/job-events.js';
+import { jobDetail, type JobEvent } from '../../events/job-events.js';
 import type { AwayController } from './away.js';
 
 type Host = ReactiveControllerHost & HTMLElement & { notify: boolean };
@@ -19,9 +19,10 @@ export class LazyAwayController implements ReactiveController {
   constructor(host: Host, words: (event: JobEvent) => [title: string, body: string]) {
     this.host = host;
     host.addController(this);
-    const ended = (e: JobEvent) => this.#away?.finished(...words(e));
-    host.addEventListener('mk-job-succeeded', ended);
-    host.addEventListener('mk-job-failed', ended);
+    // A job's end (a refused request's `mk-failed` ends no job).
+    const ended = (e: Event) => jobDetail(e) && this.#away?.finished(...words(e as JobEvent));
+    host.addEventListener('mk-succeeded', ended);
+    host.addEventListener('mk-failed', ended);
   }
 
   hostUpdate(): void {

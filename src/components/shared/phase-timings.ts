@@ -18,7 +18,7 @@ export interface PhaseTimingsOptions<P extends string> {
   phase(): P;
   /** Each measure: the phases it lasts through, or a predicate of the host's state (a photo being checked). */
   spans: Record<string, readonly P[] | (() => boolean)>;
-  /** Measures that end at an event dispatched on the host (composed events from the shadow root count): `{ 'first-frame': 'mk-viewer-load' }`. */
+  /** Measures that end at an event dispatched on the host (composed events from the shadow root count): `{ 'first-frame': 'mk-viewer-loaded' }`. */
   endOn?: Record<string, string>;
 }
 

@@ -109,7 +109,7 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
 
   /**
    * Field mode: opens the whole tool as it is (`open`, `create`), or at its start keeping the value
-   * until something new is made (`replace`), after `mk-request-expand`. False when the host took
+   * until something new is made (`replace`), after `mk-expand-requested`. False when the host took
    * it (cancelled the event), in full mode, and before the field has rendered once.
    */
   expand(reason: ExpandReason = 'open'): boolean {

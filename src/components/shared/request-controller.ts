@@ -4,7 +4,9 @@
  * click or a retry after a lost answer replays the request instead of charging twice (spec
  * "Idempotency"); an AbortSignal threaded to the send and aborted when the host leaves the page;
  * `busy`; and the countdown of a 429 that the client sits out (`waitSeconds`, fed by the client's
- * `onWait`).
+ * `onWait`). It names the request's moments on the host, as every element does: `mk-sent` as a
+ * send leaves and `mk-failed` when it fails (a cancel is neither); the element itself says
+ * `mk-succeeded`, with what it made.
  *
  * Inputs are named by `slot` ('' by default): <headshot-studio> sends its batch in one slot and
  * each retried variant in its own, and they may be out at the same time.
@@ -13,6 +15,8 @@
  * an interval per element.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { FailedEvent, SentEvent } from '../../events/outcome.js';
+import { errorFacts } from './error-facts.js';
 import { stopTicking, tickAt } from './page-ticker.js';
 
 /** What a send gets: the key to send as Idempotency-Key, the signal to pass on, and the 429 hook. */
@@ -87,12 +91,21 @@ export class RequestController implements ReactiveController {
       this.#waitUntil = Date.now() + seconds * 1000;
       this.host.requestUpdate();
     };
+    const key = entry.key;
     const promise = (async () => {
       try {
-        const result = await send({ key: entry.key, signal: abort.signal, onWait });
+        this.host.dispatchEvent(new SentEvent({ idempotencyKey: key }));
+        const result = await send({ key, signal: abort.signal, onWait });
         // Answered: the next send of this slot is a new request.
         if (this.#keys.get(slot) === entry) this.#keys.delete(slot);
         return result;
+      } catch (err) {
+        // A cancel is no failure; anything else is the request's `mk-failed` (nothing was charged: the call did not succeed).
+        if (!abort.signal.aborted) {
+          const { reason, params } = errorFacts(err);
+          this.host.dispatchEvent(new FailedEvent({ idempotencyKey: key, reason, params, refunded: false }));
+        }
+        throw err;
       } finally {
         this.#out.delete(slot);
         if (!this.#out.size) this.#waitUntil = 0;

@@ -14,7 +14,7 @@
  *   (`watchSavedFile`).
  */
 import { sniffImage } from '../../api/sniff.js';
-import type { ViewerErrorEvent } from '../../events/viewer-error.js';
+import type { ViewerFailedEvent } from '../../events/viewer-failed.js';
 
 const GONE = [404, 410];
 const IMAGE_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
@@ -103,8 +103,8 @@ export function watchSavedFile(
   urls: () => readonly (string | undefined)[],
   gone: (error: SavedFileGone) => void,
 ): void {
-  host.addEventListener('mk-viewer-error', (e) => {
-    const { code, src } = (e as ViewerErrorEvent).detail;
+  host.addEventListener('mk-viewer-failed', (e) => {
+    const { code, src } = (e as ViewerFailedEvent).detail;
     const status = Number(/^http_(\d+)$/.exec(code)?.[1]);
     if (!GONE.includes(status) || !src) return;
     const href = absolute(src).href;

@@ -5,7 +5,7 @@
  * lazy running.ts chunk: the page's first load only checks values.
  */
 import type { ReactiveControllerHost } from 'lit';
-import type { JobEvent, JobSnapshot } from '../../events/job-events.js';
+import { jobDetail, type JobSnapshot } from '../../events/job-events.js';
 import type { KeepFile, ResultAsset, ResultValueController } from '../shared/result-value.js';
 import type { SceneValue } from './value.js';
 
@@ -50,26 +50,26 @@ export interface SceneValueOptions {
  */
 export function followValue(host: ReactiveControllerHost & HTMLElement, o: SceneValueOptions): (job: string) => void {
   let restored = '';
-  const on = (e: JobEvent): void => {
-    const r = e.detail;
-    if (!r.handle) return;
+  const on = (e: Event): void => {
+    const r = jobDetail(e);
+    if (!r?.handle) return;
     const { results } = o;
     // What the value says of this job: nothing (another job's, or none), running, or succeeded.
     const named = results.value?.job === r.handle ? results.value.status : undefined;
-    if (e.type === 'mk-job-succeeded') {
+    if (e.type === 'mk-succeeded') {
       if (named !== 'succeeded')
         results.commit(
           toValue(r, 'succeeded'),
           files(r, () => o.blob(r)),
           place,
         );
-    } else if (e.type === 'mk-job-failed') {
+    } else if (e.type === 'mk-failed') {
       if (named === 'running' && r.handle !== restored) results.update(null);
     } else if (!named) {
       results.update(toValue(r, 'running'));
     }
   };
-  for (const type of ['mk-job-created', 'mk-job-progress', 'mk-job-succeeded', 'mk-job-failed'] as const)
+  for (const type of ['mk-job-created', 'mk-job-progressed', 'mk-succeeded', 'mk-failed'] as const)
     host.addEventListener(type, on);
   // The job of a value set from outside, before it is adopted.
   return (job) => (restored = job);

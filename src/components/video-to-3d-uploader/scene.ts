@@ -14,7 +14,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { VideoJob } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
-import type { JobSnapshot } from '../../events/job-events.js';
+import { jobDetail, type JobSnapshot } from '../../events/job-events.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 // Static: this module is itself a lazy chunk's (running.ts). A lazy chunk of a lazy chunk that
 // reaches the page's client modules made the bundler split the page's first load into more chunks.
@@ -50,8 +50,8 @@ export class SceneController implements ReactiveController {
     this.#client = client;
     this.#refresh = refresh;
     host.addController(this);
-    host.addEventListener('mk-job-succeeded', (e) => (this.away = e.detail.whileAway));
-    host.addEventListener('mk-viewer-load', (e) => void this.#keep(e.composedPath()[0]));
+    host.addEventListener('mk-succeeded', (e) => (this.away = jobDetail(e)?.whileAway ?? false));
+    host.addEventListener('mk-viewer-loaded', (e) => void this.#keep(e.composedPath()[0]));
     // A kept scene that is gone (404, 410): the uploader says so instead of "ready".
     watchSavedFile(
       host,
@@ -63,7 +63,7 @@ export class SceneController implements ReactiveController {
     );
     // The viewer could not read the download (a link that expired meanwhile, a lost connection):
     // the uploader says so with its retry, which asks for fresh links.
-    host.addEventListener('mk-viewer-error', (e) => {
+    host.addEventListener('mk-viewer-failed', (e) => {
       if (!this.#toKeep || this.#for !== this.#toKeep.id) return;
       this.error = new Error(e.detail.message);
       this.host.requestUpdate();

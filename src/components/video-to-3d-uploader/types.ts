@@ -3,7 +3,7 @@
  * moves focus, and the data a view is drawn from (the views take it as an argument, never the
  * element, so the element loads them lazily without an import cycle).
  */
-import type { UploadProgress } from '../../events/upload-progress.js';
+import type { UploadProgress } from '../../events/upload-progressed.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { FileIntakeController } from '../shared/file-intake.js';
@@ -71,7 +71,7 @@ export const TIMED = {
 
 /** Focus follows the end of a phase: to the result, or to what to do next. */
 export const FOCUS: Partial<Record<UploaderStatus, string>> = {
-  ready: '[part~="confirm-button"]',
+  ready: '[part~="primary-button"]',
   succeeded: '.result-title',
   failed: '.failed button',
   expired: '.expired button',

@@ -45,16 +45,17 @@ const loadViews = () => import('./views.js');
  *
  * @slot top-up - Shown when the session has too few credits (a link or button to the site's top-up page).
  *
- * @event mk-file-select - A video was chosen, dropped or pasted; cancel it to veto the file.
- * @event mk-upload-progress - Bytes of the upload, or of its resend after a reload, went out (`loaded`, `total`, `bytesPerSecond`, `secondsLeft`).
+ * @event mk-file-selected - A video was chosen, dropped or pasted; cancel it to veto the file.
+ * @event mk-upload-progressed - Bytes of the upload, or of its resend after a reload, went out (`loaded`, `total`, `bytesPerSecond`, `secondsLeft`).
+ * @event mk-sent - The job's creating request left (`detail.idempotencyKey`).
  * @event mk-job-created - The job exists (also after adopting one).
- * @event mk-job-progress - The job moved (queued, processing, progress).
- * @event mk-job-succeeded - The scene is ready; `detail.job.output` has the download links, `detail.whileAway` says whether it finished while the page was closed.
- * @event mk-job-failed - The job failed or its result expired; `detail.refunded` says whether the 20 credits came back.
+ * @event mk-job-progressed - The job moved (queued, processing, progress).
+ * @event mk-succeeded - The scene is ready (`detail` is the job's record, with `idempotencyKey`); `detail.job.output` has the download links, `detail.whileAway` says whether it finished while the page was closed.
+ * @event mk-failed - The job failed or its result expired, or its creating request was refused: `detail.idempotencyKey`, `reason`, `params`; `detail.refunded` says whether the 20 credits came back; a job's failure also carries its record.
  * @event input - `value` changed while working (the job was created: a running value).
  * @event change - A scene was committed (the job succeeded, after its PLY was kept), or the user removed it (start another, a new video, a recent scene opened).
  * @event mk-assets-released - After a `change`, the kept files the value no longer names (`detail.assets`, `detail.reason`: `replaced` or `removed`), for a site to delete what it stored; never for a value set from outside.
- * @event mk-request-expand - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
+ * @event mk-expand-requested - Field mode is about to open the whole tool in its dialog (`detail.reason`: `create`, `open`, `replace`); cancel it to show the tool in your own modal.
  *
  * @csspart field - Field mode (`appearance="field"`): the compact box.
  * @csspart field-preview - Field mode: the result's picture.
@@ -70,7 +71,7 @@ const loadViews = () => import('./views.js');
  * @csspart base - The card around everything.
  * @csspart drop-zone - The area that takes a dropped video.
  * @csspart choose-button - The button that opens the file picker.
- * @csspart confirm-button - Upload and start (or convert and upload).
+ * @csspart primary-button - Upload and start (or convert and upload).
  * @csspart fit - What is done to a video to make it fit the limits.
  * @csspart trim - The range to send of a video over 3 minutes (two range inputs over a filmstrip).
  * @csspart filmstrip - The frames under the trim range.
@@ -84,8 +85,9 @@ const loadViews = () => import('./views.js');
  * @csspart history - The list of recent scenes.
  * @csspart tips - The filming tips.
  * @csspart advice - Hints from the sampled frames (too dark, blurry, a cut).
- * @csspart download-ply - The link to the .ply file.
- * @csspart download-zip - The link to the .zip file.
+ * @csspart download - Every download link (the .ply and the .zip).
+ * @csspart download-ply - Beside `download`: the link to the .ply file.
+ * @csspart download-zip - Beside `download`: the link to the .zip file.
  * @csspart refund - The line that says the credits came back.
  * @csspart wait - The countdown while the service is busy.
  * @csspart announcer - The polite live region.
@@ -165,7 +167,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     tag: 'video-to-3d-uploader',
     phase: () => this.status,
     spans: TIMED,
-    endOn: { 'first-frame': 'mk-viewer-load' },
+    endOn: { 'first-frame': 'mk-viewer-loaded' },
   });
   readonly #panel = new ErrorPanelController(this);
   readonly #views = new LazyModuleController(this, loadViews, { idle: false, styles: (m) => m.viewStyles });
@@ -180,7 +182,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     capture: () => this.capture,
   });
   readonly #away = new LazyAwayController(this, (e) =>
-    e.type === 'mk-job-succeeded'
+    e.type === 'mk-succeeded'
       ? [this.#t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')]
       : [this.#t.term('vtNotifyFailedTitle'), jobErrorText(this.#t, e.detail.error)],
   );
@@ -224,7 +226,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
 
   // ---------------------------------------------------------------- public methods
 
-  /** Takes a video as if the user had chosen it (fires `mk-file-select`, then checks it). */
+  /** Takes a video as if the user had chosen it (fires `mk-file-selected`, then checks it). */
   selectFile(file: File): void {
     this.#intake.offer([file], 'property');
   }

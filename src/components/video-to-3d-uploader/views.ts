@@ -82,7 +82,7 @@ function renderReady(v: UploaderView) {
     ${v.video.fit ? renderFit(v) : nothing}
     ${v.video.noStorage ? html`<p class="notice" role="note">${t.term('noStorageUpload')}</p>` : nothing}
     <div class="actions">
-      <button type="button" part="confirm-button" class="primary" ?disabled=${v.confirmOff} @click=${v.start}>${t.term(v.video.fit ? 'vtConvertConfirm' : 'vtConfirm', { cost: COSTS.videoJob })}</button>
+      <button type="button" part="primary-button" class="primary" ?disabled=${v.confirmOff} @click=${v.start}>${t.term(v.video.fit ? 'vtConvertConfirm' : 'vtConfirm', { cost: COSTS.videoJob })}</button>
       ${v.intake.render(t.term('chooseAnother'), { primary: false })}
     </div>
   </div>`;
@@ -140,8 +140,8 @@ function renderSucceeded(v: UploaderView) {
     ${renderViewer(v)}
     ${v.scene?.cached ? html`<p class="muted">${t.term('vtCached')}</p>` : nothing}
     <div class="actions">
-      ${ply && safeUrl(ply) && !gone ? html`<a class="button primary" part="download-ply" href=${ply} download>${t.term('vtDownloadPly')}</a>` : nothing}
-      ${output && safeUrl(output.archive_url) ? html`<a class="button secondary" part="download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>` : nothing}
+      ${ply && safeUrl(ply) && !gone ? html`<a class="button primary" part="download download-ply" href=${ply} download>${t.term('vtDownloadPly')}</a>` : nothing}
+      ${output && safeUrl(output.archive_url) ? html`<a class="button secondary" part="download download-zip" href=${output.archive_url} download>${t.term('vtDownloadZip')}</a>` : nothing}
       <button type="button" class="secondary" @click=${v.reset}>${t.term('vtStartAnother')}</button>
     </div>
     ${v.results.render(t)}
@@ -158,7 +158,7 @@ function renderViewer(v: UploaderView) {
     });
   if (!scene?.url)
     return html`<div class="viewer-wait" part="viewer">${renderProgress(undefined, t.term('vtLoadingScene'))}<p class="muted">${t.term('vtLoadingScene')}</p></div>`;
-  // The job's first frame is measured from the host (PhaseTimingsController, endOn mk-viewer-load).
+  // The job's first frame is measured from the host (PhaseTimingsController, endOn mk-viewer-loaded).
   const name = String(v.record?.summary['name'] ?? v.results.value?.name ?? '');
   return html`<splat-viewer part="viewer" loading="eager" src=${scene.url} alt=${t.term('vtSceneAlt', { name })} lang=${t.resolved}></splat-viewer>`;
 }

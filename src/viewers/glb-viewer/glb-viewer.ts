@@ -1,6 +1,6 @@
 import { property } from 'lit/decorators.js';
 import type { ModelStats } from '../../api/index.js';
-import type { ViewerLoadEvent } from '../../events/viewer-load.js';
+import type { ViewerLoadedEvent } from '../../events/viewer-loaded.js';
 import { ViewerElement, type RendererFactory, type ViewerUp } from '../shared/viewer-element.js';
 import { viewerStyles } from '../shared/viewer.styles.js';
 
@@ -12,9 +12,9 @@ let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
  *
  * @slot poster - Shown until the first frame (an image of the model, for example the turntable's first frame).
  *
- * @event mk-viewer-load - The first frame is drawn; `detail.stats` holds the file's triangles, vertices, meshes, materials, textures, maxTextureSize, bytes and animations.
- * @event mk-viewer-progress - Bytes arrived (`phase: 'download'`) or the file is being decoded (`phase: 'parse'`).
- * @event mk-viewer-error - The model cannot be shown; `detail.message` says why and what to do.
+ * @event mk-viewer-loaded - The first frame is drawn; `detail.stats` holds the file's triangles, vertices, meshes, materials, textures, maxTextureSize, bytes and animations.
+ * @event mk-viewer-progressed - Bytes arrived (`phase: 'download'`) or the file is being decoded (`phase: 'parse'`).
+ * @event mk-viewer-failed - The model cannot be shown; `detail.message` says why and what to do.
  *
  * @csspart base - The box around everything.
  * @csspart canvas - The canvas the page's one shared WebGL renderer draws this model into (focusable: arrow keys turn, + and - zoom, Home resets).
@@ -53,7 +53,7 @@ export class GlbViewer extends ViewerElement {
 
   constructor() {
     super();
-    this.addEventListener('mk-viewer-load', (e: ViewerLoadEvent) => (this.stats = e.detail.stats));
+    this.addEventListener('mk-viewer-loaded', (e: ViewerLoadedEvent) => (this.stats = e.detail.stats));
   }
 
   protected async loadRenderer(): Promise<RendererFactory> {

@@ -1,4 +1,4 @@
-/** A load failure with a code for `mk-viewer-error` and a message that says what to do. */
+/** A load failure with a code for `mk-viewer-failed` and a message that says what to do. */
 export class ViewerError extends Error {
   override readonly name = 'ViewerError';
   readonly code: string;

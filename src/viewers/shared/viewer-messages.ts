@@ -1,12 +1,12 @@
 /**
  * The viewers' messages for developers, in English and in one place: the `message` of a thrown
- * Error and of a `ViewerError` (which `mk-viewer-error`'s detail carries, and which an English
+ * Error and of a `ViewerError` (which `mk-viewer-failed`'s detail carries, and which an English
  * page shows beside the error's code). Words the viewers show to users in every language are in
  * the dictionary (viewer-strings.ts). No three.js and no Lit here: the element, the download and
  * the renderers all import it.
  */
 export const viewerMessages = {
-  notShownYet: 'Nothing is shown yet: wait for mk-viewer-load before taking a screenshot.',
+  notShownYet: 'Nothing is shown yet: wait for mk-viewer-loaded before taking a screenshot.',
   cannotShow: (why: string) => `This file cannot be shown: ${why}`,
   canvasEncode: 'The canvas could not be encoded.',
   network: (why: string) => `The file could not be downloaded (${why}). Check the connection and the address.`,

@@ -2,8 +2,8 @@
  * The contract between a viewer element (viewer-element.ts) and its renderer module, the only
  * importer of three.js: what the element asks of the renderer, and which way is up. Types only.
  */
-import type { ViewerLoadDetail } from '../../events/viewer-load.js';
-import type { ViewerProgressDetail } from '../../events/viewer-progress.js';
+import type { ViewerLoadDetail } from '../../events/viewer-loaded.js';
+import type { ViewerProgressDetail } from '../../events/viewer-progressed.js';
 import type { ByteStream } from './fetch-bytes.js';
 
 /** Which way is up in the file: three.js and glTF use `+y`; 3DGS training output (COLMAP/OpenCV) is `-y`. */

@@ -2,7 +2,7 @@
  * The viewers' words as the elements' dictionaries have them (English here, the other languages in
  * src/translations/, loaded on first use), through the same LocalizeController: the label, the empty hint, loading and loaded, the
  * canvas description, a sentence per error code, the notice of a thinned scene, and the progress of a scene shown while it downloads. The detailed
- * English message of an error (viewer-messages.ts) stays in `mk-viewer-error`'s detail for developers.
+ * English message of an error (viewer-messages.ts) stays in `mk-viewer-failed`'s detail for developers.
  */
 import type { Formatter } from '../../internal/format.js';
 

@@ -7,7 +7,7 @@
  * (shared/notes/ENVIRONMENT.md). Imported only by splat-renderer.ts (it imports the library).
  */
 import { DropInViewer, LogLevel, SceneFormat, SceneRevealMode, SplatBuffer } from '@mkkellogg/gaussian-splats-3d';
-import type { ViewerProgressDetail } from '../../events/viewer-progress.js';
+import type { ViewerProgressDetail } from '../../events/viewer-progressed.js';
 import { joinChunks, type ByteStream } from '../shared/fetch-bytes.js';
 import { reasonOf, viewerMessages } from '../shared/viewer-messages.js';
 import { ViewerError } from '../shared/viewer-error.js';

@@ -10,9 +10,9 @@ let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
  *
  * @slot poster - Shown until the first frame.
  *
- * @event mk-viewer-load - The first frame is drawn; `detail.splats` is the number of splats.
- * @event mk-viewer-progress - Bytes arrived (`phase: 'download'`) or the scene is being decoded (`phase: 'parse'`).
- * @event mk-viewer-error - The scene cannot be shown; `detail.message` says why and what to do.
+ * @event mk-viewer-loaded - The first frame is drawn; `detail.splats` is the number of splats.
+ * @event mk-viewer-progressed - Bytes arrived (`phase: 'download'`) or the scene is being decoded (`phase: 'parse'`).
+ * @event mk-viewer-failed - The scene cannot be shown; `detail.message` says why and what to do.
  *
  * @csspart base - The box around everything.
  * @csspart canvas - The WebGL canvas (focusable: arrow keys turn, + and - zoom, Home resets).
@@ -73,7 +73,7 @@ export class SplatViewer extends ViewerElement {
 
   constructor() {
     super();
-    this.addEventListener('mk-viewer-load', (e) => (this.splats = e.detail.splats));
+    this.addEventListener('mk-viewer-loaded', (e) => (this.splats = e.detail.splats));
   }
 
   /**

@@ -240,7 +240,7 @@ export default async function journey({ app, browser, installed, log }) {
     await mg.locator('[part~="dialog"]').waitFor({ state: 'visible' });
     log(`payload-cms: the product form is up, the tool's dialog open (${seconds(tc)} s)`);
     await mg.locator('[part~="prompt"]').fill(PROMPT);
-    await mg.locator('[part~="generate-button"]').click();
+    await mg.locator('[part~="primary-button"]').click();
     const valueOf = (p) => p.locator('model-generator').evaluate((el) => (el.value ? JSON.parse(el.value) : null));
     const running = await poll(() => valueOf(page).then((v) => v?.status === 'running' && v.job && v), 60_000).catch(
       step('the running value'),
@@ -393,7 +393,7 @@ export default async function journey({ app, browser, installed, log }) {
     await mg.locator('[part~="field-replace"]').click();
     await mg.locator('[part~="dialog"]').waitFor({ state: 'visible' });
     await mg.locator('[part~="prompt"]').fill(PROMPT2);
-    await mg.locator('[part~="generate-button"]').click();
+    await mg.locator('[part~="primary-button"]').click();
     const replaced = await poll(async () => {
       const v = await valueOf(page);
       if (v?.status === 'succeeded' && v.asset && v.prompt === PROMPT2) return v;

@@ -81,7 +81,7 @@ export default async function journey({ shared, installed, browser, createDevSta
           document.querySelector('bg-tool').addEventListener('change', (e) => done(e.target.value), { once: true }),
         ),
     );
-    await tool.locator('[part~="run-button"]').click();
+    await tool.locator('[part~="primary-button"]').click();
     const made = await Promise.race([
       changed,
       new Promise((_, no) => setTimeout(() => no(new Error('no change event within 30 s')), 30_000)),

@@ -132,7 +132,7 @@ export default async function journey({ app, shared, installed, browser, createD
     await poll(() => inCanvas(() => document.querySelector('bg-tool').status === 'ready'), 15_000);
     await step('dialog open, image ready');
     const uploadsBefore = server.stats.uploads.length;
-    await tool.locator('[part~="run-button"]').click();
+    await tool.locator('[part~="primary-button"]').click();
     const value = await Promise.race([
       changed,
       new Promise((_, no) => setTimeout(() => no(new Error('no `change` from <bg-tool> in 60 s')), 60_000)),
@@ -222,7 +222,7 @@ export default async function journey({ app, shared, installed, browser, createD
       () =>
         inCanvas(() => {
           const el = document.querySelector('bg-tool');
-          return el.status === 'succeeded' && el.shadowRoot.querySelector('[part~="download-button"]');
+          return el.status === 'succeeded' && el.shadowRoot.querySelector('[part~="download"]');
         }),
       15_000,
     );

@@ -6,14 +6,15 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement, html as litHtml } from 'lit';
 import { LazyAwayController } from '../../../src/components/shared/lazy-away.js';
-import { JobEvent, type JobSnapshot } from '../../../src/events/job-events.js';
+import { jobEventDetail, type JobSnapshot } from '../../../src/events/job-events.js';
+import { FailedEvent, SucceededEvent } from '../../../src/events/outcome.js';
 import { until } from '../../fixtures/browser.js';
 
 class AwayProbe extends LitElement {
   static override properties = { notify: { type: Boolean } };
   notify = false;
   readonly away = new LazyAwayController(this, (e) => [
-    e.type === 'mk-job-succeeded' ? 'Scene ready' : 'Scene failed',
+    e.type === 'mk-succeeded' ? 'Scene ready' : 'Scene failed',
     String(e.detail.summary['name'] ?? ''),
   ]);
 
@@ -56,13 +57,15 @@ describe('LazyAwayController', () => {
   it('marks the title when a job ends while the page is hidden, once notify is set, and unmarks it on return', async () => {
     const el = await fixture<AwayProbe>(html`<away-probe></away-probe>`);
     setVisibility('hidden');
-    el.dispatchEvent(new JobEvent('mk-job-succeeded', record));
+    el.dispatchEvent(new SucceededEvent(jobEventDetail(record)));
     expect(document.title, 'without notify: nothing').to.equal('My page');
     el.notify = true;
     await el.updateComplete;
     await until(
       async () => {
-        el.dispatchEvent(new JobEvent('mk-job-failed', { ...record, status: 'failed' }));
+        el.dispatchEvent(
+          new FailedEvent({ ...jobEventDetail({ ...record, status: 'failed' }), reason: 'unknown', params: {} }),
+        );
         return document.title.startsWith('●');
       },
       3_000,

@@ -10,6 +10,11 @@ import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import { languages } from '../../../src/translations/languages.js';
 import { apiRequests } from '../../fixtures/asset-library.js';
 import { until } from '../../fixtures/browser.js';
+import { PHASES as BG_PHASES } from '../../../src/components/bg-tool/types.js';
+import { PHASES as HEADSHOT_PHASES } from '../../../src/components/headshot-studio/types.js';
+import { PHASES as MODEL_PHASES } from '../../../src/components/model-generator/types.js';
+import { PHASES as UPLOADER_PHASES } from '../../../src/components/video-to-3d-uploader/types.js';
+import { wordsOf, type Tag } from './vocabulary.js';
 
 export interface ContractOptions {
   tag: string;
@@ -27,6 +32,45 @@ export interface ContractOptions {
   commits?: number;
   /** The custom state of a shown result. Default `succeeded`. */
   doneState?: string;
+  /** The family's words (README "The family's words"), asserted where these are given: */
+  vocabulary?: {
+    /** A file the element takes (for `selectFile()`). */
+    file: () => Promise<File>;
+    /** Makes the element `ready` (a checked input). */
+    prepare: (el: HTMLElement) => Promise<void>;
+    /** Makes it `ready` with an input whose request takes seconds (a held-back answer, a big upload, a 429 to sit out). */
+    slowly: (el: HTMLElement) => Promise<void>;
+    /** Makes the next request (or its job) fail. */
+    fail: () => Promise<void>;
+  };
+}
+
+/** Each product element's status words, as its code declares them. */
+const DECLARED: Record<string, readonly string[]> = {
+  'bg-tool': BG_PHASES,
+  'headshot-studio': HEADSHOT_PHASES,
+  'model-generator': MODEL_PHASES,
+  'video-to-3d-uploader': UPLOADER_PHASES,
+};
+
+type Run = Status & { start(): Promise<void>; cancel(): void; selectFile(file: File): void };
+
+/** What an element says while `start()` runs: each status it showed (polled), and its events in order. */
+function watch(el: HTMLElement) {
+  const seen: string[] = [];
+  const events: { type: string; detail: Record<string, unknown> }[] = [];
+  const poll = setInterval(() => {
+    const s = (el as Status).status;
+    if (seen.at(-1) !== s) seen.push(s);
+  }, 5);
+  const on = (e: Event) => events.push({ type: e.type, detail: (e as CustomEvent).detail });
+  for (const type of ['mk-sent', 'mk-succeeded', 'mk-failed']) el.addEventListener(type, on);
+  return {
+    seen,
+    events,
+    types: () => events.map((e) => e.type),
+    stop: () => clearInterval(poll),
+  };
 }
 
 type Status = HTMLElement & { status: string; updateComplete: Promise<boolean> };
@@ -72,6 +116,96 @@ export function runProductElementTests(options: ContractOptions): void {
         if (other !== o.idleState) expect(el.matches(`:state(${other})`), `:state(${other})`).to.equal(false);
       }
     });
+
+    if (o.vocabulary) {
+      const v = o.vocabulary;
+      const tag = o.tag as Tag;
+      const busy = wordsOf(tag, 'status').includes('sending') ? 'sending' : 'uploading';
+
+      it("declares the status words of the README's table, and has its methods", async () => {
+        expect([...DECLARED[o.tag]!].sort()).to.deep.equal(wordsOf(tag, 'status').sort());
+        const { el } = await mount(o);
+        for (const method of wordsOf(tag, 'method'))
+          expect(typeof (el as unknown as Record<string, unknown>)[method.replace(/\(.*$/, '')], method).to.equal(
+            'function',
+          );
+      });
+
+      it('selectFile(): fires the cancelable `mk-file-selected` (source `property`); a refused file changes nothing', async () => {
+        const { el } = await mount(o);
+        const file = await v.file();
+        const refuse = (e: Event) => e.preventDefault();
+        el.addEventListener('mk-file-selected', refuse, { once: true });
+        (el as Run).selectFile(file);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(el.status, 'a refused file').to.equal(o.idleState);
+        const selected = new Promise<CustomEvent>((r) =>
+          el.addEventListener('mk-file-selected', r as EventListener, { once: true }),
+        );
+        (el as Run).selectFile(file);
+        const e = await selected;
+        expect(e.detail).to.include({ file, source: 'property' });
+        expect(e.cancelable).to.equal(true);
+        await until(() => el.status === 'ready', 60_000, `ready (now ${el.status})`);
+      });
+
+      it(
+        'a run: `ready` with a `primary-button`, then `' +
+          busy +
+          '`, `mk-sent` and `mk-succeeded` with one key, `succeeded` with a `download`',
+        async () => {
+          const { el } = await mount(o);
+          await v.slowly(el);
+          expect(el.status).to.equal('ready');
+          const primary = el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="primary-button"]');
+          expect(primary, 'the primary-button part').to.not.equal(null);
+          expect(primary!.disabled).to.equal(false);
+          const w = watch(el);
+          primary!.click();
+          await until(() => el.status === (o.doneState ?? 'succeeded'), 120_000, `succeeded (now ${el.status})`);
+          await until(() => w.types().includes('mk-succeeded'), 5_000, 'mk-succeeded');
+          w.stop();
+          expect(w.seen, 'the statuses shown').to.include(busy);
+          expect(w.types()).to.deep.equal(['mk-sent', 'mk-succeeded']);
+          const [sent, succeeded] = w.events;
+          expect(sent!.detail['idempotencyKey']).to.be.a('string').and.not.equal('');
+          expect(succeeded!.detail['idempotencyKey']).to.equal(sent!.detail['idempotencyKey']);
+          await el.updateComplete;
+          await until(() => el.shadowRoot!.querySelector('[part~="download"]'), 10_000, 'the download part');
+        },
+      );
+
+      it('a failure: `mk-sent`, then `mk-failed` with the same key, `reason`, `params` and `refunded`; status `failed`', async () => {
+        const { el } = await mount(o);
+        await v.prepare(el);
+        await v.fail();
+        const w = watch(el);
+        void (el as Run).start();
+        await until(() => el.status === 'failed', 120_000, `failed (now ${el.status})`);
+        await until(() => w.types().includes('mk-failed'), 5_000, 'mk-failed');
+        w.stop();
+        expect(w.types()).to.deep.equal(['mk-sent', 'mk-failed']);
+        const [sent, failed] = w.events;
+        expect(failed!.detail['idempotencyKey']).to.equal(sent!.detail['idempotencyKey']);
+        expect(failed!.detail['reason']).to.be.a('string').and.not.equal('');
+        expect(failed!.detail['params']).to.be.an('object');
+        expect(failed!.detail['refunded']).to.be.a('boolean');
+      });
+
+      it('cancel(): stops the request out, back to `ready`, with neither `mk-succeeded` nor `mk-failed`', async () => {
+        const { el } = await mount(o);
+        await v.slowly(el);
+        const w = watch(el);
+        void (el as Run).start();
+        await until(() => el.status === busy, 10_000, `${busy} (now ${el.status})`);
+        (el as Run).cancel();
+        await until(() => el.status === 'ready', 10_000, `ready (now ${el.status})`);
+        await new Promise((r) => setTimeout(r, 1_000));
+        w.stop();
+        expect(w.types()).to.deep.equal(['mk-sent']);
+        expect(el.status).to.equal('ready');
+      });
+    }
 
     it('follows the closest [lang] (de-AT falls back to de) and changes language live', async () => {
       const { el, wrap } = await mount(o, '', 'lang="en"');
@@ -170,7 +304,7 @@ export function runProductElementTests(options: ContractOptions): void {
       expect(dialog.open).to.equal(false);
       const create = sr.querySelector<HTMLButtonElement>('[part~="field-create"]')!;
       const asked: CustomEvent[] = [];
-      el.addEventListener('mk-request-expand', (e) => asked.push(e as CustomEvent));
+      el.addEventListener('mk-expand-requested', (e) => asked.push(e as CustomEvent));
       create.focus();
       await sendKeys({ press: 'Enter' });
       await until(() => dialog.open, 2_000, 'the dialog opens');
@@ -207,10 +341,10 @@ export function runProductElementTests(options: ContractOptions): void {
       expect(sr.querySelector<HTMLButtonElement>('[part~="field-create"]')!.disabled).to.equal(true);
     });
 
-    it('field mode: a host that cancels `mk-request-expand` shows the element in its own modal: nothing opens here', async () => {
+    it('field mode: a host that cancels `mk-expand-requested` shows the element in its own modal: nothing opens here', async () => {
       const { el, wrap } = await mount(o, 'appearance="field"');
       const reasons: string[] = [];
-      wrap.addEventListener('mk-request-expand', (e) => {
+      wrap.addEventListener('mk-expand-requested', (e) => {
         e.preventDefault();
         reasons.push((e as CustomEvent).detail.reason);
       });

@@ -3,7 +3,7 @@
 import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import '@mediakit/elements/video-to-3d-uploader.js';
 
-document.querySelector('video-to-3d-uploader').addEventListener('mk-job-succeeded', () => {
+document.querySelector('video-to-3d-uploader').addEventListener('mk-succeeded', () => {
   const p = document.createElement('p');
   p.dataset.sceneReady = '';
   p.textContent = 'Scene ready';

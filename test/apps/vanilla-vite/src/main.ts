@@ -5,9 +5,9 @@ import '@mediakit/elements/video-to-3d-uploader.js';
 
 const uploader = document.querySelector('video-to-3d-uploader')!;
 uploader.notify = false;
-uploader.addEventListener('mk-job-succeeded', (e) => {
+uploader.addEventListener('mk-succeeded', (e) => {
   console.log('scene ready', e.detail.id, e.detail.summary);
 });
-uploader.addEventListener('mk-upload-progress', (e) => {
+uploader.addEventListener('mk-upload-progressed', (e) => {
   console.log('sent', e.detail.loaded, 'of', e.detail.total);
 });
