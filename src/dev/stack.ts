@@ -23,17 +23,16 @@
  * the per-process dev token, which those pages get as an HttpOnly cookie and Node scripts send as
  * the `x-mediakit-dev-token` header (`DevStack.devToken`). Their answers carry no CORS grant.
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import type { Capability } from '../api/index.js';
 import { createProxy, fileResultStore, toNodeHandler, type Proxy, type ProxyOptions } from '../proxy/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { connectMiddleware } from '../server/node.js';
-import { appendSetCookie, DEV_TOKEN, dropCorsHeaders, gateRefusal, grantDevCookie, sendJson } from './control-gate.js';
+import { DEV_TOKEN, dropCorsHeaders, gateRefusal, grantDevCookie, sendJson } from './control-gate.js';
 import { withoutJobIds, type DevLedger } from '../sandbox/dev-ledger.js';
+import { demoAuthorize, ensureDemoCookie } from './demo-visitor.js';
+import { devSecret, resultsFolder } from './results-folder.js';
 import { trickle, TRICKLE_FILES, TRICKLE_MAX_BYTES, TRICKLE_TIMEOUT_MS, type TrickleOptions } from './trickle.js';
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -96,69 +95,6 @@ export interface DevStack {
   resultsDir: string | undefined;
   /** One line for the console. */
   describe(): string;
-}
-
-export const DEMO_COOKIE = 'mediakit_demo';
-const DEMO_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${DEMO_COOKIE}=([A-Za-z0-9-]{36})(?:;|$)`);
-
-/** Keys the demo subjects when no secret is given (a process that restarts forgets its visitors' jobs anyway). */
-const PROCESS_SECRET = randomBytes(32).toString('hex');
-
-/**
- * The demo's authorize: the anonymous visitor id from the cookie (set by the stack's middleware).
- * The subject is an HMAC of the id, never the id: the token's payload is readable by page scripts,
- * and the id is an HttpOnly cookie's value that lets anyone holding it act as that visitor.
- */
-export function demoAuthorize(budget: number, secret: string = PROCESS_SECRET): ProxyOptions['authorize'] {
-  return (request) => {
-    const id = DEMO_COOKIE_PATTERN.exec(request.headers.get('cookie') ?? '')?.[1];
-    // 22 base64url characters: 132 bits, plenty to keep visitors apart.
-    return id
-      ? {
-          subject: `demo:${createHmac('sha256', secret).update(`mediakit demo subject\0${id}`).digest('base64url').slice(0, 22)}`,
-          budget,
-        }
-      : null;
-  };
-}
-
-/** Gives a browser without one an anonymous id cookie (HttpOnly, first-party, a year). */
-function ensureDemoCookie(req: IncomingMessage, res: ServerResponse): void {
-  if (DEMO_COOKIE_PATTERN.test(req.headers.cookie ?? '')) return;
-  const id = randomUUID();
-  appendSetCookie(res, `${DEMO_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`);
-  req.headers.cookie = (req.headers.cookie ? req.headers.cookie + '; ' : '') + `${DEMO_COOKIE}=${id}`;
-}
-
-/** The kept-results folder: the one asked for, or a temporary one removed at exit (created on the first keep). */
-function resultsFolder(option: string | false | undefined): string | undefined {
-  if (option === false) return undefined;
-  if (option) return resolve(option);
-  const dir = join(tmpdir(), `mediakit-results-${process.pid}-${randomUUID().slice(0, 8)}`);
-  // One exit listener for every stack of the process (a test runner starts a dozen).
-  if (TEMPORARY.size === 0)
-    process.once('exit', () => {
-      for (const d of TEMPORARY) rmSync(d, { recursive: true, force: true });
-    });
-  TEMPORARY.add(dir);
-  return dir;
-}
-
-const TEMPORARY = new Set<string>();
-
-/** The dev secret kept beside persistent results (made once, owner-readable only). */
-function devSecret(dir: string): string {
-  const file = join(dir, '.secret');
-  try {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (/^[0-9a-f]{64}$/.test(kept)) return kept;
-  } catch {
-    // None yet: made below.
-  }
-  const secret = randomBytes(32).toString('hex');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
 }
 
 const KEY_ENV: Record<Capability, string> = {
