@@ -6,36 +6,23 @@
  * when the element leaves the page (deferred, so moving it in the DOM costs nothing). What it
  * shows is drawn by viewer-view.ts.
  */
-import type { PropertyValues } from "lit";
-import { property, state } from "lit/decorators.js";
-import { ViewerErrorEvent } from "../../events/viewer-error.js";
-import { ViewerLoadEvent } from "../../events/viewer-load.js";
-import {
-  ViewerProgressEvent,
-  type ViewerProgressDetail,
-} from "../../events/viewer-progress.js";
-import { MkElement } from "../../internal/mk-element.js";
-import { PhaseTimer } from "../../internal/perf.js";
-import { ViewerError } from "./viewer-error.js";
-import { LocalizeController, useLanguages } from "../../internal/localize.js";
-import { languages } from "../../translations/languages.js";
-import { viewerStrings, type ViewerStrings } from "./viewer-strings.js";
-import { reasonOf, viewerMessages } from "./viewer-messages.js";
-import { fetchBytes, fetchStream, type ByteStream } from "./fetch-bytes.js";
-import type {
-  RendererFactory,
-  Thinned,
-  ViewerRenderer,
-  ViewerUp,
-} from "./viewer-renderer.js";
-import { renderViewer, type ViewerStatus } from "./viewer-view.js";
+import type { PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ViewerErrorEvent } from '../../events/viewer-error.js';
+import { ViewerLoadEvent } from '../../events/viewer-load.js';
+import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/viewer-progress.js';
+import { MkElement } from '../../internal/mk-element.js';
+import { PhaseTimer } from '../../internal/perf.js';
+import { ViewerError } from './viewer-error.js';
+import { LocalizeController, useLanguages } from '../../internal/localize.js';
+import { languages } from '../../translations/languages.js';
+import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
+import { reasonOf, viewerMessages } from './viewer-messages.js';
+import { fetchBytes, fetchStream, type ByteStream } from './fetch-bytes.js';
+import type { RendererFactory, Thinned, ViewerRenderer, ViewerUp } from './viewer-renderer.js';
+import { renderViewer, type ViewerStatus } from './viewer-view.js';
 
-export type {
-  RendererFactory,
-  Thinned,
-  ViewerRenderer,
-  ViewerUp,
-} from "./viewer-renderer.js";
+export type { RendererFactory, Thinned, ViewerRenderer, ViewerUp } from './viewer-renderer.js';
 
 // The shipped languages load the first time a viewer resolves to one.
 useLanguages(languages);
@@ -43,37 +30,36 @@ useLanguages(languages);
 /** How long a viewer that gives its context back off-screen waits before it does. */
 const RELEASE_OFFSCREEN_MS = 3000;
 
-const UPS: readonly ViewerUp[] = ["+y", "-y", "+z", "-z"];
+const UPS: readonly ViewerUp[] = ['+y', '-y', '+z', '-z'];
 
 type Status = ViewerStatus;
 
 export abstract class ViewerElement extends MkElement {
   /** URL of the file to show (a same-origin path, a signed download URL or a blob: URL). */
-  @property({ reflect: true }) src = "";
+  @property({ reflect: true }) src = '';
 
   /** Accessible description of what the viewer shows. Default: a generic label per viewer. */
-  @property() alt = "";
+  @property() alt = '';
 
   /** `lazy` (default): load when the element comes near the viewport. `eager`: load at once. */
-  @property({ reflect: true }) loading: "lazy" | "eager" = "lazy";
+  @property({ reflect: true }) loading: 'lazy' | 'eager' = 'lazy';
 
   /** Turns the camera slowly around the subject. Default false. */
-  @property({ type: Boolean, reflect: true, attribute: "auto-rotate" })
-  autoRotate = false;
+  @property({ type: Boolean, reflect: true, attribute: 'auto-rotate' }) autoRotate = false;
 
   /**
    * The axis of the file that points up: `+y` (glTF, three.js), `-y` (3DGS training output in the
    * COLMAP/OpenCV convention), `+z` (Blender, CAD) or `-z`. Default: `+y` for models, `-y` for splats.
    */
-  @property({ reflect: true }) up: ViewerUp = "+y";
+  @property({ reflect: true }) up: ViewerUp = '+y';
 
   /** The largest device-pixel ratio drawn (a phone at 3x draws at 2x by default: a third fewer pixels to shade). Default 2. */
-  @property({ type: Number, attribute: "max-pixel-ratio" }) maxPixelRatio = 2;
+  @property({ type: Number, attribute: 'max-pixel-ratio' }) maxPixelRatio = 2;
 
-  @state() protected status: Status = "idle";
+  @state() protected status: Status = 'idle';
   @state() protected progress: number | undefined;
-  @state() protected errorMessage = "";
-  @state() protected errorCode = "";
+  @state() protected errorMessage = '';
+  @state() protected errorCode = '';
   @state() private hasPoster = false;
   /** The scene shown is thinned to the splat budget (said in the notice part). */
   @state() private thinned: Thinned | undefined;
@@ -85,7 +71,7 @@ export abstract class ViewerElement extends MkElement {
   #visible = false;
   #observer: IntersectionObserver | undefined;
   #internals = this.attachInternals();
-  #loadedSrc = "";
+  #loadedSrc = '';
   #released = false;
   /** A new canvas after a context was given back: a canvas keeps its lost context for good. */
   @state() private canvasGeneration = 0;
@@ -109,7 +95,7 @@ export abstract class ViewerElement extends MkElement {
   readonly #t = new LocalizeController<ViewerStrings>(this, viewerStrings);
 
   /** Which words describe what this viewer shows. */
-  protected kind: "model" | "scene" = "model";
+  protected kind: 'model' | 'scene' = 'model';
 
   /** `up` when the attribute holds none of the four values. */
   protected abstract defaultUp: ViewerUp;
@@ -126,14 +112,11 @@ export abstract class ViewerElement extends MkElement {
           this.#visible = visible;
           clearTimeout(this.#releaseTimer);
           if (!visible && this.releaseOffscreen && this.#renderer)
-            this.#releaseTimer = setTimeout(
-              () => this.#releaseContext(),
-              RELEASE_OFFSCREEN_MS,
-            );
+            this.#releaseTimer = setTimeout(() => this.#releaseContext(), RELEASE_OFFSCREEN_MS);
           this.requestUpdate();
         }
       },
-      { rootMargin: "200px" },
+      { rootMargin: '200px' },
     );
     this.#observer.observe(this);
   }
@@ -150,23 +133,19 @@ export abstract class ViewerElement extends MkElement {
       this.#perf?.clear();
       this.#renderer?.dispose();
       this.#renderer = undefined;
-      this.#loadedSrc = "";
+      this.#loadedSrc = '';
       this.#kept = undefined;
       clearTimeout(this.#releaseTimer);
     }, 0);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has("autoRotate"))
-      this.#renderer?.setAutoRotate(this.autoRotate);
-    if (changed.has("up")) this.#renderer?.setUp(this.#up());
-    if (changed.has("maxPixelRatio"))
-      this.#renderer?.setMaxPixelRatio(this.#pixelRatio());
+    if (changed.has('autoRotate')) this.#renderer?.setAutoRotate(this.autoRotate);
+    if (changed.has('up')) this.#renderer?.setUp(this.#up());
+    if (changed.has('maxPixelRatio')) this.#renderer?.setMaxPixelRatio(this.#pixelRatio());
     this.#setState(this.status);
     // After its context was given back off-screen, a viewer loads again only when it is seen.
-    const wanted =
-      this.src &&
-      ((this.loading === "eager" && !this.#released) || this.#visible);
+    const wanted = this.src && ((this.loading === 'eager' && !this.#released) || this.#visible);
     // Started after this update, so the state it sets schedules the next one cleanly.
     if (wanted && this.src !== this.#loadedSrc) {
       this.#loadedSrc = this.src;
@@ -177,13 +156,7 @@ export abstract class ViewerElement extends MkElement {
 
   /** A PNG of the current view; rejects until the first frame (of a streamed scene: its first splats). */
   async screenshot(): Promise<Blob> {
-    if (
-      !this.#renderer ||
-      !(
-        this.status === "loaded" ||
-        (this.status === "loading" && this.streamed)
-      )
-    )
+    if (!this.#renderer || !(this.status === 'loaded' || (this.status === 'loading' && this.streamed)))
       throw new Error(viewerMessages.notShownYet);
     return this.#renderer.screenshot();
   }
@@ -193,25 +166,19 @@ export abstract class ViewerElement extends MkElement {
     this.#load?.abort(); // one load at a time: a new src cancels the old one
     const load = (this.#load = new AbortController());
     // `kind` is a subclass field: set once the constructor is done, so read here, not at construction.
-    this.#perf ??= new PhaseTimer(
-      this.kind === "model" ? "glb-viewer" : "splat-viewer",
-    );
-    this.#perf.start("first-frame");
-    this.status = "loading";
+    this.#perf ??= new PhaseTimer(this.kind === 'model' ? 'glb-viewer' : 'splat-viewer');
+    this.#perf.start('first-frame');
+    this.status = 'loading';
     this.progress = undefined;
-    this.errorMessage = "";
+    this.errorMessage = '';
     this.thinned = undefined;
     this.streamed = undefined;
     this.#compact = undefined;
     const onProgress = (detail: ViewerProgressDetail) => {
       if (load.signal.aborted) return;
-      this.progress =
-        detail.total > 0 ? detail.loaded / detail.total : undefined;
-      if (detail.phase === "stream" && detail.splats !== undefined)
-        this.streamed = {
-          shown: detail.splats,
-          total: detail.of ?? detail.splats,
-        };
+      this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
+      if (detail.phase === 'stream' && detail.splats !== undefined)
+        this.streamed = { shown: detail.splats, total: detail.of ?? detail.splats };
       this.dispatchEvent(new ViewerProgressEvent(detail));
     };
     try {
@@ -221,36 +188,29 @@ export abstract class ViewerElement extends MkElement {
         ? Promise.resolve(kept)
         : this.streams
           ? fetchStream(src, load.signal)
-          : fetchBytes(src, load.signal, (loaded, total) =>
-              onProgress({ phase: "download", loaded, total }),
-            );
+          : fetchBytes(src, load.signal, (loaded, total) => onProgress({ phase: 'download', loaded, total }));
       bytes.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
       const factory = await this.loadRenderer();
       load.signal.throwIfAborted();
-      const canvas = this.renderRoot.querySelector("canvas")!;
-      this.#renderer ??= factory(
-        canvas,
-        this.renderRoot.querySelector(".base") as HTMLElement,
-      );
+      const canvas = this.renderRoot.querySelector('canvas')!;
+      this.#renderer ??= factory(canvas, this.renderRoot.querySelector('.base') as HTMLElement);
       this.#renderer.setAutoRotate(this.autoRotate);
       this.#renderer.setUp(this.#up());
       this.#renderer.setMaxPixelRatio(this.#pixelRatio());
       const data = await bytes;
-      if (this.releaseOffscreen && data instanceof Uint8Array)
-        this.#kept = { src, bytes: data };
+      if (this.releaseOffscreen && data instanceof Uint8Array) this.#kept = { src, bytes: data };
       this.#released = false;
       const result = await this.#renderer.load(data, load.signal, onProgress);
       if (load.signal.aborted) return;
       // A streamed scene is kept in its compact form (the raw file was never held).
       const compact = this.#renderer.compact?.();
       this.#compact = compact;
-      if (this.releaseOffscreen && compact)
-        this.#kept = { src, bytes: compact };
+      if (this.releaseOffscreen && compact) this.#kept = { src, bytes: compact };
       const { thinned, ...detail } = result;
       this.thinned = thinned;
       this.streamed = undefined;
-      this.status = "loaded";
-      this.#perf.end("first-frame");
+      this.status = 'loaded';
+      this.#perf.end('first-frame');
       this.dispatchEvent(new ViewerLoadEvent({ src, ...detail }));
     } catch (err) {
       if (load.signal.aborted) return;
@@ -259,27 +219,23 @@ export abstract class ViewerElement extends MkElement {
         err instanceof ViewerError
           ? err
           : new ViewerError(
-              err instanceof Error && /webgl/i.test(err.message)
-                ? "webgl_unavailable"
-                : "corrupt_file",
+              err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file',
               viewerMessages.cannotShow(reasonOf(err)),
             );
-      this.status = "error";
+      this.status = 'error';
       this.errorMessage = e.message;
       this.errorCode = e.code;
-      this.dispatchEvent(
-        new ViewerErrorEvent({ code: e.code, message: e.message, src }),
-      );
+      this.dispatchEvent(new ViewerErrorEvent({ code: e.code, message: e.message, src }));
     }
   }
 
   /** The file shown, in the renderer's compact form (see the subclass), once loaded. */
   protected compactBytes(): Uint8Array | undefined {
-    return this.status === "loaded" ? this.#compact : undefined;
+    return this.status === 'loaded' ? this.#compact : undefined;
   }
 
   #setState(status: Status): void {
-    for (const s of ["loading", "loaded", "error"] as const) {
+    for (const s of ['loading', 'loaded', 'error'] as const) {
       try {
         if (s === status) this.#internals.states.add(s);
         else this.#internals.states.delete(s);
@@ -294,10 +250,10 @@ export abstract class ViewerElement extends MkElement {
     this.#load?.abort();
     this.#renderer.dispose();
     this.#renderer = undefined;
-    this.#loadedSrc = "";
+    this.#loadedSrc = '';
     this.#released = true;
     this.canvasGeneration++;
-    this.status = "idle";
+    this.status = 'idle';
   }
 
   #pixelRatio(): number {
@@ -309,8 +265,7 @@ export abstract class ViewerElement extends MkElement {
   }
 
   #handlePosterChange = (e: Event) => {
-    this.hasPoster =
-      (e.target as HTMLSlotElement).assignedElements().length > 0;
+    this.hasPoster = (e.target as HTMLSlotElement).assignedElements().length > 0;
   };
 
   protected override render() {
