@@ -8,9 +8,9 @@
  */
 import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ViewerErrorEvent } from '../../events/viewer-error.js';
-import { ViewerLoadEvent } from '../../events/viewer-load.js';
-import { ViewerProgressEvent, type ViewerProgressDetail } from '../../events/viewer-progress.js';
+import { ViewerFailedEvent } from '../../events/viewer-failed.js';
+import { ViewerLoadedEvent } from '../../events/viewer-loaded.js';
+import { ViewerProgressedEvent, type ViewerProgressDetail } from '../../events/viewer-progressed.js';
 import { MkElement } from '../../internal/mk-element.js';
 import { PhaseTimer } from '../../internal/perf.js';
 import { ViewerError } from './viewer-error.js';
@@ -179,7 +179,7 @@ export abstract class ViewerElement extends MkElement {
       this.progress = detail.total > 0 ? detail.loaded / detail.total : undefined;
       if (detail.phase === 'stream' && detail.splats !== undefined)
         this.streamed = { shown: detail.splats, total: detail.of ?? detail.splats };
-      this.dispatchEvent(new ViewerProgressEvent(detail));
+      this.dispatchEvent(new ViewerProgressedEvent(detail));
     };
     try {
       // The file downloads while the renderer module (three.js) loads, not after it.
@@ -211,7 +211,7 @@ export abstract class ViewerElement extends MkElement {
       this.streamed = undefined;
       this.status = 'loaded';
       this.#perf.end('first-frame');
-      this.dispatchEvent(new ViewerLoadEvent({ src, ...detail }));
+      this.dispatchEvent(new ViewerLoadedEvent({ src, ...detail }));
     } catch (err) {
       if (load.signal.aborted) return;
       this.#perf?.clear();
@@ -225,7 +225,7 @@ export abstract class ViewerElement extends MkElement {
       this.status = 'error';
       this.errorMessage = e.message;
       this.errorCode = e.code;
-      this.dispatchEvent(new ViewerErrorEvent({ code: e.code, message: e.message, src }));
+      this.dispatchEvent(new ViewerFailedEvent({ code: e.code, message: e.message, src }));
     }
   }
 
