@@ -11,15 +11,17 @@
  * gone), by the kit's rule for saved files (shared/saved-file.ts).
  */
 import type { ReactiveControllerHost } from 'lit';
-import { LIMITS, type HeadshotStyle, type HeadshotVariant, type VariantSlot } from '../../api/index.js';
+import { LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
 import type { HeadshotChosenDetail } from '../../events/headshot-chosen.js';
 import type { HeadshotSlot } from '../../events/outcome.js';
 import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
-import type { ResultAsset } from '../shared/result-value.js';
 import { isSavedFileGone, readSavedImage, type SavedFileGone } from '../shared/saved-file.js';
+import { mergeVariants, revoke, type SlotView } from './batch-slots.js';
 import type { HeadshotValue } from './value-shape.js';
+
+export type { SlotView } from './batch-slots.js';
 
 export interface BatchAnswer {
   /** The Idempotency-Key the answered request was sent with. */
@@ -35,18 +37,6 @@ export interface BatchOptions {
   request: RequestController;
   client: () => MediaClient;
   onAnswer: (answer: BatchAnswer) => void;
-}
-
-/** One slot of the grid: the public slot, whether a request for it is out, its URL and where it is kept. */
-export interface SlotView extends HeadshotSlot {
-  /** A request for this slot is out. */
-  loading: boolean;
-  /** Its object URL, or for a restored slot the kept URL. */
-  url?: string;
-  /** Where its PNG is kept (once kept, or restored). */
-  asset?: ResultAsset;
-  /** A restored slot whose kept file is gone (404, 410). */
-  gone?: boolean;
 }
 
 /** The RequestController slots: the batch, and the retry of each variant. */
@@ -280,40 +270,13 @@ export class HeadshotBatch {
       )
       .finally(() => gen === this.#gen && this.#sending--);
     if (gen !== this.#gen) return;
-    this.#merge(batch.data.variants);
+    this.results = mergeVariants(this.results, batch.data.variants);
     if (slot === BATCH) this.created = new Date().toISOString();
     this.last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
     this.chargedTotal += batch.credits_charged;
     this.error = undefined;
     const { credits_charged: charged, credits_remaining: remaining } = batch;
     this.#o.onAnswer({ idempotencyKey, style, slots, charged, remaining });
-  }
-
-  #merge(variants: HeadshotVariant[]): void {
-    const next = [...this.results];
-    for (const v of variants) {
-      const i = next.findIndex((r) => r.slot === v.variant);
-      const old = i >= 0 ? next[i] : undefined;
-      if (old) revoke(old);
-      let view: SlotView;
-      if (v.status === 'succeeded') {
-        const blob = new Blob([base64Bytes(v.image_base64) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
-        view = {
-          slot: v.variant,
-          status: 'succeeded',
-          blob,
-          width: v.width,
-          height: v.height,
-          url: URL.createObjectURL(blob),
-          loading: false,
-        };
-      } else {
-        view = { slot: v.variant, status: 'failed', error: v.error, loading: false };
-      }
-      if (i >= 0) next[i] = view;
-      else next.push(view);
-    }
-    this.results = next;
   }
 
   #clearResults(): void {
@@ -325,16 +288,4 @@ export class HeadshotBatch {
     // Retries of the new results are new requests.
     for (const slot of LIMITS.headshot.slots) this.#o.request.forget(retrySlot(slot));
   }
-}
-
-/** Frees a slot's object URL (a restored slot's URL is the kept one: nothing to free). */
-function revoke(r: SlotView): void {
-  if (r.url?.startsWith('blob:')) URL.revokeObjectURL(r.url);
-}
-
-function base64Bytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
