@@ -15,6 +15,7 @@
 import type { ModelJobInput } from '../client/media-client.js';
 import { jobDatabase, type JobDatabase } from '../client/job-database.js';
 import { recordKey } from '../client/stored-data.js';
+import { isTerminal } from './job-status.js';
 import type { JobSnapshot, JobStatus } from '../events/job-events.js';
 
 export { storageAvailable } from '../client/job-database.js';
@@ -26,8 +27,7 @@ export interface JobRecord extends JobSnapshot {
   request?: Blob | ModelJobInput;
 }
 
-export const TERMINAL: readonly JobStatus[] = ['succeeded', 'failed', 'expired'];
-export const isTerminal = (status: JobStatus) => TERMINAL.includes(status);
+export { TERMINAL, isTerminal } from './job-status.js';
 
 /**
  * The orphan time: a record still `creating` (a stored upload never sent, a job whose handle never

@@ -6,9 +6,9 @@
  */
 import { LIMITS, MODEL_STAT_FIELDS, type ModelJob, type ModelQuality, type ModelStats } from '../../api/index.js';
 import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
-import { JobPoller } from '../../jobs/job-poller.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { checkAsset, type KeepFile, type ResultAsset, type ResultValueBase } from '../shared/result-value.js';
+import { pollerFor } from '../shared/job-history.js';
 import { resultCache } from '../shared/result-cache.js';
 import type { ModelGeneratorMode } from './types.js';
 
@@ -91,7 +91,7 @@ export function toValue(record: JobRecord): ModelValue {
  */
 export async function recordFor(value: ModelValue, client: MediaClient): Promise<string> {
   const handle = value.job!;
-  const poller = JobPoller.for(client);
+  const poller = await pollerFor(client);
   const known = (await poller.list()).find((r) => r.handle === handle);
   if (known) return known.id;
   const now = Date.now();
@@ -140,7 +140,7 @@ export function keepable(
   const fresh = async (pick: (job: ModelJob) => string | undefined): Promise<Blob> => {
     let r: JobRecord | undefined = record;
     if (r.linksExpireAt !== undefined && r.linksExpireAt < client.serverNow() + 5000)
-      r = (await JobPoller.for(client).refresh(r.id)) ?? r;
+      r = (await (await pollerFor(client)).refresh(r.id)) ?? r;
     const url = pick(r.job as ModelJob);
     if (!url) throw new Error('The job has no such file any more.');
     return client.download(url);

@@ -8,8 +8,18 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
-import { JobPoller } from '../../jobs/job-poller.js';
+import type { JobPoller } from '../../jobs/job-poller.js';
 import type { JobKind, JobRecord } from '../../jobs/job-store.js';
+
+// The job engine (sending, polling, the cross-tab channel) is not part of the page's first load:
+// it is imported when the element connects, while the session is asked for, and the first render
+// (the element's idle view) never waits for it.
+let engine: Promise<typeof import('../../jobs/job-poller.js')> | undefined;
+/** The page's one poller for a client, its module imported on first use (memoized; a failed import is asked again). */
+export const pollerFor = (client: MediaClient): Promise<JobPoller> =>
+  (engine ??= import('../../jobs/job-poller.js').catch(
+    (err: unknown) => ((engine = undefined), Promise.reject(err)),
+  )).then((m) => m.JobPoller.for(client));
 
 export interface JobHistoryOptions {
   kind: JobKind;
@@ -97,9 +107,11 @@ export class JobHistoryController implements ReactiveController {
    */
   async #restore(attempt = 0): Promise<void> {
     try {
-      const records = (await (this.#o.poller ?? JobPoller.for)(this.#o.client()).resume()).filter(
-        (r) => r.kind === this.#o.kind,
-      );
+      const client = this.#o.client();
+      // The session (the scope of the job list) is asked for while the engine's code loads.
+      void client.scope().catch(() => undefined);
+      const poller = this.#o.poller ? this.#o.poller(client) : await pollerFor(client);
+      const records = (await poller.resume()).filter((r) => r.kind === this.#o.kind);
       this.#set(records);
       this.#o.onRestored?.(records);
     } catch (err) {

@@ -10,67 +10,27 @@
  */
 import { AssetsReleasedEvent, type AssetsReleasedDetail } from '../../events/assets-released.js';
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import type { KeepSource, KeptFile, MediaClient } from '../../client/media-client.js';
-import { safeUrl } from '../../internal/safe-url.js';
+import type { MediaClient } from '../../client/media-client.js';
 import type { LocalizeController } from './localize.js';
+import {
+  checkBase,
+  resultAssets,
+  type AssetHandler,
+  type KeepFile,
+  type ResultAsset,
+  type ResultValueBase,
+} from './result-checks.js';
 import type { sharedStrings } from './strings.js';
 
-/** A kept file: a URL that does not expire, its type and size (and the store's or the site's id). */
-export interface ResultAsset {
-  url: string;
-  type: string;
-  bytes: number;
-  id?: string;
-}
-
-/** What every element's value has (shape version 1). */
-export interface ResultValueBase {
-  /** The shape's version. */
-  v: 1;
-  kind: 'background-removal' | 'headshot' | 'model' | 'scene';
-  /** `running`: a job is on its way (`job` names it); `succeeded`: the result is made. */
-  status: 'running' | 'succeeded';
-  /** The kept file, or null until it is kept (or where nothing keeps it). */
-  asset: ResultAsset | null;
-  /** The job's handle (never an upstream id): while it runs, and after it unless the result is kept. */
-  job?: string;
-  /** When the result was made (ISO 8601). */
-  created: string;
-}
-
-/** What `assetHandler` is told about the file it is handed. */
-export interface AssetInfo {
-  /**
-   * A unique, descriptive name: what the file is and an id, in safe characters
-   * (`model-3f9a0c2b1d.glb`, `turntable-3f9a0c2b1d.mp4`, `reference-3f9a0c2b1d.png`). A job's files
-   * share the id, and every browser keeping the same job's file names it the same.
-   */
-  filename: string;
-  type: string;
-  kind: ResultValueBase['kind'];
-  /**
-   * The same for this result's file wherever it is kept (every browser following the same job, a
-   * retry, a reload): a job's file is keyed by the job, an image this page made by this page. Store
-   * it with the media and look it up before storing: a second editor keeping the same result then
-   * answers the media the first one stored, so each file is kept once and both values are equal.
-   */
-  key: string;
-}
-
-/** The site's own storage for results (a CMS media library): takes the file, answers where it now lives. */
-export type AssetHandler = (blob: Blob, info: AssetInfo) => Promise<{ id?: string; url: string }>;
-
 export type { AssetsReleasedDetail };
+export { checkAsset, checkBase, resultAssets } from './result-checks.js';
+export type { AssetHandler, AssetInfo, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
 
-/** One file of a result to keep: from a finished job (the proxy streams it), or a blob this page holds. */
-export interface KeepFile {
-  name: string;
-  type: string;
-  /** The job file the proxy keeps (`POST /results`), when the result is a job's. */
-  job?: Extract<KeepSource, { job: string }>;
-  /** The bytes (an `assetHandler` needs them; an image the proxy keeps is sent as they are). */
-  blob(): Promise<Blob>;
-}
+// What keeps a committed result's files (the site's handler, the proxy's store) loads with the
+// first result that has files to keep; a page that only shows or sets values never loads it.
+let keeper: Promise<typeof import('./result-keep.js')> | undefined;
+const loadKeeper = () =>
+  (keeper ??= import('./result-keep.js').catch((err: unknown) => ((keeper = undefined), Promise.reject(err))));
 
 type Host = ReactiveControllerHost &
   HTMLElement & {
@@ -88,90 +48,6 @@ export interface ResultValueOptions<V extends ResultValueBase> {
   check(value: Record<string, unknown>): string | undefined;
   /** Shows a value set from outside, with no API call; null: shows nothing (the value was cleared). */
   show(value: V | null): void;
-}
-
-const HANDLE = /^[A-Za-z0-9_-]{16,600}$/;
-const warned = new Set<string>();
-
-/** Every kept file a value names: its `asset`, a model's `turntable` and `poster`, a batch's variants'. */
-export function resultAssets(value: ResultValueBase | null | undefined): ResultAsset[] {
-  if (!value) return [];
-  const v = value as ResultValueBase & Record<string, unknown>;
-  const found: unknown[] = [v.asset, v['turntable'], v['poster']];
-  if (Array.isArray(v['variants']))
-    for (const variant of v['variants']) found.push((variant as { asset?: unknown })?.asset);
-  const seen = new Set<string>();
-  return found.filter((a): a is ResultAsset => {
-    if (!a || typeof a !== 'object' || typeof (a as ResultAsset).url !== 'string') return false;
-    const url = (a as ResultAsset).url;
-    return !seen.has(url) && !!seen.add(url);
-  });
-}
-
-/**
- * A file's unique, descriptive name: its stem (what it is) in safe characters, `-`, the id, its
- * extension: `model.glb` and `3f9a0c2b1d` make `model-3f9a0c2b1d.glb`.
- */
-export function uniqueName(name: string, id: string): string {
-  const dot = name.lastIndexOf('.');
-  const ext =
-    dot > 0
-      ? name
-          .slice(dot + 1)
-          .replace(/[^A-Za-z0-9]+/g, '')
-          .slice(0, 8)
-          .toLowerCase()
-      : '';
-  const stem = (dot > 0 ? name.slice(0, dot) : name)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^[-_]+|[-_]+$/g, '')
-    .slice(0, 60)
-    .replace(/[-_]+$/, '');
-  return `${stem || 'result'}-${id}${ext ? `.${ext}` : ''}`;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** What is wrong with a value's common fields (undefined: nothing). */
-export function checkBase(value: unknown, kind: string): string | undefined {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'it is not a JSON object';
-  const v = value as Record<string, unknown>;
-  if (v['v'] !== 1) return `"v" must be 1 (this version reads shape 1); it is ${JSON.stringify(v['v'])}`;
-  if (v['kind'] !== kind) return `"kind" must be "${kind}" for this element; it is ${JSON.stringify(v['kind'])}`;
-  if (v['status'] !== 'running' && v['status'] !== 'succeeded')
-    return `"status" must be "running" or "succeeded"; it is ${JSON.stringify(v['status'])}`;
-  const assetProblem = checkAsset(v['asset'], 'asset');
-  if (assetProblem) return assetProblem;
-  if (v['job'] !== undefined && (typeof v['job'] !== 'string' || !HANDLE.test(v['job'])))
-    return '"job" must be the job handle this library wrote';
-  if (v['status'] === 'running' && v['job'] === undefined) return 'a running value needs its "job" handle';
-  // A headshot batch is made at once (no job) and its `asset` waits for the user's choice: its kept variants are checked by the element.
-  if (v['status'] === 'succeeded' && v['asset'] === null && v['job'] === undefined && kind !== 'headshot')
-    return 'a succeeded value needs its kept "asset" or its "job" handle';
-  if (typeof v['created'] !== 'string' || Number.isNaN(Date.parse(v['created'])))
-    return '"created" must be an ISO 8601 date';
-  return undefined;
-}
-
-/** What is wrong with an asset (null allowed) at `where` (undefined: nothing). */
-export function checkAsset(asset: unknown, where: string, nullable = true): string | undefined {
-  if (asset === null && nullable) return undefined;
-  if (!asset || typeof asset !== 'object')
-    return `"${where}" must be { url, type, bytes }${nullable ? ' or null' : ''}`;
-  const a = asset as Record<string, unknown>;
-  if (typeof a['url'] !== 'string' || !safeUrl(a['url']) || /^(blob|data):/i.test(a['url']))
-    return `"${where}.url" must be an http(s) URL or a path (no blob:, data: or script URL)`;
-  if (typeof a['type'] !== 'string' || !/^[a-z]+\/[A-Za-z0-9.+-]+$/.test(a['type']))
-    return `"${where}.type" must be a media type such as "image/png"`;
-  if (typeof a['bytes'] !== 'number' || !Number.isInteger(a['bytes']) || a['bytes'] < 0)
-    return `"${where}.bytes" must be a whole number of bytes`;
-  if (a['id'] !== undefined && typeof a['id'] !== 'string') return `"${where}.id" must be a string`;
-  return undefined;
 }
 
 export class ResultValueController<V extends ResultValueBase> implements ReactiveController {
@@ -326,97 +202,37 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   }
 
   async #keep(run: number, value: V, files: readonly KeepFile[], place: (v: V, a: ResultAsset[]) => V): Promise<void> {
+    const host = this.#host;
     // `keep="none"`: nothing keeps the result, not even the site's handler.
-    const handler = this.#host.keep === 'none' ? undefined : this.#host.assetHandler;
-    const client = this.#o.client();
-    let store = false;
-    if (!handler && this.#host.keep !== 'none' && files.length) {
-      store = await client.session().then(
-        (s) => s.keep,
-        () => false,
-      );
-    }
-    if (run !== this.#run) return;
-    if (!files.length || (!handler && !store)) {
-      if (files.length && this.#host.keep !== 'none') {
-        warn(
-          `<${this.#host.localName}>: nothing keeps this result (no assetHandler, and the proxy has no results store), so its value has "asset": null and it will not outlive its links. See README "Saving results".`,
-          this.#host.localName,
-        );
-      }
-      this.#keeping = 'idle';
-      this.#fire('change');
-      this.#release('replaced');
-      return;
-    }
-    this.#keeping = 'keeping';
-    this.#host.requestUpdate();
+    if (!files.length || host.keep === 'none') return this.#kept(null);
+    // With a handler the status line says "saving" at once; with the proxy's store once the session says it keeps.
+    const started = () => ((this.#keeping = 'keeping'), host.requestUpdate());
+    if (host.assetHandler) started();
     try {
-      const assets: ResultAsset[] = [];
-      for (const file of files) {
-        if (run !== this.#run) return;
-        const named = await this.#named(file);
-        assets.push(
-          handler ? await this.#handOver(handler, file, named) : asset(await this.#store(client, file, named)),
-        );
-      }
+      const { keepFiles } = await loadKeeper();
       if (run !== this.#run) return;
-      this.#keeping = 'kept';
-      this.#apply(place(value, assets));
-      this.#fire('change');
-      this.#release('replaced');
+      const ctx = { host, kind: this.#o.kind, client: this.#o.client(), keys: this.#keys, started };
+      const assets = await keepFiles({ ...ctx, current: () => run === this.#run }, files);
+      if (run !== this.#run) return;
+      this.#kept(assets ? place(value, assets) : null);
     } catch (err) {
       if (run !== this.#run) return;
-      console.warn(`[mediakit] <${this.#host.localName}> could not keep the result`, err);
+      console.warn(`[mediakit] <${host.localName}> could not keep the result`, err);
       this.#keeping = 'failed';
-      this.#host.requestUpdate();
+      host.requestUpdate();
     }
   }
 
-  async #handOver(handler: AssetHandler, file: KeepFile, named: Named): Promise<ResultAsset> {
-    const blob = await file.blob();
-    const answer = await handler(blob, {
-      filename: named.filename,
-      type: file.type,
-      kind: this.#o.kind,
-      key: named.key,
-    });
-    const problem = checkAsset({ url: answer?.url, type: file.type, bytes: blob.size }, 'assetHandler() result', false);
-    if (problem) throw new TypeError(`assetHandler must resolve to { url, id? }: ${problem}.`);
-    return { url: answer.url, type: file.type, bytes: blob.size, ...(answer.id ? { id: String(answer.id) } : {}) };
+  /** Keeping ended: `value` names the kept files (null: nothing kept them, the value stays), and `change` fires. */
+  #kept(value: V | null): void {
+    this.#keeping = value ? 'kept' : 'idle';
+    if (value) this.#apply(value);
+    this.#fire('change');
+    this.#release('replaced');
   }
 
   /** One key per file of this commit, so a retry keeps it once. */
   readonly #keys = new WeakMap<KeepFile, string>();
-
-  /**
-   * A file's key and unique name: a job's file by its job (the same in every browser that follows
-   * it: a hash of the handle, which names no job upstream), an image this page holds by a key of its own.
-   */
-  async #named(file: KeepFile): Promise<Named> {
-    let key = this.#keys.get(file);
-    if (!key) this.#keys.set(file, (key = crypto.randomUUID()));
-    if (file.job) {
-      const digest = await sha256Hex(`mediakit result\n${file.job.job}`);
-      return {
-        key: `${this.#o.kind}-${digest.slice(0, 32)}-${file.job.file}`,
-        filename: uniqueName(file.name, digest.slice(0, 10)),
-        idempotency: key,
-      };
-    }
-    const id = key.replace(/-/g, '');
-    return { key: `${this.#o.kind}-${id}`, filename: uniqueName(file.name, id.slice(0, 10)), idempotency: key };
-  }
-
-  async #store(client: MediaClient, file: KeepFile, named: Named): Promise<KeptFile> {
-    const source: KeepSource = file.job ?? { blob: await file.blob(), name: named.filename };
-    const kept = await client.keep(source, { idempotencyKey: named.idempotency });
-    // The same rule as a site's handler: a value never names a script or other non-http(s) link,
-    // even when an endpoint that is not our proxy answers one.
-    const problem = checkAsset(kept, "the results store's answer", false);
-    if (problem) throw new TypeError(`${client.endpoint} kept the file but ${problem}.`);
-    return kept;
-  }
 
   /** Sets the value; true when it changed. */
   #apply(value: V | null): boolean {
@@ -444,21 +260,6 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   }
 }
 
-interface Named {
-  key: string;
-  filename: string;
-  /** The Idempotency-Key the proxy's store is asked with (an image's retry is stored once). */
-  idempotency: string;
-}
-
-function asset(kept: KeptFile): ResultAsset {
-  return { url: kept.url, type: kept.type, bytes: kept.bytes, id: kept.id };
-}
-
-function warn(message: string, once?: string): void {
-  if (once) {
-    if (warned.has(once)) return;
-    warned.add(once);
-  }
+function warn(message: string): void {
   console.warn(`[mediakit] ${message}`);
 }

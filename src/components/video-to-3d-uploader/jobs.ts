@@ -7,9 +7,9 @@
  * the ones it makes are the host's.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { JobPoller } from '../../jobs/job-poller.js';
-import { isTerminal, type JobRecord } from '../../jobs/job-store.js';
-import { JobHistoryController, resumesUnfinished, type ResumeHost } from '../shared/job-history.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import { isTerminal } from '../../jobs/job-status.js';
+import { JobHistoryController, pollerFor, resumesUnfinished, type ResumeHost } from '../shared/job-history.js';
 import { ResultValueController, type AssetHandler } from '../shared/result-value.js';
 import type { VideoCheckController } from './check.js';
 import type { Running, RunningOptions } from './running.js';
@@ -86,8 +86,8 @@ export class UploaderJobs {
     );
     // A finished job from an earlier visit: ask once whether it still exists (and get fresh links).
     if (known?.status === 'succeeded')
-      void JobPoller.for(this.#o.client())
-        .refresh(known.id)
+      void pollerFor(this.#o.client())
+        .then((poller) => poller.refresh(known.id))
         .catch(() => undefined);
   }
 
