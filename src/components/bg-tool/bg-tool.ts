@@ -4,7 +4,7 @@ import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../a
 import { SucceededEvent, type ImageSucceededDetail } from '../../events/outcome.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
-import { ErrorPanelController } from '../shared/lazy-panel.js';
+import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
@@ -18,9 +18,9 @@ import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
 import { bgToolStyles } from './bg-tool.styles.js';
-import { CompareController } from './compare.js';
+import type { CompareController } from './compare.js';
 import { BgImage } from './image.js';
-import { hex6 } from './options-view.js';
+import { hex6 } from './colour.js';
 import { BgOutcome, phaseOf, phaseSay, withoutUrl } from './outcome.js';
 import { removeBackground, resultFile, type BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
@@ -30,6 +30,10 @@ import { files, place, toValue, VALUE, type BgToolValue } from './value.js';
 import { renderBody } from './views.js';
 
 export type { BgToolResult, BgToolStatus } from './types.js';
+
+// The picture, the comparison and the options: loaded when the browser is idle after connect, or
+// at once when an image or a result comes first.
+const loadViews = () => import('./image-views.js');
 export type { BgToolValue } from './value.js';
 
 /**
@@ -117,7 +121,8 @@ export class BgTool extends ProductElement<BgToolValue> {
     spans: { process: ['sending'] },
   });
   readonly #panel = new ErrorPanelController(this);
-  readonly #compare = new CompareController(this);
+  readonly #views = new LazyModuleController(this, loadViews);
+  #compare: CompareController | undefined;
   /** The original and its check (why it was refused; a request's failure is the outcome's). */
   readonly #image = new BgImage(this);
   /** The last result, until the image changes; why the last request failed; what the last copy said. */
@@ -171,6 +176,14 @@ export class BgTool extends ProductElement<BgToolValue> {
   get file(): File | null {
     const result = this.#outcome.result;
     return result?.blob ? resultFile(result, this.#image.source) : null;
+  }
+
+  /** Also waits for the image views when an image or a result is shown before they loaded. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    if (this.#views.module || (!this.#image.source && !this.#outcome.result)) return done;
+    await this.#views.load().catch(() => undefined);
+    return super.getUpdateComplete();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -277,13 +290,14 @@ export class BgTool extends ProductElement<BgToolValue> {
     setOptions: (options) => Object.assign(this, options),
   } satisfies Partial<BgView>;
 
-  #view(): BgView {
+  #view(views: typeof import('./image-views.js') | undefined): BgView {
     return {
       ...this.#actions,
       t: this.#t,
       image: this.#image,
       intake: this.#intake,
-      compare: this.#compare,
+      // Read only by the image views, so made once they are in.
+      compare: (this.#compare ??= views && new views.CompareController(this))!,
       panel: this.#panel,
       size: this.size,
       format: this.format,
@@ -332,7 +346,7 @@ export class BgTool extends ProductElement<BgToolValue> {
         <h2 id="title">${t.term('bgTitle')}</h2>
         ${this.#image.source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
       </header>
-      ${renderBody(this.#view())}
+      ${renderBody(this.#view(this.#views.module), this.#views.module)}
       ${this.announce.render()}
     </section>`;
   }

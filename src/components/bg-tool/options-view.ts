@@ -7,13 +7,8 @@ import { html, nothing } from 'lit';
 import { COSTS, LIMITS, type ImageToolSize } from '../../api/index.js';
 import { renderPhotoFit } from '../shared/photo-fit.js';
 import { renderProgress } from '../shared/progress.js';
+import { hex6 } from './colour.js';
 import type { BgView } from './types.js';
-
-/** `#abc` or `abc` -> `#aabbcc` (what `<input type=color>` takes). */
-export function hex6(colour: string): string {
-  const h = colour.replace('#', '').toLowerCase();
-  return '#' + (h.length === 3 ? [...h].map((c) => c + c).join('') : h);
-}
 
 /** A size's label; auto and preview say their limit, from the API's table. */
 function sizeLabel(t: BgView['t'], size: ImageToolSize): string {

@@ -8,7 +8,7 @@
 import { LIMITS, type ImageToolFormat } from '../../api/index.js';
 import type { KeepFile, ResultAsset, ResultValueBase } from '../shared/result-value.js';
 import { readSavedImage } from '../shared/saved-file.js';
-import { hex6 } from './options-view.js';
+import { hex6 } from './colour.js';
 import type { BgOptions, BgToolResult, ShownResult } from './types.js';
 
 /** `{ v: 1, kind: 'background-removal', status: 'succeeded', asset, created, width, height, format, options, charged }`. */

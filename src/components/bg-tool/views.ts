@@ -5,19 +5,18 @@
  */
 import { html, nothing } from 'lit';
 import { imageLimits, limitsLine } from '../shared/limits.js';
-import { renderOptions } from './options-view.js';
-import { renderBefore, renderResult } from './result-view.js';
 import type { BgView } from './types.js';
 
-export function renderBody(v: BgView) {
+/** The card's body; `views` (image-views.ts, loaded after the first render) draws the image, its result and the options. */
+export function renderBody(v: BgView, views: typeof import('./image-views.js') | undefined) {
   const { t, image } = v;
   const { source, checking } = image;
   const shown = source && !checking;
   // A result shown without its original (a value set from outside) is left by "Use another image".
   return html`${source || v.result || v.restoring ? nothing : renderIntake(v)}
     ${checking ? html`<p>${t.term('bgChecking')}</p>` : nothing}
-    ${v.result ? renderResult(v, v.result) : shown ? renderBefore(v) : nothing}
-    ${shown ? renderOptions(v) : nothing}
+    ${v.result ? views?.renderResult(v, v.result) : shown ? views?.renderBefore(v) : nothing}
+    ${shown ? views?.renderOptions(v) : nothing}
     ${v.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: v.waitSeconds })}</p>` : nothing}
     ${
       v.error
