@@ -37,6 +37,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Harnes
   const inBrowser = PLATFORM === 'browser' ? await startBrowserSandbox(settings) : undefined;
   const sandbox = inBrowser ?? createSandbox(settings);
   const { server, url } = await serve((r) => sandbox.fetch(r), 0);
+  // Idle connections stay open until close(): with Node's 5 s default, a busy machine's late timer
+  // lets the server close a kept-alive socket just as the next fetch reuses it (ECONNRESET), a race
+  // between client and server timers that says nothing about the sandbox.
+  server.keepAliveTimeout = 600_000;
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
   const keyOf = new Map<string, string>();
   const post = async (path: string, body: unknown) => {
