@@ -4,18 +4,24 @@
 // console error, an uncaught exception, a failed request (any 404 at all), or an axe violation of
 // serious or critical impact in the rendered story. Then it walks every story in turn in one page,
 // as a designer clicks through the sidebar, and fails where a story shows another story's job.
-// Run after `npm run build-storybook`:
+// Each story is also photographed (./story-pixels.mjs) and compared with its baseline in
+// test/stories-baselines. Run after `npm run build-storybook`:
 //   node --import tsx scripts/stories.mjs [filter]
+//   node --import tsx scripts/stories.mjs --update [filter]   (npm run test:stories -- --update)
+// --update writes the baselines of the screenshots that differ (and, without a filter, deletes
+// those of stories that are gone), then passes; it leaves out the walk.
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from './chromium.mjs';
+import { Pixels } from './story-pixels.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const staticDir = join(root, 'storybook-static');
-const filter = process.argv[2] ?? '';
+const UPDATE = process.argv.includes('--update');
+const filter = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '';
 const SETTLE_MS = Number(process.env['STORY_SETTLE_MS'] ?? 2500);
 // STORY_SHOTS=<folder>: a full-page PNG of each story and docs page, to look at; with
 // STORY_LOCALE=ar (any toolbar language), STORY_WIDTH=390 and STORY_SCHEME=dark for the others.
@@ -92,6 +98,16 @@ const axe = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8')
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 const failures = [];
 const started = Date.now();
+// STORY_PIXELS=0 leaves the screenshots out (a quick look at one story's console and axe).
+const pixels =
+  process.env['STORY_PIXELS'] === '0'
+    ? undefined
+    : new Pixels({
+        root,
+        update: UPDATE,
+        ids: stories.filter((s) => s.type === 'story').map((s) => s.id),
+        filtered: !!filter,
+      });
 
 async function check(story) {
   // A fresh browser context per story: its own session, IndexedDB, job list and playground (worker,
@@ -190,6 +206,7 @@ async function check(story) {
   if (documents !== current) problems.push('the preview reloaded while the story was shown');
   problems.unshift(...judged());
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${story.id}.png`), fullPage: true });
+  if (pixels && !docs) problems.push(...(await pixels.check(page, story.id)));
   await context.close();
   return problems;
 }
@@ -302,12 +319,17 @@ async function walk(queue) {
   await context.close();
 }
 // STORY_WALK=0 leaves the walk out (a quick look at one story).
-if (process.env['STORY_WALK'] !== '0') await walk(stories.filter((s) => s.type === 'story'));
+if (process.env['STORY_WALK'] !== '0' && !UPDATE) await walk(stories.filter((s) => s.type === 'story'));
+if (pixels) {
+  const problems = pixels.finish();
+  for (const p of problems) console.log(`FAIL pixels: ${p}`);
+  if (problems.length) failures.push('pixels');
+}
 
 await browser.close();
 server.closeAllConnections?.();
 server.close();
 console.log(
-  `\nstories: ${failures.length ? `FAIL ${failures.join(', ')}` : `${stories.length} of ${stories.length} clean`} (no console error, no uncaught exception, no 404, axe 0 serious or critical; then every story in turn in one page, none showing another story's job) in ${Math.round((Date.now() - started) / 1000)} s`,
+  `\nstories: ${failures.length ? `FAIL ${failures.join(', ')}` : `${stories.length} of ${stories.length} clean`} (no console error, no uncaught exception, no 404, axe 0 serious or critical; ${pixels ? (UPDATE ? 'screenshots written to test/stories-baselines; ' : 'screenshots match test/stories-baselines; ') : ''}then every story in turn in one page, none showing another story's job) in ${Math.round((Date.now() - started) / 1000)} s`,
 );
 process.exit(failures.length ? 1 : 0);
