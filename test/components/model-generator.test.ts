@@ -592,6 +592,32 @@ describe('<model-generator>: reloads and history', function () {
     expect(cut(el).textContent).to.contain('Shown from this device');
     await until(() => qa(el, '[part~="history-card"] img').length === 1, 5_000, 'the photo job’s card thumbnail');
   });
+
+  it('opening a recent job clears the value with one `change`, then that job is the value once it has succeeded (as in the uploader)', async () => {
+    const el = await mount(html`<model-generator endpoint=${endpoint} quality="fast" keep="none"></model-generator>`);
+    const log = events(el);
+    const changed = () =>
+      log.filter((e) => e.type === 'change').map((e) => (e.value ? (JSON.parse(e.value) as { job: string }).job : ''));
+    await prompted(el, 'a tin robot');
+    await el.start();
+    await reach(el, 'succeeded');
+    const first = el.job!;
+    await until(() => changed().includes(first.handle!), 30_000, 'the first model committed');
+    q<HTMLButtonElement>(el, '.result .link')!.click(); // back to the form
+    await prompted(el, 'a tin boat');
+    await el.start();
+    await reach(el, 'succeeded');
+    const second = el.job!;
+    await until(() => changed().includes(second.handle!), 30_000, 'the second model committed');
+    log.splice(0);
+    await until(() => qa(el, '[part~="history-card"]').length >= 1, 5_000, 'the history');
+    const card = qa(el, '[part~="history-card"]').find((c) => c.textContent!.includes('a tin robot'))!;
+    card.querySelector('button')!.click();
+    await until(() => el.job?.id === first.id && el.status === 'succeeded', 10_000, 'the chosen model');
+    await until(() => changed().includes(first.handle!), 30_000, 'the opened model committed');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(changed()).to.deep.equal(['', first.handle]);
+  });
 });
 
 describe('<model-generator>: reordering photos by dragging', function () {

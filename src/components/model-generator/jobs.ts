@@ -204,6 +204,12 @@ export class ModelJobsController implements ReactiveController {
     await this.send(input);
   }
 
+  /** Opens a recent job from the list, as every job element does: the value is cleared (`change`), and the job shown becomes the value once it has succeeded. */
+  open(id: string): void {
+    this.#o.results.remove();
+    this.adopt(id);
+  }
+
   /** Shows and follows a job by id or handle (known on this device or not). */
   adopt(id: string): void {
     const known = this.history.find(id);

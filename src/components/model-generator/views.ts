@@ -42,5 +42,5 @@ export function renderBody(v: BodyView) {
         : nothing
     }
     ${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : nothing}
-    ${renderHistory(t, run.history.recent(run.record?.id), run.result.thumbs, form, v.disabled, (r) => run.adopt(r.id))}`;
+    ${renderHistory(t, run.history.recent(run.record?.id), run.result.thumbs, form, v.disabled, (r) => run.open(r.id))}`;
 }

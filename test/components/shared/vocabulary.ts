@@ -185,12 +185,17 @@ export const VOCABULARY: readonly Word[] = [
   },
   { kind: 'method', word: 'reset()', meaning: 'back to the start, no event (as a form reset)', on: FOUR },
   { kind: 'method', word: 'refresh()', meaning: 'reads the number again', on: { 'credit-badge': 'yes' } },
-  // The camera: one attribute, read by the file intake.
+  // The camera: the attribute the file intake reads (the other elements reach a camera their own way, for now).
   {
     kind: 'attribute',
     word: 'capture',
     meaning: "`environment` or `user`: the phone's camera instead of the file list",
-    on: { 'video-to-3d-uploader': 'yes', 'model-generator': 'yes', 'headshot-studio': 'yes', 'bg-tool': 'yes' },
+    on: {
+      'video-to-3d-uploader': 'yes',
+      'model-generator': 'not yet: a camera button with `capture="environment"`',
+      'headshot-studio': 'not yet: `openCamera()`, a live preview (else `capture="user"`)',
+      'bg-tool': 'not yet',
+    },
   },
   // Behaviour every job element shares.
   {
