@@ -25,6 +25,8 @@ export interface Stack {
 
 export async function listen(handler: ReturnType<typeof toNodeHandler>): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => handler(req, res));
+  // As the sandbox harness: no server-side idle close for a late timer to race a reused socket.
+  server.keepAliveTimeout = 600_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
