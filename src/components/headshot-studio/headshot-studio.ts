@@ -7,7 +7,7 @@ import { HeadshotChosenEvent } from '../../events/headshot-chosen.js';
 import { SucceededEvent, type HeadshotSlot, type HeadshotsSucceededDetail } from '../../events/outcome.js';
 import { CreditsController } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
-import { ErrorPanelController } from '../shared/lazy-panel.js';
+import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
@@ -31,6 +31,9 @@ import { check, commit, type HeadshotValue } from './value.js';
 
 export type { HeadshotStatus } from './types.js';
 export type { HeadshotValue, HeadshotVariantValue } from './value.js';
+
+// The results grid: loaded when the browser is idle after connect, or at once when a batch comes first.
+const loadResults = () => import('./results-view.js');
 
 /**
  * @summary Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the batch with the chosen headshot as a value a site can save and re-open.
@@ -111,6 +114,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, photoFitStrings, headshotStrings);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #request = new RequestController(this);
+  readonly #grid = new LazyModuleController(this, loadResults);
   readonly #camera = new CameraController(this, (open) => this.setState('camera', open));
   /** The selfie and its checks (why it was refused; a batch's failure is the batch's). */
   readonly #photo = new HeadshotPhoto(this);
@@ -314,9 +318,17 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
     };
   }
 
+  /** Also waits for the results grid when a batch is shown before it loaded. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    if (this.#grid.module || !this.#batch.results.length) return done;
+    await this.#grid.load().catch(() => undefined);
+    return super.getUpdateComplete();
+  }
+
   protected override renderCard() {
     const slots = slotsOf(this.variants);
-    return renderStudio({
+    return renderStudio(this.#grid.module, {
       t: this.#t,
       host: this,
       status: this.status,

@@ -8,10 +8,10 @@ import { html, nothing } from 'lit';
 import { renderCost } from '../shared/credits.js';
 import { renderProgress } from '../shared/progress.js';
 import { renderIntake, renderReady } from './choices-view.js';
-import { renderResults } from './results-view.js';
 import type { StudioView } from './types.js';
 
-export function renderStudio(v: StudioView) {
+/** The card; `grid` (results-view.ts, loaded after the first render) draws the batch's results. */
+export function renderStudio(grid: typeof import('./results-view.js') | undefined, v: StudioView) {
   const { t, status: s, photo, batch: b, topUpHref } = v;
   // A restored value's kept headshot that is gone says so above the grid, with "Start over".
   const error = photo.error ?? b.error ?? b.gone;
@@ -30,7 +30,7 @@ export function renderStudio(v: StudioView) {
       ${photo.file && !photo.checking && choosing ? renderReady(v) : nothing}
       ${error ? v.panel(error, { onChoose: () => v.intake.open(), onRetry, onRestart: () => v.startOver(false), topUpHref }) : nothing}
       ${v.waitSeconds ? html`<p class="notice" part="wait">${t.term('waitingRetry', { seconds: v.waitSeconds })}</p>` : nothing}
-      ${b.results.length ? renderResults(v) : nothing}
+      ${b.results.length ? grid?.renderResults(v) : nothing}
       ${v.announcer}
     </section>`;
 }
