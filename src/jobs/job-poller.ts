@@ -30,7 +30,7 @@ import { JobTabs } from './job-tabs.js';
 import { Listeners, UploadFeed, distinct } from './job-listeners.js';
 import { changeKey, summarize } from './job-records.js';
 import { pollLoop, pollOnce, type PollContext } from './job-polling.js';
-import { sendJob, type SendContext } from './job-sender.js';
+import { sendJob } from './job-sender.js';
 import { takeOverCreating, type TakeOverContext } from './job-takeover.js';
 
 export { DEFAULT_CADENCE, type Cadence } from './poll-cadence.js';
@@ -68,9 +68,8 @@ export class JobPoller {
   readonly #uploads = new UploadFeed();
   readonly #loops = new Map<string, AbortController>();
   readonly #disposed = new AbortController();
-  readonly #sender: SendContext;
-  readonly #pollContext: PollContext;
-  readonly #takeOverContext: TakeOverContext;
+  /** What sending, polling and taking over read of this poller. */
+  readonly #ctx: PollContext & TakeOverContext;
   /** Jobs this page is waiting to take over (scope and id), so a second resume() waits with the first. */
   readonly #takingOver = new Set<string>();
 
@@ -78,21 +77,15 @@ export class JobPoller {
     this.client = client;
     this.store = options.store ?? new JobStore();
     this.#tabs = new JobTabs(options.channel ?? 'mediakit-jobs', (scope, record) => void this.#heard(scope, record));
-    this.#sender = {
+    this.#ctx = {
       client,
       store: this.store,
       uploads: this.#uploads,
       notify: (r) => this.#notify(r),
       update: (scope, id, change) => this.#update(scope, id, change),
-    };
-    this.#pollContext = {
-      ...this.#sender,
       cadence: { ...DEFAULT_CADENCE, ...options.cadence },
       hiddenFactor: options.hiddenFactor ?? 4,
       margin: options.linkRefreshMarginMs ?? 60_000,
-    };
-    this.#takeOverContext = {
-      sender: this.#sender,
       tabs: this.#tabs,
       watched: (id) => this.#listeners.has(id),
       ensureLoop: (id) => this.#ensureLoop(id),
@@ -135,7 +128,7 @@ export class JobPoller {
       request,
     };
     // Held while sending, so another tab's resume() never takes this upload for a cut one.
-    return this.#tabs.creating(scope, key, () => sendJob(this.#sender, record, options));
+    return this.#tabs.creating(scope, key, () => sendJob(this.#ctx, record, options));
   }
 
   /**
@@ -190,7 +183,7 @@ export class JobPoller {
     const scope = await this.#scope(signal);
     const record = await this.store.get(scope, id);
     if (!record?.handle) return record;
-    return pollOnce(this.#pollContext, record, signal);
+    return pollOnce(this.#ctx, record, signal);
   }
 
   /** Drops a job from this browser's list (the job itself is not cancelled: the API has no cancel). */
@@ -252,7 +245,7 @@ export class JobPoller {
     if (this.#takingOver.has(key)) return;
     this.#takingOver.add(key);
     try {
-      await this.#tabs.takeOver(scope, id, signal, () => takeOverCreating(this.#takeOverContext, scope, id, signal));
+      await this.#tabs.takeOver(scope, id, signal, () => takeOverCreating(this.#ctx, scope, id, signal));
     } finally {
       this.#takingOver.delete(key);
     }
@@ -273,7 +266,7 @@ export class JobPoller {
     void this.#scope(signal)
       .then((scope) =>
         // Waits while another tab polls this job; its updates arrive on the channel meanwhile.
-        this.#tabs.polling(scope, id, signal, () => pollLoop(this.#pollContext, scope, id, signal)),
+        this.#tabs.polling(scope, id, signal, () => pollLoop(this.#ctx, scope, id, signal)),
       )
       .catch(() => undefined)
       .finally(() => {

@@ -10,8 +10,7 @@ import { sendJob, type SendContext } from './job-sender.js';
 import { isTerminal, type JobRecord } from './job-store.js';
 import type { JobTabs } from './job-tabs.js';
 
-export interface TakeOverContext {
-  sender: SendContext;
+export interface TakeOverContext extends SendContext {
   tabs: JobTabs;
   /** Whether a listener in this tab watches the job. */
   watched(id: string): boolean;
@@ -53,7 +52,7 @@ export async function takeOverCreating(
   id: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const current = await ctx.sender.store.get(scope, id);
+  const current = await ctx.store.get(scope, id);
   if (!current || current.status !== 'creating' || current.handle) {
     // Created (or refused) by the tab that held the lock: follow what it wrote.
     if (current?.handle && !isTerminal(current.status) && ctx.watched(id)) ctx.ensureLoop(id);
@@ -62,12 +61,12 @@ export async function takeOverCreating(
   if (current.request === undefined) {
     // Cut before its request was kept. With Web Locks the lock says no tab is still writing
     // it; with this page's own locks, only the orphan time does.
-    if ((await ctx.tabs.shared()) || wasCut(current)) await cannotResend(ctx.sender, current, 'interrupted');
+    if ((await ctx.tabs.shared()) || wasCut(current)) await cannotResend(ctx, current, 'interrupted');
     return;
   }
-  if (!(await readable(current.request))) return cannotResend(ctx.sender, current, 'video_gone');
+  if (!(await readable(current.request))) return cannotResend(ctx, current, 'video_gone');
   try {
-    await sendJob(ctx.sender, current, { signal }, true);
+    await sendJob(ctx, current, { signal }, true);
     ctx.restartLoop(id);
   } catch {
     // Kept (and retried on the next load) or dropped by sendJob; listeners were told.
