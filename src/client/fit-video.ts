@@ -1,5 +1,5 @@
 /**
- * Phone videos made to fit the API's limits in the browser, before anything is spent (issue 32):
+ * Phone videos made to fit the API's limits in the browser, before anything is spent:
  * a frame over 1080p scaled to fit 1920x1080 in its own orientation (rotation metadata applied to
  * the frames), a video over 3 minutes trimmed to a range the user chose, a video over 500 MB after
  * that re-encoded at a bitrate that fits with a margin, the audio dropped (a reconstruction does not

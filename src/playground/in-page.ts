@@ -1,5 +1,5 @@
 /**
- * The playground without a Service Worker (issue 23): in an opaque-origin iframe (`<iframe
+ * The playground without a Service Worker: in an opaque-origin iframe (`<iframe
  * sandbox="allow-scripts">`, as code playgrounds and some docs sites frame examples) or a page
  * served over plain http, the browser allows no Service Worker, so the page runs the proxy and the
  * sandbox itself (./stack.ts) and answers the elements' calls in place, as MSW's fallback mode

@@ -1,5 +1,5 @@
 /**
- * The playground (issue 23): `import '@mediakit/elements/playground.js'` in a bundled app, or
+ * The playground: `import '@mediakit/elements/playground.js'` in a bundled app, or
  * `<script type="module" src="./playground.js">` in a page saved in the CDN build's folder, and
  * every element on the page works from any static file server, with nothing charged. It registers
  * `playground-sw.js`, a Service Worker that runs the session-token proxy and the sandbox in the

@@ -1,5 +1,5 @@
 /**
- * The playground's Service Worker (issue 23): the session-token proxy and the sandbox, both in
+ * The playground's Service Worker: the session-token proxy and the sandbox, both in
  * the browser, answering the elements' endpoint, so a page works from any static file server
  * with nothing charged. Built as one classic script (`playground-sw.js`) beside `playground.js`,
  * which registers it.

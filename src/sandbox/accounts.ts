@@ -132,7 +132,7 @@ export class AccountBook {
 
 /**
  * The entry is built first: its time is printed here, and an invalid time throws RangeError before
- * anything changed, so an answer that says "nothing was charged" is true (issue 19).
+ * anything changed, so an answer that says "nothing was charged" is true.
  */
 function ledgerEntry(
   type: LedgerEntry['type'],

@@ -25,7 +25,7 @@ export function createControlPlane(
     const ledger = /^\/__sandbox\/accounts\/(acct_[A-Za-z0-9_-]+)\/ledger$/.exec(path);
     if (ledger && request.method === 'GET') {
       // The ledger lists job ids, and a job id names a visitor's results: only the account's own
-      // keys read it, and any other caller gets the unknown account's answer (issue 19).
+      // keys read it, and any other caller gets the unknown account's answer.
       const account = accounts.get(ledger[1]!);
       if (!account || ledgerKey(request)?.account !== account) {
         fail(
@@ -62,7 +62,7 @@ export function createControlPlane(
       const ms = body['advance_ms'];
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
         fail('invalid_request', 'advance_ms must be a number of milliseconds, 0 or more.');
-      // The clock stays a date every ledger entry can print (issue 19: 1e300 made it invalid).
+      // The clock stays a date every ledger entry can print: a jump such as 1e300 ms makes no valid date.
       if (ms > MAX_CLOCK_JUMP_MS)
         fail(
           'invalid_request',

@@ -70,7 +70,7 @@ const CAPABILITY_LABEL: Record<Capability, string> = {
 
 /** The sandbox on `platform` (Node's or the browser's). */
 export function createSandboxOn(platform: SandboxPlatform, options: SandboxOptions = {}): Sandbox {
-  // Uploads left on disk by a process that was killed mid-request (issue 19).
+  // Uploads a process killed mid-request left on disk are deleted: nothing else would delete them.
   void platform.sweep();
   const clock = createClock(options.speed ?? 12);
   const accounts = new AccountBook();

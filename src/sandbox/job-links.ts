@@ -54,7 +54,7 @@ export function modelView(job: ModelJobRecord, clock: SandboxClock, links: LinkS
     error: view.error,
   };
   // Signed and expiring like the archive links, so a job id alone (from a ledger, a log) opens
-  // nothing: the GLB's texture and the reference are the visitor's own pictures (issue 19).
+  // nothing: the GLB's texture and the reference are the visitor's own pictures.
   const expires = now + LIMITS.archiveLinkLifetimeMs;
   const signed = (route: ModelFile) => `${routePath(route, job.id)}?${links.query(job.id, route, expires)}`;
   if (job.mode === 'text') out.reference_image_url = signed('downloadReference');

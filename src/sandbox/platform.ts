@@ -1,5 +1,5 @@
 /**
- * What differs between the sandbox in Node and the sandbox in a browser (issue 23): where uploads
+ * What differs between the sandbox in Node and the sandbox in a browser: where uploads
  * are spooled, how image URLs are fetched, and the artifact makers (pixels, video frames, MP4,
  * GLB). Everything else (the contract, accounts and ledger, jobs and clock, idempotency, rate
  * limits, faults, input checks, multipart) is the platform-free core, which imports only this

@@ -1,5 +1,5 @@
 /**
- * English strings of <video-to-3d-uploader>'s conversion (a video made to fit, issue 32). Added to
+ * English strings of <video-to-3d-uploader>'s conversion (a video made to fit). Added to
  * the English dictionary by the lazy views module (views.ts), not with the page: the page's first
  * load does not grow. Other languages: src/translations/, beside the uploader's other strings.
  */

@@ -1,5 +1,5 @@
 /**
- * The views of a video made to fit (issue 32): what will be done to it, the trim range over its
+ * The views of a video made to fit: what will be done to it, the trim range over its
  * filmstrip, the conversion's progress, the refusal's device advice and the note of a conversion a
  * reload stopped. Part of the lazy views chunk (views.ts), with their English strings.
  */

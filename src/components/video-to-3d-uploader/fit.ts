@@ -1,5 +1,5 @@
 /**
- * What <video-to-3d-uploader> does with a video that breaks a limit the browser can fix (issue 32):
+ * What <video-to-3d-uploader> does with a video that breaks a limit the browser can fix:
  * the plan (src/client/fit-video.ts), the filmstrip of the trim range, and the conversion. A lazy
  * chunk with mediabunny behind it: loaded when a chosen video breaks a limit, or when `<video>`
  * could not decode it (to name its codec), never with the page.

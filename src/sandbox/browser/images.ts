@@ -1,5 +1,5 @@
 /**
- * The browser's image artifact makers (issue 23): the same pictures, sizes and rules as Node's
+ * The browser's image artifact makers: the same pictures, sizes and rules as Node's
  * (../artifacts/{background,headshot,image-tool,reference,relief,glb-stats}.ts, sharp), whose
  * platform-free halves they share (../artifacts/{mask,headshot-looks,image-tool-rules,
  * reference-layout,relief-mesh,glb-count}.ts). They run in a Service Worker as well as in a page,

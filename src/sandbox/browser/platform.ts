@@ -1,5 +1,5 @@
 /**
- * The sandbox's browser platform (issue 23): uploads kept as Blobs, image URLs fetched with the
+ * The sandbox's browser platform: uploads kept as Blobs, image URLs fetched with the
  * browser's fetch, and the artifact makers on createImageBitmap, OffscreenCanvas and WebCodecs
  * (through mediabunny). It runs in a window, a Worker or a Service Worker: no DOM.
  *

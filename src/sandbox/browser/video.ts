@@ -1,5 +1,5 @@
 /**
- * The browser's video artifacts (issue 23), through mediabunny over WebCodecs: the video-to-3D
+ * The browser's video artifacts, through mediabunny over WebCodecs: the video-to-3D
  * scene from frames the browser decodes, and the 3D job's turntable MP4 encoded by the browser.
  * The splats and the rasterizer are the platform-free modules Node uses too
  * (../artifacts/scene-splats.ts, ../artifacts/raster.ts), so both platforms make the same scenes.
