@@ -1202,6 +1202,7 @@ runProductElementTests({
       await fault('mk-model', 'rate_limit', { count: 1 });
     },
     fail: () => fault('mk-model', 'job_fail', { count: 1 }),
+    reach: (el, status) => reach(el as ModelGenerator, status, 120_000),
   },
   produce: async (el) => {
     const generator = el as ModelGenerator;

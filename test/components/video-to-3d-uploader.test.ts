@@ -823,6 +823,7 @@ runProductElementTests({
     // 80 MB to upload: seconds of `uploading` to see and to cancel.
     slowly: async (el) => choose(el as VideoTo3dUploader, padded(await video(), 80 * 1024 * 1024)),
     fail: () => fault('mk-video', 'job_fail', { count: 1 }),
+    reach: (el, status) => reach(el as VideoTo3dUploader, status, 120_000),
   },
   produce: async (el) => {
     const uploader = el as VideoTo3dUploader;
