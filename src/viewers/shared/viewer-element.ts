@@ -3,15 +3,17 @@
  * the renderer module (three.js and friends) only when there is something to show and the element
  * is near the viewport, one load at a time, a visible frame with a hint (or the poster) until the
  * first frame, progress and errors in the shadow DOM and as events, custom states, and GPU cleanup
- * when the element leaves the page (deferred, so moving it in the DOM costs nothing). What it
- * shows is drawn by viewer-view.ts.
+ * when the element leaves the page (deferred, so moving it in the DOM costs nothing). The hint, the
+ * error's words and the custom states are in viewer-view.ts.
  */
-import type { PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
 import { ViewerFailedEvent } from '../../events/viewer-failed.js';
 import { ViewerLoadedEvent } from '../../events/viewer-loaded.js';
 import { ViewerProgressedEvent, type ViewerProgressDetail } from '../../events/viewer-progressed.js';
 import { MkElement } from '../../internal/mk-element.js';
+import { styleProps } from '../../internal/style-props.js';
 import { PhaseTimer } from '../../internal/perf.js';
 import { ViewerError } from './viewer-error.js';
 import { LocalizeController, useLanguages } from '../../internal/localize.js';
@@ -20,7 +22,7 @@ import { viewerStrings, type ViewerStrings } from './viewer-strings.js';
 import { reasonOf, viewerMessages } from './viewer-messages.js';
 import { fetchBytes, fetchStream, type ByteStream } from './fetch-bytes.js';
 import type { RendererFactory, Thinned, ViewerRenderer, ViewerUp } from './viewer-renderer.js';
-import { renderViewer, type ViewerStatus } from './viewer-view.js';
+import { errorText, renderHint, setViewerStates, type ViewerStatus } from './viewer-view.js';
 
 export type { RendererFactory, Thinned, ViewerRenderer, ViewerUp } from './viewer-renderer.js';
 
@@ -143,7 +145,7 @@ export abstract class ViewerElement extends MkElement {
     if (changed.has('autoRotate')) this.#renderer?.setAutoRotate(this.autoRotate);
     if (changed.has('up')) this.#renderer?.setUp(this.#up());
     if (changed.has('maxPixelRatio')) this.#renderer?.setMaxPixelRatio(this.#pixelRatio());
-    this.#setState(this.status);
+    setViewerStates(this.#internals, this.status);
     // After its context was given back off-screen, a viewer loads again only when it is seen.
     const wanted = this.src && ((this.loading === 'eager' && !this.#released) || this.#visible);
     // Started after this update, so the state it sets schedules the next one cleanly.
@@ -234,17 +236,6 @@ export abstract class ViewerElement extends MkElement {
     return this.status === 'loaded' ? this.#compact : undefined;
   }
 
-  #setState(status: Status): void {
-    for (const s of ['loading', 'loaded', 'error'] as const) {
-      try {
-        if (s === status) this.#internals.states.add(s);
-        else this.#internals.states.delete(s);
-      } catch {
-        // Browsers without CustomStateSet: the states are a styling nicety only.
-      }
-    }
-  }
-
   #releaseContext(): void {
     if (this.#visible || !this.#renderer) return;
     this.#load?.abort();
@@ -269,20 +260,36 @@ export abstract class ViewerElement extends MkElement {
   };
 
   protected override render() {
-    return renderViewer(this.#t, {
-      status: this.status,
-      progress: this.progress,
-      kind: this.kind,
-      alt: this.alt,
-      src: this.src,
-      canvasGeneration: this.canvasGeneration,
-      hasPoster: this.hasPoster,
-      thinned: this.thinned,
-      streamed: this.streamed,
-      errorMessage: this.errorMessage,
-      errorCode: this.errorCode,
-      ownStrings: !!this.strings,
-      onPosterChange: this.#handlePosterChange,
-    });
+    const t = this.#t;
+    const label = this.alt || t.term(this.kind === 'model' ? 'vwModel' : 'vwScene');
+    const pct = this.progress === undefined ? undefined : Math.round(this.progress * 100);
+    // The error itself is announced by its role=alert; stages only here.
+    const announce =
+      this.status === 'loading'
+        ? t.term('vwLoading', { label })
+        : this.status === 'loaded'
+          ? t.term('vwLoaded', { label })
+          : '';
+    const waiting = this.status === 'idle' || this.status === 'loading';
+    return html`<div part="base" class="base">
+      ${keyed(this.canvasGeneration, html`<canvas part="canvas" tabindex="0" role="img" aria-label=${t.term('vwCanvas', { label })}></canvas>`)}
+      <slot name="poster" ?hidden=${this.status === 'loaded' || !!this.streamed} @slotchange=${this.#handlePosterChange}></slot>
+      ${waiting && !this.hasPoster && !this.streamed ? renderHint(t, this.kind, this.alt, this.src) : nothing}
+      ${
+        this.status === 'loading'
+          ? html`<div part="progress" class="progress" role="progressbar" aria-label=${t.term('vwLoading', { label })} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct ?? nothing}>
+            <div class="bar" style=${styleProps({ inlineSize: `${pct ?? 30}%` })}></div>
+          </div>`
+          : nothing
+      }
+      ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${errorText(t, this.errorCode, this.errorMessage, !!this.strings)}</div>` : nothing}
+      ${this.status === 'loaded' && this.thinned ? html`<div part="notice" class="notice" role="status">${t.term('vwThinned', this.thinned)}</div>` : nothing}
+      ${
+        this.status === 'loading' && this.streamed
+          ? html`<div part="notice streaming" class="notice">${t.term('vwStreaming', { percent: pct ?? 0, ...this.streamed })}</div>`
+          : nothing
+      }
+      <div class="sr-only" aria-live="polite">${announce}</div>
+    </div>`;
   }
 }
