@@ -32,7 +32,7 @@ import { ModelResultController } from './model-result.js';
 import type { PhotoListController } from './photo-list.js';
 import { absoluteUrl, againInput, inputOf, summaryOf } from './request.js';
 import { TurntableController } from './turntable.js';
-import { shownModel } from './job-view.js';
+import { shownModel } from './shown-model.js';
 import type { JobView, ModelGeneratorStatus, Strings } from './types.js';
 import { inputOfValue, keepable, recordFor, toValue, type ModelValue } from './value.js';
 

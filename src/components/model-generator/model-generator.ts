@@ -3,7 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { COSTS, type ModelQuality } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { CreditsController, renderCost } from '../shared/credits.js';
-import { ErrorPanelController } from '../shared/lazy-panel.js';
+import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
@@ -197,6 +197,8 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     endOn: { 'first-frame': 'mk-viewer-loaded' },
   });
   readonly #panel = new ErrorPanelController(this);
+  // The job shown (progress, result, failure): loaded when the browser is idle after connect, or at once when a job comes first.
+  readonly #jobView = new LazyModuleController(this, () => import('./job-view.js'));
   #milestone = '';
 
   /** Where the element is: `idle`, `ready`, `sending`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
@@ -306,6 +308,14 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     };
   }
 
+  /** Also waits for the job view when a job is shown before it loaded. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    if (this.#jobView.module || !this.#run.showing) return done;
+    await this.#jobView.load().catch(() => undefined);
+    return super.getUpdateComplete();
+  }
+
   protected override renderCard() {
     const t = this.#t;
     const topUpHref = this.topUpHref || undefined;
@@ -315,21 +325,24 @@ export class ModelGenerator extends ProductElement<ModelValue> {
         <h2 id="title">${t.term('mgTitle')}</h2>
         ${this.#run.showing ? nothing : renderCost(t, COSTS.modelJob, this.#credits.remaining, topUpHref)}
       </header>
-      ${renderBody({
-        ...this.#actions,
-        t,
-        input: { mode, prompt, quality, seed, removeBackground },
-        topUpHref,
-        disabled: this.isDisabled,
-        status: this.status,
-        credits: this.#credits.remaining,
-        error: this._error,
-        notice: this._notice,
-        panel: this.#panel,
-        keep: this.results.render(t),
-        photos: this.#photos,
-        run: this.#run,
-      })}
+      ${renderBody(
+        {
+          ...this.#actions,
+          t,
+          input: { mode, prompt, quality, seed, removeBackground },
+          topUpHref,
+          disabled: this.isDisabled,
+          status: this.status,
+          credits: this.#credits.remaining,
+          error: this._error,
+          notice: this._notice,
+          panel: this.#panel,
+          keep: this.results.render(t),
+          photos: this.#photos,
+          run: this.#run,
+        },
+        this.#jobView.module,
+      )}
       ${this.announce.render()}
     </section>`;
   }

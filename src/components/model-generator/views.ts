@@ -5,7 +5,6 @@
  */
 import { html, nothing } from 'lit';
 import { renderFormView } from './form-view.js';
-import { renderJobView } from './job-view.js';
 import { renderHistory } from './parts.js';
 import type { ModelJobsController } from './jobs.js';
 import type { FormView, JobView } from './types.js';
@@ -27,10 +26,11 @@ export interface BodyView
   reset(): void;
 }
 
-export function renderBody(v: BodyView) {
+/** The card's body; `jobView` (job-view.ts, loaded after the first render) draws the job shown. */
+export function renderBody(v: BodyView, jobView: typeof import('./job-view.js') | undefined) {
   const { t, run } = v;
   const form = !run.showing;
-  return html`${form ? renderFormView({ ...v, ...v.input }) : renderJobView({ ...v, ...run.view() })}
+  return html`${form ? renderFormView({ ...v, ...v.input }) : jobView?.renderJobView({ ...v, ...run.view() })}
     ${
       v.error
         ? v.panel.render(t, v.error, {
