@@ -65,13 +65,19 @@ const SELF_CHECK = {
 };
 
 /**
- * Parts of a story masked besides every canvas and video: the sandbox draws a model's reference
- * image afresh for each job, so it differs between runs (its box is still compared).
+ * Stories whose pixels are not compared: each shows work that is still moving when the shot is
+ * taken (a job's progress, a 429 retry that becomes a running job, a field whose job ends while
+ * it is shown, a video converted on the device and its preview frames), and where it has got to
+ * depends on the machine's speed, so two runs on one machine differ. They are still opened and checked by
+ * scripts/stories.mjs; their shots need the sandbox's clock and the conversion held first.
  */
-const MASKS = {
-  'elements-model-generator--processing': 'model-generator img',
-  'elements-model-generator--rate-limited': 'model-generator img',
-};
+const MOVING = new Set([
+  'elements-model-generator--processing',
+  'elements-model-generator--rate-limited',
+  'elements-model-generator--field-with-result',
+  'elements-video-to-3d-uploader--made-to-fit',
+  'elements-video-to-3d-uploader--converting',
+]);
 
 export class Pixels {
   /** @param {{ root: string, update: boolean, ids: string[], filtered: boolean }} options */
@@ -93,15 +99,16 @@ export class Pixels {
   /** Photographs the story shown on `page` in every variant; returns its problems. */
   async check(page, id) {
     const problems = [];
+    if (MOVING.has(id)) return problems;
     for (const variant of VARIANTS) {
-      const actual = await this.shoot(page, id, variant).catch((e) => `pixels ${variant.name}: no shot: ${e.message}`);
+      const actual = await this.shoot(page, variant).catch((e) => `pixels ${variant.name}: no shot: ${e.message}`);
       const problem = typeof actual === 'string' ? actual.split('\n')[0] : this.compare(id, variant, actual);
       if (problem) problems.push(problem);
     }
     if (id === SELF_CHECK.story && !this.update) {
       this.selfChecked = true;
       for (const broken of SELF_CHECK.breaks) {
-        const actual = await this.shoot(page, id, VARIANTS[0], broken.css);
+        const actual = await this.shoot(page, VARIANTS[0], broken.css);
         const expected = this.baseline(id, VARIANTS[0]);
         if (!expected) continue;
         const c = compareImages(actual, expected, THRESHOLD, MAX_RATIO);
@@ -120,7 +127,7 @@ export class Pixels {
   }
 
   /** The story in one variant, settled, as an image; `css` is added to every element's shadow root. */
-  async shoot(page, id, variant, css) {
+  async shoot(page, variant, css) {
     const began = Date.now();
     await page.setViewportSize({ width: variant.width, height: 800 });
     await page.emulateMedia({ colorScheme: variant.scheme });
@@ -153,7 +160,7 @@ export class Pixels {
       fullPage: true,
       animations: 'disabled',
       caret: 'hide',
-      mask: [page.locator(['canvas', 'video', ...(MASKS[id] ? [MASKS[id]] : [])].join(', '))],
+      mask: [page.locator('canvas, video')],
       maskColor: '#808080',
       timeout: 60_000,
     });
