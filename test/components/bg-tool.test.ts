@@ -778,7 +778,7 @@ runProductElementTests({
     file: () => image(),
     prepare: (el) => ready(el as BgTool),
     // The sandbox holds its answer back: seconds to see `sending` and to cancel.
-    slowly: async (el) => (await ready(el as BgTool), await fault('mk-bg', 'slow', { count: 1, ms: 2_500 })),
+    slowly: async (el) => (await ready(el as BgTool), await fault('mk-bg', 'slow', { count: 1, ms: 1_500 })),
     fail: () => fault('mk-bg', 'create_error'),
   },
   produce: async (el) => {

@@ -810,7 +810,7 @@ runProductElementTests({
     // The sandbox holds its answer back: seconds to see `sending` and to cancel.
     slowly: async (el) => (
       await ready(el as HeadshotStudio),
-      await fault('mk-headshot', 'slow', { count: 1, ms: 2_500 })
+      await fault('mk-headshot', 'slow', { count: 1, ms: 1_500 })
     ),
     fail: () => fault('mk-headshot', 'all_variants_fail'),
   },
