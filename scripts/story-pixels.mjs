@@ -77,6 +77,7 @@ const MOVING = new Set([
   'elements-model-generator--field-with-result',
   'elements-video-to-3d-uploader--made-to-fit',
   'elements-video-to-3d-uploader--converting',
+  'elements-video-to-3d-uploader--field-with-result',
 ]);
 
 export class Pixels {
