@@ -15,8 +15,7 @@ import type { SharedStrings } from '../shared/strings.js';
 import { imageLimits, limitsLine } from '../shared/limits.js';
 import { PHOTO_ACCEPT, renderPhotoFit } from '../shared/photo-fit.js';
 import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
-import { PhotoDrag } from './photo-drag.js';
-import { checkPhoto, move, newPhoto, VIEWS, type Photo, type View } from './photos.js';
+import { checkPhoto, move, newPhoto, VIEW_LABELS, VIEWS, type Photo, type View } from './photos.js';
 import type { ModelGeneratorStrings } from './strings.js';
 
 const { maxImages } = LIMITS.model;
@@ -34,13 +33,22 @@ export interface PhotoListOptions {
   pageWide(): boolean;
 }
 
+/** A thumbnail being dragged: where it was, where it would land, and how far the pointer went. */
+interface Drag {
+  key: string;
+  from: number;
+  to: number;
+  pointerId: number;
+  startY: number;
+  moved: boolean;
+}
+
 export class PhotoListController implements ReactiveController {
   readonly host: ReactiveControllerHost & HTMLElement;
   /** The picker, drop and paste that add photos. */
   readonly intake: FileIntakeController;
   #photos: Photo[] = [];
-  /** Reordering by dragging a thumbnail. */
-  readonly #drag: PhotoDrag;
+  #drag: Drag | undefined;
   readonly #o: PhotoListOptions;
 
   constructor(host: ReactiveControllerHost & HTMLElement, options: PhotoListOptions) {
@@ -54,10 +62,6 @@ export class PhotoListController implements ReactiveController {
       onFiles: (files) => this.add(files),
       enabled,
       pageWide,
-    });
-    this.#drag = new PhotoDrag(host, {
-      keys: () => this.#photos.map((p) => p.key),
-      moved: (from, to) => this.#move(from, to),
     });
   }
 
@@ -73,7 +77,7 @@ export class PhotoListController implements ReactiveController {
   hostConnected(): void {}
 
   hostDisconnected(): void {
-    this.#drag.end();
+    this.#endDrag();
   }
 
   /** Adds photos (all or none: more than six in all is refused) and checks each. */
@@ -149,6 +153,65 @@ export class PhotoListController implements ReactiveController {
     });
   }
 
+  // Dragging: pointer events on the thumbnail (mouse, pen and touch alike; the thumbnail has
+  // touch-action: none so a finger drags instead of scrolling). HTML5 drag and drop would reach
+  // the element's file drop zone and does not fire for touch in most browsers.
+
+  #onPointerDown = (e: PointerEvent) => {
+    const thumb = (e.target as Element).closest?.('.photo-thumb');
+    const item = thumb?.closest<HTMLElement>('[part~="photo"]');
+    if (!thumb || !item || !e.isPrimary || e.button !== 0 || this.#drag) return;
+    const from = this.#photos.findIndex((p) => p.key === item.dataset['key']);
+    if (from < 0 || this.#photos.length < 2) return;
+    e.preventDefault(); // no text selection, no native image drag
+    try {
+      thumb.setPointerCapture(e.pointerId);
+    } catch {
+      // A pointer the browser does not know (a synthetic event): its events reach the thumbnail anyway.
+    }
+    this.#drag = { key: item.dataset['key']!, from, to: from, pointerId: e.pointerId, startY: e.clientY, moved: false };
+    this.host.ownerDocument.addEventListener('keydown', this.#onKey);
+  };
+
+  #onPointerMove = (e: PointerEvent) => {
+    const d = this.#drag;
+    if (!d || e.pointerId !== d.pointerId) return;
+    if (!d.moved && Math.abs(e.clientY - d.startY) < 4) return;
+    const list = e.currentTarget as HTMLElement;
+    const items = [...list.querySelectorAll<HTMLElement>(':scope > [part~="photo"]')];
+    // The photo lands after every other photo whose middle the pointer has passed.
+    const to = items.filter(
+      (el, i) => i !== d.from && e.clientY > el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2,
+    ).length;
+    if (to !== d.to || !d.moved) this.host.requestUpdate();
+    d.moved = true;
+    d.to = to;
+  };
+
+  #onPointerUp = (e: PointerEvent) => {
+    const d = this.#drag;
+    if (!d || e.pointerId !== d.pointerId) return;
+    this.#endDrag();
+    if (d.moved) this.#move(d.from, d.to);
+  };
+
+  #onPointerCancel = (e: PointerEvent) => {
+    if (this.#drag && e.pointerId === this.#drag.pointerId) this.#endDrag();
+  };
+
+  #onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !this.#drag) return;
+    e.preventDefault();
+    this.#endDrag();
+  };
+
+  #endDrag(): void {
+    if (!this.#drag) return;
+    this.#drag = undefined;
+    this.host.ownerDocument.removeEventListener('keydown', this.#onKey);
+    this.host.requestUpdate();
+  }
+
   #remove(index: number): void {
     const photo = this.#photos[index]!;
     this.#revoke(photo);
@@ -190,9 +253,8 @@ export class PhotoListController implements ReactiveController {
   render(disabled = false) {
     if (!this.#photos.length) return nothing;
     const label = this.#o.t.term('mgPhotosLabel', { count: this.#photos.length, max: maxImages });
-    const drag = this.#drag;
-    return html`<ol part="photos" class="photos ${drag.shown ? 'sorting' : ''}" aria-label=${label}
-      @pointerdown=${disabled ? nothing : drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerCancel} @lostpointercapture=${drag.onPointerCancel}>
+    return html`<ol part="photos" class="photos ${this.#drag?.moved ? 'sorting' : ''}" aria-label=${label}
+      @pointerdown=${disabled ? nothing : this.#onPointerDown} @pointermove=${this.#onPointerMove} @pointerup=${this.#onPointerUp} @pointercancel=${this.#onPointerCancel} @lostpointercapture=${this.#onPointerCancel}>
       ${this.#photos.map((p, i) => this.#renderPhoto(p, i, disabled))}
     </ol>`;
   }
@@ -200,17 +262,9 @@ export class PhotoListController implements ReactiveController {
   #renderPhoto(p: Photo, i: number, disabled: boolean) {
     const t = this.#o.t;
     const n = i + 1;
-    const viewLabel = {
-      '': 'mgViewNone',
-      front: 'mgViewFront',
-      back: 'mgViewBack',
-      left: 'mgViewLeft',
-      right: 'mgViewRight',
-      top: 'mgViewTop',
-    } as const;
     const small =
       p.state === 'ok' && p.width > 0 && Math.min(p.width, p.height) < LIMITS.model.recommendedMinImagePixels;
-    const d = this.#drag.shown;
+    const d = this.#drag?.moved ? this.#drag : undefined;
     // The drop line: before the photo the dragged one would land in front of, or after the one it would follow.
     const drop = d && d.to !== d.from && i === d.to ? (d.to < d.from ? 'drop-before' : 'drop-after') : '';
     return html`<li part="photo" class="photo ${d?.key === p.key ? 'dragged' : ''} ${drop}" data-key=${p.key} data-state=${p.state}>
@@ -226,7 +280,7 @@ export class PhotoListController implements ReactiveController {
         }
         <label class="view">${t.term('mgView')}
           <select part="view-select" ?disabled=${disabled} @change=${(e: Event) => this.#replace(p.key, { ...p, view: (e.target as HTMLSelectElement).value as View })}>
-            ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(viewLabel[v])}</option>`)}
+            ${VIEWS.map((v) => html`<option value=${v} ?selected=${p.view === v}>${t.term(VIEW_LABELS[v])}</option>`)}
           </select>
         </label>
       </div>

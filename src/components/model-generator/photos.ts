@@ -9,6 +9,15 @@ import { fitChosenPhoto, type PhotoFit } from '../shared/photo-fit.js';
 
 export type View = '' | 'front' | 'back' | 'left' | 'right' | 'top';
 export const VIEWS: readonly View[] = ['', 'front', 'back', 'left', 'right', 'top'];
+/** The string that names each view in the view menu. */
+export const VIEW_LABELS = {
+  '': 'mgViewNone',
+  front: 'mgViewFront',
+  back: 'mgViewBack',
+  left: 'mgViewLeft',
+  right: 'mgViewRight',
+  top: 'mgViewTop',
+} as const;
 
 /** The longer side a photo is scaled to when it has more (the high quality texture is 2048 px). */
 export const TARGET_SIDE = 4096;
