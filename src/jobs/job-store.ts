@@ -16,7 +16,7 @@ import type { ModelJobInput } from '../client/media-client.js';
 import { jobDatabase, type JobDatabase } from '../client/job-database.js';
 import { recordKey } from '../client/stored-data.js';
 import { isTerminal } from './job-status.js';
-import type { JobSnapshot, JobStatus } from '../events/job-events.js';
+import type { JobSnapshot } from '../events/job-events.js';
 
 export { storageAvailable } from '../client/job-database.js';
 export type { EngineErrorCode, JobKind, JobRecordError, JobSnapshot, JobStatus } from '../events/job-events.js';
