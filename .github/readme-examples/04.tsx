@@ -3,4 +3,4 @@ export {};
 import type {} from '@mediakit/elements/types/react-jsx';
 import '@mediakit/elements/video-to-3d-uploader.js';
 
-export const Plain = () => <video-to-3d-uploader endpoint="/mediakit" onmk-job-succeeded={(e) => console.log(e.detail.id)} />;
+export const Plain = () => <video-to-3d-uploader endpoint="/mediakit" onmk-succeeded={(e) => console.log(e.detail.id)} />;
