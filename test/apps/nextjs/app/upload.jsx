@@ -8,7 +8,7 @@ export default function Upload() {
   const [job, setJob] = useState(null);
   return (
     <>
-      <VideoTo3dUploader endpoint="/mediakit" onMkJobSucceeded={(e) => setJob(e.detail)} />
+      <VideoTo3dUploader endpoint="/mediakit" onMkSucceeded={(e) => setJob(e.detail)} />
       {job && <p data-scene-ready>Scene ready: job {job.id}</p>}
     </>
   );

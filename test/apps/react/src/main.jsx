@@ -15,7 +15,7 @@ function App() {
         endpoint="/mediakit"
         value={value}
         onChange={(e) => setValue(e.target.value)}
-        onMkJobSucceeded={(e) => setJob(e.detail)}
+        onMkSucceeded={(e) => setJob(e.detail)}
       />
       {job && saved?.status === 'succeeded' && saved.asset && (
         <p data-scene-ready>
