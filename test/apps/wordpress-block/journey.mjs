@@ -245,9 +245,19 @@ export default async function journey({ app, shared, installed, browser, createD
     });
 
     // ---- 5. a second block in the same post: an empty field, the first keeps its value ---------
-    await page.locator('.editor-header').getByRole('button', { name: 'Add block' }).click();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('background');
-    await page.getByRole('option', { name: /Background removal/ }).click();
+    // Gutenberg's inserter, not the element: a click on an option the search is still replacing can
+    // be lost, so a block that did not appear after 5 s is inserted once more (and said in the log).
+    const blocks = () => inCanvas((type) => document.querySelectorAll(`[data-type="${type}"]`).length, BLOCK);
+    for (let tries = 1; ; tries++) {
+      const add = page.locator('.editor-header').getByRole('button', { name: 'Add block' });
+      if ((await add.getAttribute('aria-pressed')) !== 'true') await add.click();
+      await page.getByRole('searchbox', { name: 'Search' }).fill('background');
+      await page.getByRole('option', { name: /Background removal/ }).click();
+      const inserted = await poll(async () => (await blocks()) >= 2, 5_000).catch(() => false);
+      if (inserted) break;
+      if (tries === 2) throw new Error(`the inserter did not insert a second block (${await blocks()} in the canvas)`);
+      log(`  wordpress-block ${secs()} s: the inserter's click inserted nothing: once more`);
+    }
     const fields = await poll(
       () =>
         inCanvas(() => {
@@ -268,8 +278,17 @@ export default async function journey({ app, shared, installed, browser, createD
           });
         }),
       20_000,
-    ).catch((err) => {
-      throw new Error(`a second block's field did not show: ${err.message}`);
+    ).catch(async (err) => {
+      // What each element shows instead: upgraded or not, its appearance, its parts.
+      const seen = await inCanvas(() =>
+        [...document.querySelectorAll('bg-tool')].map((el) => ({
+          upgraded: customElements.get('bg-tool') !== undefined && el instanceof customElements.get('bg-tool'),
+          appearance: el.getAttribute('appearance'),
+          value: el.value,
+          parts: [...(el.shadowRoot?.querySelectorAll('[part]') ?? [])].map((p) => p.getAttribute('part')).slice(0, 12),
+        })),
+      ).catch((e) => String(e));
+      throw new Error(`a second block's field did not show (${JSON.stringify(seen)}): ${err.message}`);
     });
     await page.waitForTimeout(1_000); // anything the new field would still take up
     const again = await inCanvas(() => [...document.querySelectorAll('bg-tool')].map((el) => el.value));
