@@ -81,14 +81,29 @@ export default async function journey({ app, shared, installed, browser, createD
       });
   };
 
+  // Gutenberg's inserter, not the element: a click on an option the search is still replacing can
+  // be lost, so a block that did not appear after 5 s is inserted once more (and said in the log).
+  const blocks = () => inCanvas((type) => document.querySelectorAll(`[data-type="${type}"]`).length, BLOCK);
+  const insertBlock = async (count) => {
+    for (let tries = 1; ; tries++) {
+      const add = page.locator('.editor-header').getByRole('button', { name: 'Add block' });
+      await add.waitFor({ timeout: 30_000 });
+      if ((await add.getAttribute('aria-pressed')) !== 'true') await add.click();
+      await page.getByRole('searchbox', { name: 'Search' }).fill('background');
+      await page.getByRole('option', { name: /Background removal/ }).click();
+      const inserted = await poll(async () => (await blocks()) >= count, 5_000).catch(() => false);
+      if (inserted) return;
+      if (tries === 2) throw new Error(`the inserter did not insert block ${count} (${await blocks()} in the canvas)`);
+      log(`  wordpress-block ${secs()} s: the inserter's click inserted nothing: once more`);
+    }
+  };
+
   try {
     // ---- 1. the editor, and the block through the inserter ------------------------------------
     await page.goto(editorUrl);
     await page.locator(CANVAS).waitFor({ timeout: 30_000 });
     // The block inserter (the editor's "+"), its search, and the block.
-    await page.locator('.editor-header').getByRole('button', { name: 'Add block' }).click({ timeout: 30_000 });
-    await page.getByRole('searchbox', { name: 'Search' }).fill('background');
-    await page.getByRole('option', { name: /Background removal/ }).click();
+    await insertBlock(1);
     await tool.waitFor({ timeout: 20_000 });
     await step('block inserted');
 
@@ -245,19 +260,7 @@ export default async function journey({ app, shared, installed, browser, createD
     });
 
     // ---- 5. a second block in the same post: an empty field, the first keeps its value ---------
-    // Gutenberg's inserter, not the element: a click on an option the search is still replacing can
-    // be lost, so a block that did not appear after 5 s is inserted once more (and said in the log).
-    const blocks = () => inCanvas((type) => document.querySelectorAll(`[data-type="${type}"]`).length, BLOCK);
-    for (let tries = 1; ; tries++) {
-      const add = page.locator('.editor-header').getByRole('button', { name: 'Add block' });
-      if ((await add.getAttribute('aria-pressed')) !== 'true') await add.click();
-      await page.getByRole('searchbox', { name: 'Search' }).fill('background');
-      await page.getByRole('option', { name: /Background removal/ }).click();
-      const inserted = await poll(async () => (await blocks()) >= 2, 5_000).catch(() => false);
-      if (inserted) break;
-      if (tries === 2) throw new Error(`the inserter did not insert a second block (${await blocks()} in the canvas)`);
-      log(`  wordpress-block ${secs()} s: the inserter's click inserted nothing: once more`);
-    }
+    await insertBlock(2);
     const fields = await poll(
       () =>
         inCanvas(() => {
