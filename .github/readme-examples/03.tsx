@@ -3,5 +3,5 @@ export {};
 import { VideoTo3dUploader } from '@mediakit/elements/react/video-to-3d-uploader.js';
 
 export function Upload({ onScene }: { onScene: (jobId: string) => void }) {
-  return <VideoTo3dUploader endpoint="/mediakit" onMkSucceeded={(e) => e.detail.id && onScene(e.detail.id)} />;
+  return <VideoTo3dUploader endpoint="/mediakit" onMkSucceeded={(e) => onScene(e.detail.id)} />;
 }

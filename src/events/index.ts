@@ -9,3 +9,4 @@ export * from './headshot-chosen.js';
 export * from './outcome.js';
 export * from './expand-requested.js';
 export * from './assets-released.js';
+export * from './element-events.js';

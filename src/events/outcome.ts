@@ -97,15 +97,19 @@ export class FailedEvent<D extends FailedDetail = FailedDetail> extends Event {
 
 /**
  * `mk-succeeded` as a listener anywhere on the page gets it: the shared `idempotencyKey`, and each
- * element's own fields, present where that element sent it (a job's record, an image, a batch).
+ * element's own fields, present where that element sent it (a job's record, an image, a batch). A
+ * listener on one element gets that element's detail (events/element-events.ts).
  */
 export type AnySucceededDetail = OutcomeDetail &
   Partial<JobEventDetail> &
   Partial<Omit<ImageSucceededDetail, 'idempotencyKey'>> &
   Partial<Omit<HeadshotsSucceededDetail, 'idempotencyKey'>>;
 
-/** `mk-failed` as a listener anywhere on the page gets it: the shared fields, and a job's record where a job failed. */
-export type AnyFailedDetail = FailedDetail & Partial<Omit<JobEventDetail, keyof FailedDetail>>;
+/** A job element's `mk-failed`: the shared fields, and the job's record where a job failed (a refused request has none). */
+export type JobFailedDetail = FailedDetail & Partial<Omit<JobEventDetail, keyof FailedDetail>>;
+
+/** `mk-failed` as a listener anywhere on the page gets it: only the job elements add fields, so a job element's. */
+export type AnyFailedDetail = JobFailedDetail;
 
 declare global {
   interface GlobalEventHandlersEventMap {

@@ -3,4 +3,4 @@ import '@mediakit/elements/video-to-3d-uploader.js';
 
 const uploader = document.querySelector('video-to-3d-uploader')!;
 uploader.notify = 'yes';
-uploader.addEventListener('mk-succeeded', (e) => console.log(e.detail.nope));
+uploader.addEventListener('mk-succeeded', (e) => console.log(e.detail.blob));
