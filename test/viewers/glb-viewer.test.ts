@@ -62,7 +62,9 @@ describe('<glb-viewer>', function () {
     expect((event as ViewerFailedEvent).detail.code).to.equal('unsupported_format');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.contain('not a GLB');
-    expect(el.matches(':state(error)')).to.equal(true);
+    // The family's word for it (README "The family's words"), and no other.
+    expect(el.matches(':state(failed)')).to.equal(true);
+    expect(el.matches(':state(error)')).to.equal(false);
     const missing = await viewer('/__assets/none.glb');
     expect((missing.event as ViewerFailedEvent).detail.code).to.equal('http_404');
   });

@@ -93,6 +93,9 @@ describe('<splat-viewer>', function () {
     expect((cut.event as ViewerFailedEvent).detail.message).to.match(/cut short/);
     await cut.el.updateComplete;
     expect(cut.el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.match(/cut short/);
+    // The family's word for it (README "The family's words"), and no other.
+    expect(cut.el.matches(':state(failed)')).to.equal(true);
+    expect(cut.el.matches(':state(error)')).to.equal(false);
   });
 
   it('runs one load at a time: a new src replaces the one in progress', async () => {

@@ -34,7 +34,7 @@ let rendererModule: Promise<typeof import('./glb-renderer.js')> | undefined;
  *
  * @cssstate loading - A file is downloading or being decoded.
  * @cssstate loaded - The model is shown.
- * @cssstate error - The model could not be shown.
+ * @cssstate failed - The model could not be shown.
  */
 export class GlbViewer extends ViewerElement {
   static override styles = viewerStyles;

@@ -224,7 +224,7 @@ export abstract class ViewerElement extends MkElement {
               err instanceof Error && /webgl/i.test(err.message) ? 'webgl_unavailable' : 'corrupt_file',
               viewerMessages.cannotShow(reasonOf(err)),
             );
-      this.status = 'error';
+      this.status = 'failed';
       this.errorMessage = e.message;
       this.errorCode = e.code;
       this.dispatchEvent(new ViewerFailedEvent({ code: e.code, message: e.message, src }));
@@ -282,7 +282,7 @@ export abstract class ViewerElement extends MkElement {
           </div>`
           : nothing
       }
-      ${this.status === 'error' ? html`<div part="error" class="error" role="alert">${errorText(t, this.errorCode, this.errorMessage, !!this.strings)}</div>` : nothing}
+      ${this.status === 'failed' ? html`<div part="error" class="error" role="alert">${errorText(t, this.errorCode, this.errorMessage, !!this.strings)}</div>` : nothing}
       ${this.status === 'loaded' && this.thinned ? html`<div part="notice" class="notice" role="status">${t.term('vwThinned', this.thinned)}</div>` : nothing}
       ${
         this.status === 'loading' && this.streamed

@@ -1,12 +1,13 @@
 /**
  * What a viewer says and marks outside its canvas: the hint until the first frame (or the poster),
- * the error in the element's language, and the custom states (`:state(loading|loaded|error)`).
+ * the error in the element's language, and the custom states (`:state(loading|loaded|failed)`: the
+ * family's words, README "The family's words").
  */
 import { html } from 'lit';
 import type { LocalizeController } from '../../internal/localize.js';
 import type { ViewerStrings } from './viewer-strings.js';
 
-export type ViewerStatus = 'idle' | 'loading' | 'loaded' | 'error';
+export type ViewerStatus = 'idle' | 'loading' | 'loaded' | 'failed';
 
 /**
  * The error's words: English keeps the detailed `message`; other languages, or a page that set
@@ -42,7 +43,7 @@ export function renderHint(t: LocalizeController<ViewerStrings>, kind: 'model' |
 
 /** Sets the custom state of `status` on the element and clears the others. */
 export function setViewerStates(internals: ElementInternals, status: ViewerStatus): void {
-  for (const s of ['loading', 'loaded', 'error'] as const) {
+  for (const s of ['loading', 'loaded', 'failed'] as const) {
     try {
       if (s === status) internals.states.add(s);
       else internals.states.delete(s);

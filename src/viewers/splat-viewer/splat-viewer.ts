@@ -33,7 +33,7 @@ let rendererModule: Promise<typeof import('./splat-renderer.js')> | undefined;
  *
  * @cssstate loading - A file is downloading or being decoded.
  * @cssstate loaded - The scene is shown.
- * @cssstate error - The scene could not be shown.
+ * @cssstate failed - The scene could not be shown.
  */
 export class SplatViewer extends ViewerElement {
   static override styles = viewerStyles;
