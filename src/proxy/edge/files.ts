@@ -117,12 +117,29 @@ export async function serveFile(
 }
 
 /**
- * Whether the proxy may fetch a file from `url`: only the upstream's origin or a provider's named in
- * `downloadOrigins`, so a link (or a ticket forged with a stolen secret) naming any other host
- * reaches no internal service.
+ * The one check of a link the proxy fetches a job's file from (a download, a ticket, a keep): the
+ * link resolved against the upstream, http(s) only, on the upstream's origin or a provider's named
+ * in `downloadOrigins`, so a link (or a ticket forged with a stolen secret) naming any other host
+ * reaches no internal service. Anything else ends in `refused()`, the caller's refusal in its own
+ * words; a link on another host is logged (`notDone`: what did not happen), since it may be the
+ * provider's storage the site has not named yet.
  */
-export function isDownloadOrigin(ctx: Ctx, url: URL): boolean {
-  return url.origin === ctx.upstream.base.origin || ctx.settings.downloadOrigins.has(url.origin);
+export function downloadTarget(ctx: Ctx, link: string, refused: () => never, notDone = 'nothing was fetched'): URL {
+  let resolved: URL;
+  try {
+    resolved = new URL(link, ctx.upstream.base);
+  } catch {
+    refused();
+  }
+  if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:') refused();
+  if (resolved.origin !== ctx.upstream.base.origin && !ctx.settings.downloadOrigins.has(resolved.origin)) {
+    ctx.log(
+      'warn',
+      `a file link names ${resolved.origin}, which is neither the upstream's origin nor in downloadOrigins; ${notDone}. If it is your provider's storage, add it to downloadOrigins.`,
+    );
+    refused();
+  }
+  return resolved;
 }
 
 async function streamFile(
@@ -133,16 +150,7 @@ async function streamFile(
   attachment: boolean,
   headers: Record<string, string>,
 ): Promise<Response> {
-  const resolved = new URL(target, ctx.upstream.base);
-  if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:')
-    refuse('not_found', 'This file is not available.');
-  if (!isDownloadOrigin(ctx, resolved)) {
-    ctx.log(
-      'warn',
-      `a download link names ${resolved.origin}, which is neither the upstream's origin nor in downloadOrigins; nothing was fetched. If it is your provider's storage, add it to downloadOrigins.`,
-    );
-    refuse('not_found', 'This file is not available.');
-  }
+  const resolved = downloadTarget(ctx, target, () => refuse('not_found', 'This file is not available.'));
   const range = request.headers.get('range');
   const upstreamHeaders: Record<string, string> = {};
   if (range && /^bytes=\d*-\d*$/.test(range)) upstreamHeaders['range'] = range;

@@ -4,23 +4,19 @@
  * cannot point the proxy anywhere else. Every refusal says that nothing was kept.
  */
 import type { Ctx } from '../context.js';
-import { isDownloadOrigin } from '../edge/files.js';
+import { downloadTarget } from '../edge/files.js';
 import { refuse } from '../edge/respond.js';
 import { UpstreamFailure } from '../edge/upstream.js';
 
 /** The file at `link`, streaming, or a refusal in words. */
 export async function fetchFresh(ctx: Ctx, link: string): Promise<Response> {
   const { upstream, settings } = ctx;
-  const resolved = new URL(link, upstream.base);
-  if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:')
-    refuse('upstream_error', 'The media service gave a link that cannot be fetched, so nothing was kept.');
-  if (!isDownloadOrigin(ctx, resolved)) {
-    ctx.log(
-      'warn',
-      `a result link names ${resolved.origin}, which is neither the upstream's origin nor in downloadOrigins; nothing was fetched or kept. If it is your provider's storage, add it to downloadOrigins.`,
-    );
-    refuse('upstream_error', 'The media service gave a link that cannot be fetched, so nothing was kept.');
-  }
+  const resolved = downloadTarget(
+    ctx,
+    link,
+    () => refuse('upstream_error', 'The media service gave a link that cannot be fetched, so nothing was kept.'),
+    'nothing was fetched or kept',
+  );
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DOMException('upstream timeout', 'TimeoutError')),
