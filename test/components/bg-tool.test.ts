@@ -8,6 +8,7 @@ import { charges, fault, photo, requestsTo, until } from '../fixtures/browser.js
 import { assetLibrary, apiRequests } from '../fixtures/asset-library.js';
 import { phonePhoto, type PhonePhoto } from '../fixtures/phone-photo-files.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
+import { runImageElementTests } from './shared/image-element-contract.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-bg';
@@ -410,27 +411,6 @@ describe('<bg-tool>: slider, language, keyboard, accessibility', function () {
     expect(q(el, '[part~="primary-button"]')!.textContent).to.contain('Hintergrund entfernen (1 Credit)');
   });
 
-  it('goes from a pasted image to a downloaded result by keyboard alone', async () => {
-    const el = await mount();
-    q(el, '[part~="choose-button"]')!.focus();
-    const data = new DataTransfer();
-    data.items.add(await image());
-    q(el, '[part~="choose-button"]')!.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true }),
-    );
-    await until(() => el.status === 'ready', 10_000, 'ready');
-    await until(() => cut(el).activeElement === q(el, '[part~="primary-button"]'), 2_000, 'focus on run');
-    await sendKeys({ press: 'Enter' });
-    await done(el);
-    await until(() => cut(el).activeElement?.classList.contains('result-title'), 3_000, 'focus on the result');
-    await sendKeys({ press: 'Tab' });
-    expect(cut(el).activeElement?.getAttribute('role')).to.equal('slider');
-    await sendKeys({ press: 'End' });
-    expect(cut(el).activeElement?.getAttribute('aria-valuenow')).to.equal('100');
-    await sendKeys({ press: 'Tab' });
-    expect(cut(el).activeElement?.getAttribute('part')).to.equal('download');
-  });
-
   it('has no serious or critical axe violations in any state', async () => {
     const el = await mount();
     const check = async () => {
@@ -475,23 +455,6 @@ describe('<bg-tool>: phases', function () {
       performance.getEntriesByName('mediakit:bg-tool:process').length,
       'the cancelled run is not a timing',
     ).to.equal(measured);
-  });
-
-  it('moves focus only for a user working inside it: a result that lands while they are elsewhere leaves their focus', async () => {
-    const wrap = await fixture(
-      html`<div><input aria-label="elsewhere" /><bg-tool endpoint=${endpoint}></bg-tool></div>`,
-    );
-    const el = wrap.querySelector('bg-tool')!;
-    const other = wrap.querySelector('input')!;
-    await el.updateComplete;
-    other.focus();
-    await ready(el);
-    void el.start();
-    await done(el);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(el.status).to.equal('succeeded');
-    expect(document.activeElement).to.equal(other);
-    expect(cut(el).activeElement).to.equal(null);
   });
 
   it('disabled with a result: every button and field is off', async () => {
@@ -837,4 +800,19 @@ describe('<bg-tool>: photos as phones make them (made to fit before anything is 
       expect([detail.width, detail.height], name).to.deep.equal([800, 600]);
     }
   });
+});
+
+runImageElementTests({
+  tag: 'bg-tool',
+  endpoint,
+  attrs: 'keep="none"',
+  image: () => image(),
+  resultHeading: '.result-title',
+  afterHeading: (active) => expect(active?.getAttribute('role')).to.equal('slider'),
+  finish: async (_, active) => {
+    await sendKeys({ press: 'End' });
+    expect(active()?.getAttribute('aria-valuenow')).to.equal('100');
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.getAttribute('part')).to.equal('download');
+  },
 });

@@ -1,39 +1,32 @@
-import { html, nothing, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { COSTS, LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
+import { LIMITS, type ImageToolFormat, type ImageToolSize } from '../../api/index.js';
 import { SucceededEvent, type ImageSucceededDetail } from '../../events/outcome.js';
-import { CreditsController, renderCost } from '../shared/credits.js';
+import { CreditsController } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
-import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PhaseController } from '../shared/phase-controller.js';
 import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { RequestController, type SendContext } from '../shared/request-controller.js';
 import { ResultValueController } from '../shared/result-value.js';
-import { isSavedFileGone } from '../shared/saved-file.js';
 import { PHOTO_ACCEPT } from '../shared/photo-fit.js';
 import { photoFitStrings } from '../shared/photo-fit-strings.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
 import { bgToolStyles } from './bg-tool.styles.js';
-import type { CompareController } from './compare.js';
+import { BgCard } from './card.js';
 import { BgImage } from './image.js';
 import { hex6 } from './colour.js';
 import { BgOutcome, phaseOf, phaseSay, withoutUrl } from './outcome.js';
 import { removeBackground, resultFile, type BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
-import { focusFor, PHASES, type BgToolStatus, type BgView, type Strings } from './types.js';
+import { focusFor, PHASES, type BgToolStatus, type Strings } from './types.js';
 import { UrlField } from './url-field.js';
 import { files, place, toValue, VALUE, type BgToolValue } from './value.js';
-import { renderBody } from './views.js';
 
 export type { BgToolResult, BgToolStatus } from './types.js';
-
-// The picture, the comparison and the options: loaded when the browser is idle after connect, or
-// at once when an image or a result comes first.
-const loadViews = () => import('./image-views.js');
 export type { BgToolValue } from './value.js';
 
 /**
@@ -120,9 +113,6 @@ export class BgTool extends ProductElement<BgToolValue> {
     phase: () => this.status,
     spans: { process: ['sending'] },
   });
-  readonly #panel = new ErrorPanelController(this);
-  readonly #views = new LazyModuleController(this, loadViews);
-  #compare: CompareController | undefined;
   /** The original and its check (why it was refused; a request's failure is the outcome's). */
   readonly #image = new BgImage(this);
   /** The last result, until the image changes; why the last request failed; what the last copy said. */
@@ -141,12 +131,24 @@ export class BgTool extends ProductElement<BgToolValue> {
   readonly #intake = new FileIntakeController(this, {
     accept: PHOTO_ACCEPT,
     onFiles: ([file]) => {
-      this.#clear();
-      this.results.remove();
+      this.#startOver();
       void this.#image.check(file!);
     },
     enabled: () => !this.isDisabled && !this.#request.busy,
     pageWide: () => this.pasteGlobal,
+    capture: () => this.capture,
+  });
+  readonly #card = new BgCard(this, {
+    t: this.#t,
+    credits: this.#credits,
+    request: this.#request,
+    image: this.#image,
+    outcome: this.#outcome,
+    url: this.#url,
+    intake: this.#intake,
+    announce: this.announce,
+    results: () => this.results,
+    startOver: () => this.#startOver(),
   });
 
   /** Output size: `auto`, `preview` (at most 0.25 MP) or `full`. Default `auto`. */
@@ -160,6 +162,9 @@ export class BgTool extends ProductElement<BgToolValue> {
 
   /** Crop to the subject's bounding box. Default false. */
   @property({ type: Boolean }) crop = false;
+
+  /** Open the camera on phones (`environment` or `user`) instead of the file list. Default none. */
+  @property() capture: string | undefined;
 
   /** Overrides of single strings, in any language: `{ bgTitle: 'Product photo' }`. */
   declare strings: Partial<Strings> | undefined;
@@ -181,9 +186,7 @@ export class BgTool extends ProductElement<BgToolValue> {
   /** Also waits for the image views when an image or a result is shown before they loaded. */
   protected override async getUpdateComplete(): Promise<boolean> {
     const done = await super.getUpdateComplete();
-    if (this.#views.module || (!this.#image.source && !this.#outcome.result)) return done;
-    await this.#views.load().catch(() => undefined);
-    return super.getUpdateComplete();
+    return (await this.#card.settle()) ? super.getUpdateComplete() : done;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -205,8 +208,7 @@ export class BgTool extends ProductElement<BgToolValue> {
   selectUrl(url: string): void {
     const address = this.#url.check(url);
     if (address === undefined) return;
-    this.#clear();
-    this.results.remove();
+    this.#startOver();
     this.#image.useUrl(address);
   }
 
@@ -237,20 +239,6 @@ export class BgTool extends ProductElement<BgToolValue> {
     this.results.clear();
   }
 
-  // ---------------------------------------------------------------- form association
-
-  protected override formFile(): File | null {
-    return this.file;
-  }
-
-  protected requiredMessage(): string {
-    return this.#t.term('bgRequired');
-  }
-
-  protected resetValue(): void {
-    this.reset();
-  }
-
   // ---------------------------------------------------------------- internals
 
   /** The request; its outcome is in before the send ends, so `busy` never drops with neither (no `ready` between). */
@@ -278,77 +266,29 @@ export class BgTool extends ProductElement<BgToolValue> {
     this.#url.clear();
   }
 
-  // ---------------------------------------------------------------- rendering
+  /** The user starts over (another image, another address, "Use another image"): a result they had is removed (`change`). */
+  readonly #startOver = () => (this.#clear(), this.results.remove());
 
-  readonly #actions = {
-    start: () => void this.start(),
-    // The user starts over: a result they had is removed (`change`).
-    reset: () => (this.#clear(), this.results.remove()),
-    copy: () => void this.copy(),
-    choose: () => this.#intake.open(),
-    useUrl: () => this.selectUrl(this.#url.text),
-    setOptions: (options) => Object.assign(this, options),
-  } satisfies Partial<BgView>;
+  // ---------------------------------------------------------------- what the base asks for: the form's file and messages, field mode, the card
 
-  #view(views: typeof import('./image-views.js') | undefined): BgView {
-    return {
-      ...this.#actions,
-      t: this.#t,
-      image: this.#image,
-      intake: this.#intake,
-      // Read only by the image views, so made once they are in.
-      compare: (this.#compare ??= views && new views.CompareController(this))!,
-      panel: this.#panel,
-      size: this.size,
-      format: this.format,
-      bgColor: this.bgColor,
-      crop: this.crop,
-      colour: this._colour,
-      result: this.#outcome.result,
-      restoring: this.#outcome.restoring,
-      restore: this.#outcome.retry,
-      keepLine: this.results.render(this.#t),
-      error: this.#image.error ?? this.#outcome.error,
-      savedFacts: this.#savedFacts(),
-      waitSeconds: this.#request.waitSeconds,
-      busy: this.#request.busy,
-      disabled: this.isDisabled,
-      short: (this.#credits.remaining ?? Infinity) < COSTS.imageTool,
-      url: this.#url,
-      notice: this.#outcome.notice,
-      fileName: this.file?.name ?? 'image.png',
-      topUpHref: this.topUpHref || undefined,
-    };
+  protected override formFile(): File | null {
+    return this.file;
   }
 
-  /** What a value whose kept image is gone still says: its dimensions, format and charge. */
-  #savedFacts(): string | undefined {
-    const v = this.results.value;
-    if (!v || !isSavedFileGone(this.#outcome.error)) return undefined;
-    return `${this.#t.f.dims(v.width, v.height)} ${v.format.toUpperCase()} · ${this.#t.term('credits', { n: v.charged })}`;
+  protected requiredMessage(): string {
+    return this.#t.term('bgRequired');
+  }
+
+  protected resetValue(): void {
+    this.reset();
   }
 
   protected override fieldFacts(): FieldFacts {
-    const v = this.results.value;
-    return {
-      t: this.#t,
-      title: this.#t.term('bgTitle'),
-      detail: v ? `${this.#t.f.number(v.width)}×${this.#t.f.number(v.height)} ${v.format.toUpperCase()}` : undefined,
-      preview: v?.asset?.url,
-      busy: this.status === 'sending',
-    };
+    return this.#card.fieldFacts();
   }
 
   protected override renderCard() {
-    const t = this.#t;
-    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
-      <header class="head">
-        <h2 id="title">${t.term('bgTitle')}</h2>
-        ${this.#image.source ? renderCost(t, COSTS.imageTool, this.#credits.remaining, this.topUpHref || undefined) : nothing}
-      </header>
-      ${renderBody(this.#view(this.#views.module), this.#views.module)}
-      ${this.announce.render()}
-    </section>`;
+    return this.#card.render(this.isDisabled, this._colour);
   }
 }
 

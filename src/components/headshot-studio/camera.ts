@@ -2,8 +2,8 @@
  * The live camera of <headshot-studio>: opened only on a user gesture (getUserMedia), closed when
  * the photo is taken, the user closes it, or the element leaves the page. It draws the preview
  * with its framing guide and the capture and cancel buttons. Where there is no preview (no
- * mediaDevices, an insecure page) the element falls back to the phone camera through
- * `<input capture>`.
+ * mediaDevices, an insecure page) the photo intake (intake.ts) opens the phone camera through the
+ * file intake's `<input capture>` instead.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { createRef, ref } from 'lit/directives/ref.js';
@@ -26,13 +26,18 @@ export class CameraController implements ReactiveController {
   stream: MediaStream | undefined;
   #opening = 0;
   readonly #video = createRef<HTMLVideoElement>();
-  readonly #fallback = createRef<HTMLInputElement>();
   readonly #onOpen: (open: boolean) => void;
+  readonly #facing: () => 'user' | 'environment';
 
-  /** `onOpen`: after each update, whether the preview is open (the element's `:state(camera)`). */
-  constructor(host: Host, onOpen: (open: boolean) => void = () => undefined) {
+  /** `onOpen`: after each update, whether the preview is open (the element's `:state(camera)`); `facing`: which camera to ask for. */
+  constructor(
+    host: Host,
+    onOpen: (open: boolean) => void = () => undefined,
+    facing: () => 'user' | 'environment' = () => 'user',
+  ) {
     this.host = host;
     this.#onOpen = onOpen;
+    this.#facing = facing;
     host.addController(this);
   }
 
@@ -60,22 +65,21 @@ export class CameraController implements ReactiveController {
     return this.state === 'on' || this.state === 'starting';
   }
 
-  /** Opens the live camera (call from a click), else the phone camera picker; the focus goes to the capture button, or back to the camera button if refused. */
+  /** Opens the live camera (call from a click); the focus goes to the capture button, or back to the camera button if refused. */
   async show(): Promise<void> {
-    if (!CameraController.supported) return this.pick();
     await this.start();
     await this.host.updateComplete;
     focusFirst(this.host.renderRoot, this.state === 'on' ? '[part~="capture-button"]' : '[part~="camera-button"]');
   }
 
-  /** Opens the front camera (call from a click). Resolves once the preview runs or was refused. */
+  /** Opens the camera `facing` names (call from a click). Resolves once the preview runs or was refused. */
   async start(): Promise<void> {
     const attempt = ++this.#opening;
     this.state = 'starting';
     this.host.requestUpdate();
     try {
       const stream = await navigator.mediaDevices.getUserMedia({
-        video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 960 } },
+        video: { facingMode: this.#facing(), width: { ideal: 1280 }, height: { ideal: 960 } },
         audio: false,
       });
       if (attempt !== this.#opening) {
@@ -98,11 +102,6 @@ export class CameraController implements ReactiveController {
       this.state = 'off';
       this.host.requestUpdate();
     }
-  }
-
-  /** Opens the phone camera picker instead (where no live preview is possible). */
-  pick(): void {
-    this.#fallback.value?.click();
   }
 
   /** Takes the current frame and closes the camera; undefined when no preview runs. */
@@ -145,11 +144,5 @@ export class CameraController implements ReactiveController {
         <button type="button" class="secondary" ?disabled=${off} @click=${() => this.stop()}>${t.term('hsCameraCancel')}</button>
       </div>
     </div>`;
-  }
-
-  /** The hidden `<input capture>` of the fallback; `onFiles` gets what it took. */
-  renderFallback(onFiles: (files: File[]) => void) {
-    return html`<input ${ref(this.#fallback)} type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="user"
-      @change=${(e: Event) => onFiles([...((e.target as HTMLInputElement).files ?? [])])} />`;
   }
 }

@@ -14,13 +14,12 @@ import { slotsOf, type StudioView } from './types.js';
 /** No photo yet: the drop zone with the picker and camera buttons, or the live camera. */
 export function renderIntake(v: StudioView) {
   const { t, intake, camera } = v;
-  if (camera.open) return camera.render(t, () => void v.host.capture(), v.off);
+  if (camera.open) return camera.render(t, () => void v.host.takePhoto(), v.off);
   return html`<div part="drop-zone" class="drop ${intake.dragging ? 'dragging' : ''}">
     <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="9" r="4" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M4.5 20c1.2-3.6 4-5.5 7.5-5.5s6.3 1.9 7.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
     <div class="actions center">
       ${intake.render(t.term('hsChoose'), { describedBy: 'limits' })}
-      <button type="button" part="camera-button" class="secondary" ?disabled=${v.off} @click=${() => void v.host.openCamera()}>${t.term('hsCamera')}</button>
-      ${camera.renderFallback((files) => intake.offer(files, 'camera'))}
+      ${intake.renderCamera(t.term('hsCamera'), { onClick: () => void v.host.openCamera() })}
     </div>
     <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('dropHere')}</p>
     ${limitsLine(t.term('hsLimits', imageLimits(t.f)))}

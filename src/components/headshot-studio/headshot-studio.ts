@@ -2,15 +2,10 @@ import type { PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { FormValue } from '../../internal/form-associated.js';
 import type { Invalid } from '../../internal/form-validity.js';
-import { headshotCharge, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
-import { HeadshotChosenEvent } from '../../events/headshot-chosen.js';
-import { SucceededEvent, type HeadshotSlot, type HeadshotsSucceededDetail } from '../../events/outcome.js';
+import type { HeadshotStyle, VariantSlot } from '../../api/index.js';
+import type { HeadshotSlot } from '../../events/outcome.js';
 import { CreditsController } from '../shared/credits.js';
-import { FileIntakeController } from '../shared/file-intake.js';
-import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
-import { PhaseController } from '../shared/phase-controller.js';
-import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { RequestController } from '../shared/request-controller.js';
 import { ResultValueController } from '../shared/result-value.js';
@@ -19,21 +14,16 @@ import { sharedStrings } from '../shared/strings.js';
 import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
 import { HeadshotBatch } from './batch.js';
-import { CameraController } from './camera.js';
+import { StudioCard } from './card.js';
 import { headshotStyles } from './headshot-studio.styles.js';
-import { HeadshotPhoto } from './photo.js';
-import { PHOTO_ACCEPT } from '../shared/photo-fit.js';
-import { renderStudio } from './studio-view.js';
+import { PhotoIntake } from './intake.js';
 import { headshotStrings } from './strings.js';
-import { deriveStatus, focusAfter, PHASES, sayFor, slotsOf, variantsConverter } from './types.js';
+import { slotsOf, variantsConverter } from './types.js';
 import type { HeadshotStatus, Strings } from './types.js';
-import { check, commit, type HeadshotValue } from './value.js';
+import { answered, check, commitChoice, type HeadshotValue } from './value.js';
 
 export type { HeadshotStatus } from './types.js';
 export type { HeadshotValue, HeadshotVariantValue } from './value.js';
-
-// The results grid: loaded when the browser is idle after connect, or at once when a batch comes first.
-const loadResults = () => import('./results-view.js');
 
 /**
  * @summary Professional headshots from one selfie: photo by picker, drop, paste or live camera, checks before spending, four styles, a 2x2 result grid with per-slot retry, downloads, and the batch with the chosen headshot as a value a site can save and re-open.
@@ -114,20 +104,10 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   readonly #t = new LocalizeController<Strings>(this, sharedStrings, photoFitStrings, headshotStrings);
   readonly #credits = new CreditsController(this, () => this.mediaClient());
   readonly #request = new RequestController(this);
-  readonly #grid = new LazyModuleController(this, loadResults);
-  readonly #camera = new CameraController(this, (open) => this.setState('camera', open));
-  /** The selfie and its checks (why it was refused; a batch's failure is the batch's). */
-  readonly #photo = new HeadshotPhoto(this);
   readonly #batch = new HeadshotBatch(this, {
     request: this.#request,
     client: () => this.mediaClient(),
-    onAnswer: (a) => {
-      const detail: HeadshotsSucceededDetail = { ...a, headshots: this.#batch.headshots };
-      this.dispatchEvent(new SucceededEvent(detail));
-      // A batch with a headshot in it, or a retried slot that came back made: a result to commit.
-      if (this.#batch.results.some((r) => a.slots.includes(r.slot) && r.status === 'succeeded'))
-        commit(this, this.results, this.#batch);
-    },
+    onAnswer: (a) => answered(this, this.results, this.#batch, a),
   });
   protected readonly results = new ResultValueController<HeadshotValue>(this, {
     kind: 'headshot',
@@ -139,31 +119,27 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
       if (value) this.#batch.restore(value);
     },
   });
-  readonly #phase = new PhaseController<HeadshotStatus>(this, {
-    phases: PHASES,
-    derive: () => deriveStatus(this.#photo, this.#batch),
-    states: (names, now) => this.setPhase(names, now),
-    announcer: this.announce,
-    say: (now, before) => sayFor(this.#t, now, before, slotsOf(this.variants).length, this.#batch),
-    focus: (now, before) => focusAfter(now, before, this.#batch.retried),
-  });
-  // User Timing `process`: the generation request (the photo goes with it), a batch or one slot's retry (README "Performance timings").
-  readonly #timings = new PhaseTimingsController(this, {
-    tag: 'headshot-studio',
-    phase: () => this.status,
-    spans: { process: ['sending'] },
-  });
-  readonly #panel = new ErrorPanelController(this);
-  readonly #intake = new FileIntakeController(this, {
-    accept: PHOTO_ACCEPT,
-    onFiles: ([file]) => {
-      // Dropped, pasted or picked: the user is working here (focus may follow the phases) unless focus is elsewhere on the page.
-      this.#phase.engage();
-      this.#startOver(false);
-      void this.#photo.check(file!);
-    },
+  /** The selfie, and every way it comes in. */
+  readonly #in = new PhotoIntake(this, {
+    // Dropped, pasted, picked or taken: the user is working here (focus may follow the phases) unless focus is elsewhere on the page.
+    onPhoto: () => (this.#card.engage(), this.#startOver(false)),
     enabled: () => !this.isDisabled && !this.#batch.working,
     pageWide: () => this.pasteGlobal,
+    capture: () => this.capture,
+    onCameraOpen: (open) => this.setState('camera', open),
+    onTaken: () => this.announce.say(this.#t.term('hsCaptured')),
+  });
+  readonly #card = new StudioCard(this, {
+    t: this.#t,
+    credits: this.#credits,
+    request: this.#request,
+    photo: this.#in.photo,
+    batch: this.#batch,
+    intake: this.#in,
+    announce: this.announce,
+    results: () => this.results,
+    setPhase: (names, now) => this.setPhase(names, now),
+    startOver: (keepPhoto) => this.#startOver(keepPhoto),
   });
 
   /** The style to make: `corporate`, `business-casual`, `bewerbung` or `creative`. Default `corporate`. */
@@ -172,12 +148,15 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   /** Which slots to make, as "0,1,2,3" in the attribute. Default all four. */
   @property({ converter: variantsConverter }) variants: VariantSlot[] = [0, 1, 2, 3];
 
+  /** Open the camera on phones (`environment` or `user`) instead of the file list; the camera button's live preview (and its phone-camera fallback) uses this one too (else `user`). Default none. */
+  @property() capture: string | undefined;
+
   /** Overrides of single strings, in any language: `{ hsTitle: 'Your profile photo' }`. */
   declare strings: Partial<Strings> | undefined;
 
   /** Where the element is: `idle`, `ready`, `sending`, `succeeded`, `partial`, `failed`. */
   get status(): HeadshotStatus {
-    return this.#phase.phase;
+    return this.#card.phase;
   }
 
   /** The slots of the current batch: status, PNG blob and size, or the failure message. */
@@ -199,27 +178,24 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   /** Takes a photo as if the user had chosen it (fires `mk-file-selected`, then checks it). */
   selectFile(file: File): void {
-    this.#intake.offer([file], 'property');
+    this.#in.files.offer([file], 'property');
   }
 
-  /** Opens the live camera (call from a user gesture); where there is none, the phone camera picker. */
+  /** Opens the live camera (call from a user gesture); where there is none, the phone's camera (`capture`, else `user`). */
   async openCamera(): Promise<void> {
-    await this.#camera.show();
+    await this.#in.openCamera();
   }
 
-  /** Takes the photo from the live camera and checks it. */
-  async capture(): Promise<void> {
-    const file = await this.#camera.take();
-    if (!file) return;
-    this.announce.say(this.#t.term('hsCaptured'));
-    this.#intake.offer([file], 'camera');
+  /** Takes the photo from the live camera: offered like a chosen file (`mk-file-selected`, source `camera`), then checked. */
+  async takePhoto(): Promise<void> {
+    await this.#in.takePhoto();
   }
 
   /** Makes the chosen slots in the chosen style (what the generate button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
   async start(): Promise<void> {
     const slots = slotsOf(this.variants);
-    const file = this.#photo.file;
-    if (!file || this.#photo.checking || this.#batch.working || this.isDisabled || !slots.length) return;
+    const file = this.#in.photo.file;
+    if (!file || this.#in.photo.checking || this.#batch.working || this.isDisabled || !slots.length) return;
     await this.#batch.make(file, this.headshotStyle, slots);
   }
 
@@ -230,7 +206,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   /** Makes one failed slot again (`variants: [slot]`), charged only if it succeeds. Needs the selfie: not on a restored value until a new photo is chosen. */
   async retry(slot: VariantSlot): Promise<void> {
-    const file = this.#photo.file;
+    const file = this.#in.photo.file;
     if (file && !this.isDisabled) await this.#batch.retry(file, slot);
   }
 
@@ -238,8 +214,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   choose(slot: VariantSlot): void {
     if (!this.#batch.choose(slot)) return;
     this.announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
-    commit(this, this.results, this.#batch, true);
-    void this.#batch.chosenDetail().then((detail) => detail && this.dispatchEvent(new HeadshotChosenEvent(detail)));
+    commitChoice(this, this.results, this.#batch);
   }
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */
@@ -281,11 +256,10 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   /** Drops the photo, the results, the camera and what runs, without events (the value is left as it is). */
   #stop(): void {
-    // A cancelled phase is not a timing: the site's monitoring never sees it.
-    this.#timings.clear();
-    this.#camera.stop();
+    this.#card.clearTimings();
+    this.#in.camera.stop();
     this.#batch.clear();
-    this.#photo.clear();
+    this.#in.photo.clear();
   }
 
   /** The user starts over ("Use another photo", another photo, "Change style or versions"): the result is gone. */
@@ -299,54 +273,21 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   /** Field mode's dialog closed: the camera goes off (its light would stay on with nothing shown). */
   protected override fieldClosed(): void {
-    this.#camera.stop();
+    this.#in.camera.stop();
   }
 
   protected override fieldFacts(): FieldFacts {
-    const v = this.results.value;
-    const shown = v?.variants.find((x) => x.slot === v.chosen && x.asset) ?? v?.variants.find((x) => x.asset);
-    return {
-      t: this.#t,
-      title: this.#t.term('hsTitle'),
-      detail: v
-        ? `${this.#t.term(`hsStyle_${v.style}`)}${v.chosen !== null ? ` · ${this.#t.term('hsChosen')}` : ''}`
-        : undefined,
-      preview: (shown?.asset ?? v?.asset)?.url,
-      // A batch with no headshot chosen yet has no `asset`, but its variants are kept.
-      kept: v ? v.variants.some((x) => x.asset) : undefined,
-      busy: this.status === 'sending',
-    };
+    return this.#card.fieldFacts();
   }
 
   /** Also waits for the results grid when a batch is shown before it loaded. */
   protected override async getUpdateComplete(): Promise<boolean> {
     const done = await super.getUpdateComplete();
-    if (this.#grid.module || !this.#batch.results.length) return done;
-    await this.#grid.load().catch(() => undefined);
-    return super.getUpdateComplete();
+    return (await this.#card.settle()) ? super.getUpdateComplete() : done;
   }
 
   protected override renderCard() {
-    const slots = slotsOf(this.variants);
-    return renderStudio(this.#grid.module, {
-      t: this.#t,
-      host: this,
-      status: this.status,
-      off: this.isDisabled,
-      photo: this.#photo,
-      batch: this.#batch,
-      camera: this.#camera,
-      intake: this.#intake,
-      slots,
-      cost: headshotCharge(slots.length),
-      remaining: this.#credits.remaining,
-      keep: this.results.render(this.#t),
-      startOver: (keepPhoto) => this.#startOver(keepPhoto),
-      topUpHref: this.topUpHref || undefined,
-      waitSeconds: this.#request.waitSeconds,
-      announcer: this.announce.render(),
-      panel: (error, options) => this.#panel.render(this.#t, error, options),
-    });
+    return this.#card.render(this.isDisabled);
   }
 }
 

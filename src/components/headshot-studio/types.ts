@@ -86,7 +86,7 @@ export interface StudioHost {
   headshotStyle: HeadshotStyle;
   variants: VariantSlot[];
   openCamera(): Promise<void>;
-  capture(): Promise<void>;
+  takePhoto(): Promise<void>;
   start(): Promise<void>;
   retry(slot: VariantSlot): Promise<void>;
   choose(slot: VariantSlot): void;

@@ -6,9 +6,14 @@
  * Built here from the batch, checked here when a site sets it.
  */
 import { LIMITS } from '../../api/index.js';
+import { HeadshotChosenEvent } from '../../events/headshot-chosen.js';
+import { SucceededEvent, type HeadshotsSucceededDetail } from '../../events/outcome.js';
+import type { FieldFacts } from '../shared/field.js';
+import type { LocalizeController } from '../shared/localize.js';
 import type { KeepFile, ResultAsset, ResultValueController } from '../shared/result-value.js';
 import { checkAsset } from '../shared/result-value.js';
-import type { HeadshotBatch, SlotView } from './batch.js';
+import type { BatchAnswer, HeadshotBatch, SlotView } from './batch.js';
+import type { Strings } from './types.js';
 import type { HeadshotValue, HeadshotVariantValue } from './value-shape.js';
 
 export type { HeadshotValue, HeadshotVariantValue } from './value-shape.js';
@@ -130,4 +135,40 @@ export function commit(
     queueMicrotask(() => commit(host, results, batch, true));
   };
   host.addEventListener('change', after, { once: true });
+}
+
+/** A batch (or one retried slot) answered: `mk-succeeded` with every slot; a headshot in it that came back made is a result to commit. */
+export function answered(
+  host: EventTarget,
+  results: ResultValueController<HeadshotValue>,
+  batch: HeadshotBatch,
+  a: BatchAnswer,
+): void {
+  const detail: HeadshotsSucceededDetail = { ...a, headshots: batch.headshots };
+  host.dispatchEvent(new SucceededEvent(detail));
+  if (batch.results.some((r) => a.slots.includes(r.slot) && r.status === 'succeeded')) commit(host, results, batch);
+}
+
+/** The user chose a headshot (`batch.choose` took it): the value's `chosen` and `file` (`input`, `change`), then `mk-headshot-chosen`. */
+export function commitChoice(
+  host: EventTarget,
+  results: ResultValueController<HeadshotValue>,
+  batch: HeadshotBatch,
+): void {
+  commit(host, results, batch, true);
+  void batch.chosenDetail().then((detail) => detail && host.dispatchEvent(new HeadshotChosenEvent(detail)));
+}
+
+/** What field mode shows of a value: its style, whether one is chosen, and the chosen (else the first kept) headshot. */
+export function fieldFactsOf(t: LocalizeController<Strings>, v: HeadshotValue | null, busy: boolean): FieldFacts {
+  const shown = v?.variants.find((x) => x.slot === v.chosen && x.asset) ?? v?.variants.find((x) => x.asset);
+  return {
+    t,
+    title: t.term('hsTitle'),
+    detail: v ? `${t.term(`hsStyle_${v.style}`)}${v.chosen !== null ? ` · ${t.term('hsChosen')}` : ''}` : undefined,
+    preview: (shown?.asset ?? v?.asset)?.url,
+    // A batch with no headshot chosen yet has no `asset`, but its variants are kept.
+    kept: v ? v.variants.some((x) => x.asset) : undefined,
+    busy,
+  };
 }

@@ -43,7 +43,7 @@ function renderTab(v: FormView, m: Mode, label: string) {
 
 function renderPhotos(v: FormView) {
   const { t } = v;
-  return html`${v.photos.renderIntake(v.disabled)}
+  return html`${v.photos.renderIntake()}
     ${v.photos.render(v.disabled)}
     <label class="toggle"><input type="checkbox" .checked=${v.removeBackground} ?disabled=${v.disabled} @change=${(e: Event) => void v.set({ removeBackground: (e.target as HTMLInputElement).checked })} aria-describedby="rb-hint" />
       <span>${t.term('mgRemoveBackground')} <span class="muted" id="rb-hint">${t.term('mgRemoveBackgroundHint')}</span></span></label>

@@ -1,12 +1,10 @@
-import { html, nothing, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS, type ModelQuality } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
-import { CreditsController, renderCost } from '../shared/credits.js';
+import { CreditsController } from '../shared/credits.js';
 import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
-import { PhaseController } from '../shared/phase-controller.js';
-import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
 import { ResultValueController } from '../shared/result-value.js';
 import { photoFitStrings } from '../shared/photo-fit-strings.js';
@@ -16,20 +14,11 @@ import type { FieldFacts } from '../shared/field.js';
 import { ModelJobsController } from './jobs.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
 import { PhotoListController } from './photo-list.js';
-import { promptLeft, promptReady, requestFor } from './request.js';
+import { promptLeft, requestFor } from './request.js';
 import { modelGeneratorStrings } from './strings.js';
 import { check, type ModelValue } from './value.js';
-import { renderBody } from './views.js';
-import {
-  focusAfter,
-  PHASES,
-  SAY,
-  SPANS,
-  type FormView,
-  type ModelGeneratorMode,
-  type ModelGeneratorStatus,
-  type Strings,
-} from './types.js';
+import { renderCard } from './views.js';
+import type { FormView, ModelGeneratorMode, ModelGeneratorStatus, Strings } from './types.js';
 
 export type { ModelGeneratorMode, ModelGeneratorStatus } from './types.js';
 export type { ModelValue } from './value.js';
@@ -142,6 +131,9 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   /** Notify (and mark the tab title) when a job ends while the page is hidden; permission is asked on the first start. Default false. */
   @property({ type: Boolean }) notify = false;
 
+  /** Open the camera on phones (`environment` or `user`) instead of the file list; the camera button on touch devices opens this one too (else `environment`). Default none. */
+  @property() capture: string | undefined;
+
   /** Overrides of single strings, in any language: `{ mgTitle: 'Make your product in 3D' }`. */
   declare strings: Partial<Strings> | undefined;
 
@@ -158,6 +150,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     onError: (err) => (this._error = err),
     enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#run.showing,
     pageWide: () => this.pasteGlobal,
+    capture: () => this.capture,
   });
   protected readonly results = new ResultValueController<ModelValue>(this, {
     kind: 'model',
@@ -172,29 +165,9 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     photos: this.#photos,
     results: this.results,
     client: () => this.mediaClient(),
-    running: () => this.status === 'queued' || this.status === 'processing',
-    onFail: (err, cancelled) => (cancelled ? (this._notice = this.#t.term('mgCancelled')) : (this._error = err)),
-    onShow: () => {
-      this.#timings.clear();
-      this._error = undefined;
-      this._notice = '';
-    },
-  });
-  readonly #phase = new PhaseController<ModelGeneratorStatus>(this, {
-    phases: PHASES,
-    derive: () => this.#run.phase(this.mode === 'prompt' ? promptReady(this.prompt) : this.#photos.ready),
     states: (names, now) => this.setPhase(names, now),
-    announcer: this.announce,
-    say: (now) => (now in SAY ? this.#t.term(SAY[now as keyof typeof SAY]) : undefined),
-    focus: focusAfter,
-    freeFocus: true,
-  });
-  // User Timing: validate, upload, queue, process, first-frame (README "Performance timings").
-  readonly #timings = new PhaseTimingsController(this, {
-    tag: 'model-generator',
-    phase: () => this.status,
-    spans: { validate: () => this.#photos.blocker() === 'checking', ...SPANS },
-    endOn: { 'first-frame': 'mk-viewer-loaded' },
+    onFail: (err, cancelled) => (cancelled ? (this._notice = this.#t.term('mgCancelled')) : (this._error = err)),
+    onShow: () => ((this._error = undefined), (this._notice = '')),
   });
   readonly #panel = new ErrorPanelController(this);
   // The job shown (progress, result, failure): loaded when the browser is idle after connect, or at once when a job comes first.
@@ -203,7 +176,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
 
   /** Where the element is: `idle`, `ready`, `sending`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */
   get status(): ModelGeneratorStatus {
-    return this.#phase.phase;
+    return this.#run.phases.phase;
   }
 
   /** The job as last seen (status, progress, seed, output with model URL and stats), or undefined. */
@@ -254,10 +227,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
 
   /** Cancels sending (costs nothing). A job already created goes on and stays in the list. */
   cancel(): void {
-    if (!this.#run.request.busy) return;
-    // A cancelled phase is not a timing: the site's monitoring never sees it.
-    this.#timings.clear();
-    this.#run.request.cancel();
+    this.#run.cancel();
   }
 
   /** Back to the start: forgets photos, description, the value and the job shown (which goes on, and stays in the list). No event. */
@@ -294,18 +264,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   };
 
   protected override fieldFacts(): FieldFacts {
-    const v = this.results.value;
-    return {
-      t: this.#t,
-      title: this.#t.term('mgTitle'),
-      detail: v ? v.prompt || this.#t.term('mgModelFromPhotos', { count: v.images ?? 1 }) : undefined,
-      preview: v?.poster?.url,
-      icon: 'model',
-      busy: ['sending', 'resending', 'queued', 'processing'].includes(this.status),
-      failed: this.status === 'failed',
-      jobError: this.#run.record?.error?.code,
-      error: this._error ?? this.#run.result.error,
-    };
+    return this.#run.fieldFacts(this._error);
   }
 
   /** Also waits for the job view when a job is shown before it loaded. */
@@ -318,33 +277,26 @@ export class ModelGenerator extends ProductElement<ModelValue> {
 
   protected override renderCard() {
     const t = this.#t;
-    const topUpHref = this.topUpHref || undefined;
     const { mode, prompt, quality, seed, removeBackground } = this;
-    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
-      <header class="head">
-        <h2 id="title">${t.term('mgTitle')}</h2>
-        ${this.#run.showing ? nothing : renderCost(t, COSTS.modelJob, this.#credits.remaining, topUpHref)}
-      </header>
-      ${renderBody(
-        {
-          ...this.#actions,
-          t,
-          input: { mode, prompt, quality, seed, removeBackground },
-          topUpHref,
-          disabled: this.isDisabled,
-          status: this.status,
-          credits: this.#credits.remaining,
-          error: this._error,
-          notice: this._notice,
-          panel: this.#panel,
-          keep: this.results.render(t),
-          photos: this.#photos,
-          run: this.#run,
-        },
-        this.#jobView.module,
-      )}
-      ${this.announce.render()}
-    </section>`;
+    return renderCard(
+      {
+        ...this.#actions,
+        t,
+        input: { mode, prompt, quality, seed, removeBackground },
+        topUpHref: this.topUpHref || undefined,
+        disabled: this.isDisabled,
+        status: this.status,
+        credits: this.#credits.remaining,
+        error: this._error,
+        notice: this._notice,
+        panel: this.#panel,
+        keep: this.results.render(t),
+        photos: this.#photos,
+        run: this.#run,
+        announce: this.announce,
+      },
+      this.#jobView.module,
+    );
   }
 }
 

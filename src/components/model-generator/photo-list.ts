@@ -1,7 +1,7 @@
 /**
  * `PhotoListController`: the photos of <model-generator>'s photo mode, their checks, order (the
  * move buttons, or dragging a thumbnail with a mouse, pen or finger), view labels, removal and
- * what was done to make each fit, their intake (picker, drop, paste: the shared FileIntakeController) and their part
+ * what was done to make each fit, their intake (picker, drop, paste, camera: the shared FileIntakeController) and their part
  * of the template. The host hears about every change (its Idempotency-Key belongs to one input)
  * and about refusals (its error panel).
  */
@@ -31,6 +31,8 @@ export interface PhotoListOptions {
   enabled(): boolean;
   /** Take pasted photos anywhere on the page (`paste-global`). */
   pageWide(): boolean;
+  /** The element's `capture`: the picker, and the camera button, open that camera. */
+  capture?(): string | undefined;
 }
 
 /** A thumbnail being dragged: where it was, where it would land, and how far the pointer went. */
@@ -62,6 +64,8 @@ export class PhotoListController implements ReactiveController {
       onFiles: (files) => this.add(files),
       enabled,
       pageWide,
+      capture: () => options.capture?.(),
+      camera: 'environment',
     });
   }
 
@@ -227,8 +231,8 @@ export class PhotoListController implements ReactiveController {
     });
   }
 
-  /** The drop zone with the picker (and, on touch devices, the camera); none once six photos are in. */
-  renderIntake(disabled = false) {
+  /** The drop zone with the picker (and, on touch devices, the camera button); none once six photos are in. */
+  renderIntake() {
     const { t } = this.#o;
     const intake = this.intake;
     const full = this.#photos.length >= maxImages;
@@ -237,12 +241,7 @@ export class PhotoListController implements ReactiveController {
       <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" d="M4 7.5A1.5 1.5 0 0 1 5.5 6h2l1.5-2h6l1.5 2h2A1.5 1.5 0 0 1 20 7.5v10a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z M12 16.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z"/></svg>
       <div class="row">
         ${full ? nothing : intake.render(t.term('mgChoosePhotos'), { describedBy: 'limits', primary: this.#photos.length === 0 })}
-        ${
-          touch && !full
-            ? html`<button type="button" part="camera-button" class="secondary" ?disabled=${disabled} @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${t.term('mgCamera')}</button>
-              <input type="file" hidden tabindex="-1" aria-hidden="true" accept="image/*" capture="environment" @change=${(e: Event) => intake.offer([...((e.target as HTMLInputElement).files ?? [])], 'camera')} />`
-            : nothing
-        }
+        ${touch && !full ? intake.renderCamera(t.term('mgCamera')) : nothing}
       </div>
       <p class="muted">${intake.dragging ? t.term('dropActive') : t.term('mgDropHere')}</p>
       ${limitsLine(t.term('mgPhotoLimits', imageLimits(t.f)))}

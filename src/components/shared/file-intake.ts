@@ -1,8 +1,11 @@
 /**
  * File intake for every element: a real `<button>` that opens an `<input type=file>` kept behind
  * it, drag and drop onto the element, paste while the element has focus (page-wide only when the
- * element opts in), `capture` for the camera on phones. Each file is offered to the host as a
- * cancelable `mk-file-selected` event first; a host's `preventDefault()` vetoes it.
+ * element opts in), and the phone's camera: the element's `capture` makes the picker open it, and a
+ * camera button (`renderCamera`) opens it beside the picker. Every file, a live camera's snapshot
+ * too (`offer(files, 'camera')`), takes one path: offered to the host as a cancelable
+ * `mk-file-selected` event first (a host's `preventDefault()` vetoes it), then to `onFiles`, where
+ * the element's checks, photo-fitting and errors are the same whatever the source.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { FileSelectedEvent, type FileSelectDetail } from '../../events/file-selected.js';
@@ -19,8 +22,10 @@ export interface FileIntakeOptions {
   enabled?: () => boolean;
   /** Paste anywhere on the page, not only while the element has focus. */
   pageWide?: () => boolean;
-  /** `user` or `environment`: open the camera on phones. */
+  /** The element's `capture` (`user` or `environment`): the picker opens the phone's camera instead of the file list. */
   capture?: () => string | undefined;
+  /** The camera a camera button opens when the element's `capture` names none. Default `environment`. */
+  camera?: 'user' | 'environment';
 }
 
 export class FileIntakeController implements ReactiveController {
@@ -56,8 +61,17 @@ export class FileIntakeController implements ReactiveController {
 
   /** Opens the file picker (on a user gesture). */
   open(): void {
+    this.#click('input[type="file"][data-intake]');
+  }
+
+  /** Opens the phone's camera (on a user gesture), through the input `renderCamera` draws. */
+  openCamera(): void {
+    this.#click('input[type="file"][data-intake-camera]');
+  }
+
+  #click(selector: string): void {
     const root = (this.host as Host & { renderRoot?: ParentNode }).renderRoot ?? this.host;
-    const input = root.querySelector<HTMLInputElement>('input[type="file"][data-intake]');
+    const input = root.querySelector<HTMLInputElement>(selector);
     if (!input) return;
     input.value = '';
     input.click();
@@ -81,10 +95,21 @@ export class FileIntakeController implements ReactiveController {
       </button>
       <input data-intake type="file" hidden tabindex="-1" aria-hidden="true" accept=${this.#o.accept}
         ?multiple=${this.#o.multiple ?? false} capture=${capture ?? nothing}
-        @change=${(e: Event) => {
-          const input = e.target as HTMLInputElement;
-          this.offer([...(input.files ?? [])], capture ? 'camera' : 'picker');
-        }} />`;
+        @change=${(e: Event) => this.#taken(e, capture ? 'camera' : 'picker')} />`;
+  }
+
+  /** A camera button (`part="camera-button"`) and its hidden `<input capture>`: the element's `capture`, else the `camera` option. `onClick` replaces what the button does (a live preview that falls back to `openCamera()`). */
+  renderCamera(label: string, options: { onClick?: () => void } = {}) {
+    const off = this.#o.enabled ? !this.#o.enabled() : false;
+    return html`<button type="button" part="camera-button" class="secondary" ?disabled=${off}
+        @click=${options.onClick ?? (() => this.openCamera())}>${label}</button>
+      <input data-intake-camera type="file" hidden tabindex="-1" aria-hidden="true" accept=${this.#o.accept}
+        ?multiple=${this.#o.multiple ?? false} capture=${this.#o.capture?.() ?? this.#o.camera ?? 'environment'}
+        @change=${(e: Event) => this.#taken(e, 'camera')} />`;
+  }
+
+  #taken(e: Event, source: FileSelectDetail['source']): void {
+    this.offer([...((e.target as HTMLInputElement).files ?? [])], source);
   }
 
   #hasFiles(e: DragEvent): boolean {

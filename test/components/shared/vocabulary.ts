@@ -185,17 +185,13 @@ export const VOCABULARY: readonly Word[] = [
   },
   { kind: 'method', word: 'reset()', meaning: 'back to the start, no event (as a form reset)', on: FOUR },
   { kind: 'method', word: 'refresh()', meaning: 'reads the number again', on: { 'credit-badge': 'yes' } },
-  // The camera: the attribute the file intake reads (the other elements reach a camera their own way, for now).
+  // The camera: one attribute the file intake reads; a camera button or a live preview hands what it takes to the same intake.
   {
     kind: 'attribute',
     word: 'capture',
-    meaning: "`environment` or `user`: the phone's camera instead of the file list",
-    on: {
-      'video-to-3d-uploader': 'yes',
-      'model-generator': 'not yet: a camera button with `capture="environment"`',
-      'headshot-studio': 'not yet: `openCamera()`, a live preview (else `capture="user"`)',
-      'bg-tool': 'not yet',
-    },
+    meaning:
+      "`environment` or `user`: the phone's camera instead of the file list (a camera button opens this one too); what any camera takes goes through the same intake and checks as a chosen file (`mk-file-selected`, source `camera`)",
+    on: FOUR,
   },
   // Behaviour every job element shares.
   {

@@ -1,0 +1,65 @@
+/**
+ * How a selfie comes into <headshot-studio>, one path for every way: the picker (the element's
+ * `capture` makes it the phone's camera), drop, paste, the live camera with its framing guide, and,
+ * where no live preview is possible, the phone's camera through the file intake's
+ * `<input capture>`. The live camera's snapshot is handed to the file intake like any chosen file:
+ * `mk-file-selected` (source `camera`; a veto refuses it), then the photo's checks, its fitting
+ * and its errors, the same as for a picked file.
+ */
+import type { ReactiveControllerHost } from 'lit';
+import { FileIntakeController, type FileIntakeOptions } from '../shared/file-intake.js';
+import { PHOTO_ACCEPT } from '../shared/photo-fit.js';
+import { CameraController } from './camera.js';
+import { HeadshotPhoto } from './photo.js';
+
+type Host = ReactiveControllerHost & HTMLElement & { readonly renderRoot: ParentNode };
+
+export interface PhotoIntakeOptions extends Pick<FileIntakeOptions, 'enabled' | 'pageWide' | 'capture'> {
+  /** A photo came in (dropped, pasted, picked or taken), before its check: the element starts over. */
+  onPhoto(): void;
+  /** After each update, whether the live preview is open (the element's `:state(camera)`). */
+  onCameraOpen(open: boolean): void;
+  /** A snapshot was taken and taken in (for the live region). */
+  onTaken(): void;
+}
+
+export class PhotoIntake {
+  /** The selfie and its checks (why it was refused; a batch's failure is the batch's). */
+  readonly photo: HeadshotPhoto;
+  /** The picker, drop, paste and the phone camera's `<input capture>`. */
+  readonly files: FileIntakeController;
+  /** The live preview. */
+  readonly camera: CameraController;
+  readonly #onTaken: () => void;
+
+  constructor(host: Host, options: PhotoIntakeOptions) {
+    const { onCameraOpen, onTaken, onPhoto, ...intake } = options;
+    this.photo = new HeadshotPhoto(host);
+    this.files = new FileIntakeController(host, {
+      ...intake,
+      accept: PHOTO_ACCEPT,
+      camera: 'user',
+      onFiles: ([file]) => {
+        onPhoto();
+        void this.photo.check(file!);
+      },
+    });
+    // The live camera looks the way `capture` says (a site that has someone else take the photo sets `environment`).
+    this.camera = new CameraController(host, onCameraOpen, () =>
+      options.capture?.() === 'environment' ? 'environment' : 'user',
+    );
+    this.#onTaken = onTaken;
+  }
+
+  /** Opens the live camera (call from a user gesture); where there is none, the phone's camera through the file intake. */
+  async openCamera(): Promise<void> {
+    if (CameraController.supported) await this.camera.show();
+    else this.files.openCamera();
+  }
+
+  /** Takes the live camera's frame and hands it to the file intake as a photo from the camera. */
+  async takePhoto(): Promise<void> {
+    const file = await this.camera.take();
+    if (file && this.files.offer([file], 'camera').length) this.#onTaken();
+  }
+}
