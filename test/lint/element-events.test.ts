@@ -80,10 +80,30 @@ export const Studio = () => <headshot-studio onmk-succeeded={(e) => console.log(
 `,
 };
 
+/**
+ * A page that only imports `define.js` (every tag), checked in a program of its own: in the one above
+ * the element entries' augmentations are already loaded by the other probes.
+ */
+const DEFINE_ONLY: Record<string, string> = {
+  'define-listener.ts': `
+import '../../src/define.js';
+document.querySelector('bg-tool')!.addEventListener('mk-succeeded', (e) => console.log(e.detail.blob.size));
+document.querySelector('video-to-3d-uploader')!.addEventListener('mk-succeeded', (e) => {
+  const id: string = e.detail.id;
+  console.log(id);
+});
+`,
+};
+
 /** Each probe's errors, as `line: message`. */
 const errors = new Map<string, string[]>();
 
 before(() => {
+  check(PROBES);
+  check(DEFINE_ONLY);
+});
+
+function check(probes: Record<string, string>): void {
   const config = ts.getParsedCommandLineOfConfigFile(
     join(root, 'tsconfig.json'),
     {},
@@ -92,7 +112,7 @@ before(() => {
       onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
     },
   )!;
-  const files = new Map(Object.entries(PROBES).map(([name, code]) => [join(dir, `.probe-${name}`), code]));
+  const files = new Map(Object.entries(probes).map(([name, code]) => [join(dir, `.probe-${name}`), code]));
   const options = { ...config.options, jsx: ts.JsxEmit.ReactJSX, noEmit: true };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
@@ -109,7 +129,7 @@ before(() => {
     );
     errors.set(file.slice(dir.length + '/.probe-'.length), found);
   }
-});
+}
 
 describe("element events: a listener on an element gets that element's detail", () => {
   it("<bg-tool>'s mk-succeeded has its image (blob, format, size) and mk-failed the reason, no optional field", () => {
@@ -141,6 +161,10 @@ describe("element events: a listener on an element gets that element's detail", 
     assert.deepEqual(errors.get('react-wrapper-blob.tsx'), [
       "2: Property 'blob' does not exist on type 'SceneSucceededDetail'.",
     ]);
+  });
+
+  it("a page that imports only define.js gets each element's detail too", () => {
+    assert.deepEqual(errors.get('define-listener.ts'), []);
   });
 
   it("the tags in React's JSX get each element's detail", () => {
