@@ -333,7 +333,10 @@ describe('<video-to-3d-uploader>: an upload cut by a reload is always sent again
       await tab.goto(address);
       const shown = await until('the element to say so', 20_000, () =>
         tab.evaluate(() =>
-          page.el?.status === 'failed' ? { errors: page.errors, statuses: page.statuses, job: page.el.job } : undefined,
+          // The error panel is a lazy module: it shows a moment after the status says failed.
+          page.el?.status === 'failed' && page.errors.length
+            ? { errors: page.errors, statuses: page.statuses, job: page.el.job }
+            : undefined,
         ),
       ).catch(async (err: Error) => {
         const now = await tab.evaluate(() => ({ statuses: page.statuses, errors: page.errors }));
