@@ -14,7 +14,7 @@ import type { FieldFacts } from '../shared/field.js';
 import { ModelJobsController } from './jobs.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
 import { PhotoListController } from './photo-list.js';
-import { promptLeft, requestFor } from './request.js';
+import { requestFor, sayLeft } from './request.js';
 import { modelGeneratorStrings } from './strings.js';
 import { check, type ModelValue } from './value.js';
 import { renderCard } from './views.js';
@@ -158,7 +158,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     check,
     show: (value) => this.#run.stop(value),
   });
-  // The job shown and sending one: JobController, RequestController, JobHistoryController, the model and its turntable.
+  // The job flow (send, adopt, resume, history, the value), the model shown and its turntable, the phases.
   readonly #run: ModelJobsController = new ModelJobsController(this, {
     t: this.#t,
     announce: this.announce,
@@ -199,13 +199,10 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     // Another input is another request: the next send gets a new Idempotency-Key.
     if ((['prompt', 'mode', 'quality', 'seed', 'removeBackground'] as const).some((k) => changed.has(k)))
       this.#run.request.forget();
-    // The counter is announced once near the limit and once over it, not on every key.
-    const { left, milestone } = promptLeft(this.prompt);
-    if (milestone && milestone !== this.#milestone) this.announce.say(this.#t.term('mgCharsLeft', { left }));
-    this.#milestone = milestone;
+    this.#milestone = sayLeft(this.prompt, this.#milestone, (left) =>
+      this.announce.say(this.#t.term('mgCharsLeft', { left })),
+    );
   }
-
-  // ---------------------------------------------------------------- public methods
 
   /** Adds a photo as if the user had chosen it (fires `mk-file-selected`, then checks it); `images` replaces them all. */
   selectFile(file: File): void {
@@ -219,7 +216,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     try {
       const { mode, prompt, quality, seed, removeBackground } = this;
       const input = requestFor({ mode, prompt, quality, seed, removeBackground, photos: this.#photos });
-      if (input) await this.#run.send(input);
+      if (input) await this.#run.start(input);
     } catch (err) {
       this._error = err;
     }
@@ -241,8 +238,6 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     await this.#run.again(options.variation === true);
   }
 
-  // ---------------------------------------------------------------- form association
-
   protected requiredMessage(): string {
     return this.#t.term('mgGenerate', { cost: COSTS.modelJob });
   }
@@ -250,8 +245,6 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   protected resetValue(): void {
     this.reset();
   }
-
-  // ---------------------------------------------------------------- rendering
 
   readonly #actions = {
     set: (patch: Parameters<FormView['set']>[0]) => Object.assign(this, patch).updateComplete,
@@ -276,12 +269,11 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   }
 
   protected override renderCard() {
-    const t = this.#t;
     const { mode, prompt, quality, seed, removeBackground } = this;
     return renderCard(
       {
         ...this.#actions,
-        t,
+        t: this.#t,
         input: { mode, prompt, quality, seed, removeBackground },
         topUpHref: this.topUpHref || undefined,
         disabled: this.isDisabled,
@@ -290,7 +282,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
         error: this._error,
         notice: this._notice,
         panel: this.#panel,
-        keep: this.results.render(t),
+        keep: this.results.render(this.#t),
         photos: this.#photos,
         run: this.#run,
         announce: this.announce,

@@ -25,6 +25,16 @@ export function promptLeft(prompt: string): { left: number; milestone: string } 
   return { left, milestone: left < 0 ? 'over' : left === 0 ? '0' : left <= 10 ? '10' : left <= 20 ? '20' : '' };
 }
 
+/**
+ * Says the characters left when the counter reaches a new milestone (`last`: the one said before):
+ * once near the limit and once over it, not on every key. Answers the milestone now.
+ */
+export function sayLeft(prompt: string, last: string, say: (left: number) => void): string {
+  const { left, milestone } = promptLeft(prompt);
+  if (milestone && milestone !== last) say(left);
+  return milestone;
+}
+
 /** A description of 3-300 characters (counted as the API counts them: code points, trimmed). */
 export function promptReady(prompt: string): boolean {
   const length = [...prompt.trim()].length;

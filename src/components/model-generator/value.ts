@@ -85,33 +85,8 @@ export function toValue(record: JobRecord): ModelValue {
   };
 }
 
-/**
- * The id of this device's record of a value's job, to follow: the one it knows by the handle, else
- * a record made for it here (another device or editor started the job), polled like any other.
- */
-export async function recordFor(value: ModelValue, client: MediaClient): Promise<string> {
-  const handle = value.job!;
-  const poller = await pollerFor(client);
-  const known = (await poller.list()).find((r) => r.handle === handle);
-  if (known) return known.id;
-  const now = Date.now();
-  await poller.store.put({
-    id: handle,
-    scope: await client.scope(),
-    kind: 'model',
-    idempotencyKey: handle,
-    summary: summaryOfValue(value),
-    createdAt: Date.parse(value.created),
-    updatedAt: now,
-    status: 'queued',
-    progress: 0,
-    handle,
-  });
-  return handle;
-}
-
 /** The summary of a job known only by its value's handle, as `summaryOf` writes it. */
-function summaryOfValue(v: ModelValue): JobRecord['summary'] {
+export function summaryOfValue(v: ModelValue): JobRecord['summary'] {
   return {
     mode: v.mode === 'prompt' ? 'text' : 'image',
     quality: v.quality,

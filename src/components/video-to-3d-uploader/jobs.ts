@@ -1,128 +1,164 @@
 /**
- * `UploaderJobs`: the job <video-to-3d-uploader> shows and this device's list of them. What
- * sends and follows a job (running.ts: the job bridge, the request controller, the scene) loads
- * with the first video chosen or the first job shown, not with the page: until then `run` is
- * undefined. A job is adopted by id or handle (from `job-id`, a recent scene, the unfinished one a
- * reload left, or a value's); a value's kept scene is shown with no job. Not a controller itself:
- * the ones it makes are the host's.
+ * `UploaderJobs`: the kit's one job flow (JobRunController: send, adopt, resume, history, the
+ * value) as <video-to-3d-uploader> runs it, and the phases it shows. Its engine with the scene
+ * (running.ts) loads with the first video chosen, job shown or value set, not with the page; a
+ * value's kept scene is shown from its URL; adopting a job forgets the video chosen, and no
+ * unfinished job is resumed over one. Its phase: converting or uploading, else the job's, else
+ * the video's checks; announced, focused and timed (PhaseController, PhaseTimingsController).
+ * With `notify`, a user who is not looking hears when the job ends (LazyAwayController).
  */
 import type { ReactiveControllerHost } from 'lit';
-import type { JobRecord } from '../../jobs/job-store.js';
-import { isTerminal } from '../../jobs/job-status.js';
-import { JobHistoryController, pollerFor, resumesUnfinished, type ResumeHost } from '../shared/job-history.js';
-import { ResultValueController, type AssetHandler } from '../shared/result-value.js';
+import type { MediaClient } from '../../client/media-client.js';
+import { isAbort } from '../../internal/small.js';
+import type { AnnouncerController } from '../shared/announcer.js';
+import type { FieldFacts } from '../shared/field.js';
+import { jobErrorText } from '../shared/job-error.js';
+import type { ResumeHost } from '../shared/job-history.js';
+import { JobRunController } from '../shared/job-run.js';
+import { LazyAwayController } from '../shared/lazy-away.js';
+import type { LocalizeController } from '../shared/localize.js';
+import { PhaseController } from '../shared/phase-controller.js';
+import { PhaseTimingsController } from '../shared/phase-timings.js';
+import type { ResultValueController } from '../shared/result-value.js';
 import type { VideoCheckController } from './check.js';
-import type { Running, RunningOptions } from './running.js';
-import { checkScene, type SceneValue } from './value.js';
+import type { Running } from './running.js';
+import { FOCUS, PHASES, RUNNING, SAY, TIMED, type Strings, type UploaderStatus } from './types.js';
+import type { SceneValue } from './value.js';
 
-// The job bridge with the request controller, loaded with the first video chosen or job shown.
+// The job engine with the scene, loaded with the first video chosen, job shown or value set.
 const loadRunning = () => import('./running.js');
 
 type Host = ReactiveControllerHost &
   HTMLElement &
-  ResumeHost & { jobId: string; value: string; assetHandler: AssetHandler | undefined; keep: 'auto' | 'none' };
+  ResumeHost & {
+    jobId: string;
+    value: string;
+    notify: boolean;
+    readonly status: UploaderStatus;
+    readonly renderRoot: ParentNode;
+  };
 
-export interface UploaderJobsOptions extends Omit<RunningOptions, 'results'> {
+export interface UploaderJobsOptions {
+  t: LocalizeController<Strings>;
+  announce: AnnouncerController;
+  client(): MediaClient;
+  /** The element's value. */
+  results: ResultValueController<SceneValue>;
   /** The video chosen: adopting a job forgets it, and an unfinished job is not resumed over it. */
   video: VideoCheckController;
-  /** Stops what the host shows and runs, with no event (as a reset), before a value set from outside shows. */
-  stop(): void;
+  /** Shows the phase (the element's custom states). */
+  states(names: readonly UploaderStatus[], now: UploaderStatus): void;
 }
 
-export class UploaderJobs {
-  readonly history: JobHistoryController;
-  /** The host's value (value.ts): a value set from outside shows its kept scene, or follows its job. */
-  readonly results: ResultValueController<SceneValue>;
-  /** What sends and follows a job, once loaded. */
-  run: Running | undefined;
-  /** The URL of the kept scene shown (a value's asset), when no job is shown. */
-  kept = '';
-  readonly #host: Host;
-  readonly #o: UploaderJobsOptions;
-  /** Counts the values shown, so a slower earlier one never lands over a later one. */
-  #shown = 0;
+export class UploaderJobs extends JobRunController<SceneValue, 'video', Running> {
+  readonly phases: PhaseController<UploaderStatus>;
+  // User Timing: validate, upload, queue, process, first-frame (README "Telemetry").
+  readonly timings: PhaseTimingsController<UploaderStatus>;
+  readonly away: LazyAwayController;
+  readonly #video: VideoCheckController;
+  readonly #t: LocalizeController<Strings>;
+  readonly #announce: AnnouncerController;
 
-  constructor(host: Host, options: UploaderJobsOptions) {
-    this.#host = host;
-    this.#o = options;
-    this.history = new JobHistoryController(host, {
+  constructor(host: Host, { t, announce, client, results, video, states }: UploaderJobsOptions) {
+    super(host, {
       kind: 'video',
-      client: options.client,
-      onRestored: (records) => this.#restored(records),
+      client,
+      results,
+      load: async (run) =>
+        (await loadRunning()).running(host, run, {
+          client,
+          ticking: () => RUNNING.includes(host.status),
+          results,
+        }),
+      showKept: (value, run) => run.scene.showKept(value.asset!.url),
+      // Adopting a job forgets the video chosen, the key and the scene shown.
+      onShow: () => (video.clear(), this.run?.request.forget(), this.run?.scene.clear()),
+      // No session (offline, refused): the value stays as it is, its job not followed.
+      onFollowFailed: (err) =>
+        console.warn('[mediakit] <video-to-3d-uploader> could not follow the job of its value', err),
+      busy: () => video.file !== undefined,
+      refreshFinished: true,
     });
-    this.results = new ResultValueController<SceneValue>(host, {
-      kind: 'scene',
-      client: options.client,
-      check: checkScene,
-      show: (value) => (options.stop(), value && this.show(value)),
+    this.#video = video;
+    this.#t = t;
+    this.#announce = announce;
+    this.phases = new PhaseController<UploaderStatus>(host, {
+      phases: PHASES,
+      derive: () => this.#phase(),
+      states,
+      announcer: announce,
+      say: (now) => (now in SAY ? t.term(SAY[now as keyof typeof SAY]) : undefined),
+      focus: (now) => FOCUS[now],
+      // A resend counts its quarters from zero again, as its bytes do.
+      onChange: (now) => now === 'resending' && announce.resetProgress(),
     });
-  }
-
-  /** Loads what sends and follows a job (once). */
-  async running(): Promise<Running> {
-    const { running } = await loadRunning();
-    return (this.run ??= running(this.#host, { ...this.#o, results: this.results }));
-  }
-
-  /** No job shown, no key (a new video gets a new Idempotency-Key), no scene. */
-  clear(): void {
-    this.kept = '';
-    this.#shown++;
-    this.run?.jobs.clear();
-    this.run?.request.forget();
-    this.run?.scene.clear();
-  }
-
-  /** Shows the job `id` (an id or handle) instead of the video or job shown. */
-  adopt(id: string): void {
-    const known = this.history.find(id);
-    this.kept = '';
-    this.#shown++;
-    this.#o.video.clear();
-    this.run?.request.forget();
-    this.run?.scene.clear();
-    void this.running().then(({ jobs }) =>
-      jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) }),
-    );
-    // A finished job from an earlier visit: ask once whether it still exists (and get fresh links).
-    if (known?.status === 'succeeded')
-      void pollerFor(this.#o.client())
-        .then((poller) => poller.refresh(known.id))
-        .catch(() => undefined);
-  }
-
-  /**
-   * Shows a value set from outside (after `clear()`): its kept scene from its URL, with no API call;
-   * else its job, followed again (a scene not kept is shown from the job's links).
-   */
-  show(value: SceneValue): void {
-    const shown = ++this.#shown;
-    this.kept = value.asset?.url ?? '';
-    void this.running().then((run) =>
-      run.show(
-        value,
-        () => shown === this.#shown,
-        (id) => this.adopt(id),
-      ),
+    this.timings = new PhaseTimingsController(host, {
+      tag: 'video-to-3d-uploader',
+      phase: () => this.phases.phase,
+      spans: TIMED,
+      endOn: { 'first-frame': 'mk-viewer-loaded' },
+    });
+    this.away = new LazyAwayController(host, (e) =>
+      e.type === 'mk-succeeded'
+        ? [t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')]
+        : [t.term('vtNotifyFailedTitle'), jobErrorText(t, e.detail.error)],
     );
   }
 
   /**
-   * This device's jobs were read: show the one asked for, else (a standalone element only,
-   * `resumesUnfinished`) resume an unfinished one.
+   * Uploads the checked video and starts the job (the host checked that one is ready and none is
+   * being sent); a video that breaks a limit is converted first (once: a retry sends the same
+   * converted file with the same Idempotency-Key). `fail` is told a failure's error, or a cancel's
+   * notice (none when a reset or a value set cut it).
    */
-  #restored(records: readonly JobRecord[]): void {
-    const unfinished = resumesUnfinished(this.#host) ? records.find((r) => !isTerminal(r.status)) : undefined;
-    if (this.#host.jobId) this.adopt(this.#host.jobId);
-    // Not over a value the site set, nor over what the user is doing.
-    else if (unfinished && !this.#host.value)
-      void this.running().then(
-        ({ jobs, request }) =>
-          this.#host.value ||
-          jobs.record ||
-          this.#o.video.file ||
-          request.busy ||
-          jobs.adopt(unfinished.id, { resumed: true }),
-      );
+  async upload(fail: (error: unknown, notice: string) => void): Promise<void> {
+    const video = this.#video;
+    const { file: chosen, fit } = video;
+    const announce = this.#announce;
+    this.away.askPermission();
+    announce.resetProgress();
+    let converting = fit !== undefined && !fit.converted;
+    try {
+      const { file, checked } = fit ? await fit.toSend(chosen!) : { file: chosen!, checked: video.checked! };
+      converting = false;
+      announce.resetProgress();
+      const summary = { name: file.name, bytes: file.size, seconds: Math.round(checked.durationSeconds) };
+      // One key per chosen file: a retry after a lost answer replays the job instead of charging again; a double click sends once.
+      await this.send(file, summary, { input: file });
+      video.clear();
+    } catch (err) {
+      if (!isAbort(err)) fail(err, '');
+      else fail(undefined, video.file ? this.#t.term(converting ? 'vtConvertCancelled' : 'vtCancelled') : '');
+    }
+  }
+
+  override hostUpdate(): void {
+    super.hostUpdate();
+    this.run?.scene.follow(this.record);
+  }
+
+  /** What field mode's box says of the element. */
+  fieldFacts(t: LocalizeController<Strings>, error: unknown): FieldFacts {
+    const status = this.phases.phase;
+    return {
+      t,
+      title: t.term('vtTitle'),
+      detail: this.results.value?.name,
+      icon: 'scene',
+      busy: ['uploading', 'resending', 'queued', 'processing'].includes(status),
+      failed: status === 'failed' || status === 'expired',
+      jobError: this.record?.error?.code,
+      error: error ?? this.run?.scene.error,
+    };
+  }
+
+  #phase(): UploaderStatus {
+    const video = this.#video;
+    if (video.fit?.converting) return 'converting';
+    if (this.busy) return 'uploading';
+    const record = this.record;
+    if (record) return record.status === 'creating' ? 'resending' : record.status;
+    if (this.kept) return 'succeeded';
+    return video.checking ? 'checking' : video.checked ? 'ready' : 'idle';
   }
 }

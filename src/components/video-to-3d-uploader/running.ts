@@ -1,33 +1,23 @@
 /**
  * What <video-to-3d-uploader> needs once there is a video to send or a job to show, and not
- * before: the job bridge (JobController), the request controller (the
- * send's key, abort and 429 countdown, the page's one ticker), the scene of a finished job, and
- * how jobs become the element's value (scene-value.ts). The element loads this module with the
- * first video chosen, job shown or value set, beside its views.
+ * before: the kit's job engine (job-engine.ts: the job bridge, the request controller, the value
+ * following the job shown), the scene of a finished job, and how a job becomes the scene value: a
+ * running value once it has its handle, and the committed scene once it succeeded, its PLY kept
+ * (the proxy streams it from upstream into the site's store, or the site's `assetHandler` takes
+ * the bytes: the viewer's own download, not a second one). The element loads this module with the
+ * first video chosen, job shown or value set, beside its views; its first load only checks values.
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
-import type { CheckedVideo } from '../../client/validate-video.js';
-import { JobController } from '../../jobs/job-controller.js';
-import { JobPoller } from '../../jobs/job-poller.js';
-import { RequestController } from '../shared/request-controller.js';
-import type { ResultValueController } from '../shared/result-value.js';
+import type { JobRecord } from '../../jobs/job-store.js';
+import { jobEngine } from '../shared/job-engine.js';
+import type { JobEngine, JobRunController } from '../shared/job-run.js';
+import type { KeepFile, ResultValueController } from '../shared/result-value.js';
 import { SceneController } from './scene.js';
-import { followValue } from './scene-value.js';
 import type { SceneValue } from './value.js';
 
-export interface Running {
-  jobs: JobController<'video'>;
-  request: RequestController;
+export interface Running extends JobEngine<'video', SceneValue> {
   scene: SceneController;
-  /** Uploads the checked `file` and creates its job; resolves once the job exists, rejects as the send does. */
-  send(file: File, checked: CheckedVideo): Promise<unknown>;
-  /**
-   * Shows a value set from outside while `current()`: its kept scene, or its job, which `adopt` is
-   * given by its id in this browser's list, where it is added (and polled once) when this browser
-   * never saw it (another device's, another editor's of the same scope).
-   */
-  show(value: SceneValue, current: () => boolean, adopt: (id: string) => void): Promise<unknown>;
 }
 
 export interface RunningOptions {
@@ -38,57 +28,48 @@ export interface RunningOptions {
   results: ResultValueController<SceneValue>;
 }
 
+/** The value of a job the page knows (`status` as given: the job may be further already). */
+const toValue = (record: JobRecord, status: SceneValue['status']): SceneValue => ({
+  v: 1,
+  kind: 'scene',
+  status,
+  asset: null,
+  job: record.handle!,
+  created: new Date(record.createdAt).toISOString(),
+  name: String(record.summary['name'] ?? ''),
+});
+
 export function running(
   host: ReactiveControllerHost & HTMLElement,
+  run: JobRunController<SceneValue, 'video', Running>,
   { client, ticking, results }: RunningOptions,
 ): Running {
-  const jobs = new JobController(host, { kind: 'video', client });
-  const request = new RequestController(host, { running: ticking });
-  const scene = new SceneController(host, client, () => jobs.refresh());
-  const restored = followValue(host, {
+  const engine = jobEngine(host, run, {
+    kind: 'video',
+    client,
+    running: ticking,
     results,
-    blob: async (record) => (await scene.original(record)) ?? Promise.reject(new Error('The scene is gone.')),
+    toValue,
+    // What is kept of a succeeded job: its PLY only (the zip holds the same PLY).
+    keep: (record) => {
+      const stem = String(record.summary['name'] ?? '').replace(/\.[^.]*$/, '') || 'scene';
+      // The bytes for an `assetHandler`: the viewer's own download, not a second one.
+      const blob = async () => (await scene.original(record)) ?? Promise.reject(new Error('The scene is gone.'));
+      // The type the proxy serves a PLY with (there is no registered one).
+      const file: KeepFile = {
+        name: `${stem}.ply`,
+        type: 'application/octet-stream',
+        job: { job: record.handle!, file: 'ply' },
+        blob,
+      };
+      return {
+        files: [file],
+        // The job's handle goes once the PLY is kept (the kept file outlives the job).
+        place: ({ job: _kept, ...value }, [asset]) => ({ ...value, asset: asset ?? null }),
+      };
+    },
+    summary: (value) => ({ name: value.name }),
   });
-  return {
-    jobs,
-    request,
-    scene,
-    send: (file, checked) => {
-      const summary = { name: file.name, bytes: file.size, seconds: Math.round(checked.durationSeconds) };
-      // One key per chosen file: a retry after a lost answer replays the job instead of charging again; a double click sends once.
-      return request.send(
-        ({ key, signal, onWait }) => jobs.start(file, { idempotencyKey: key, signal, summary, onWait }),
-        { input: file },
-      );
-    },
-    show: async (value, current, adopt) => {
-      if (value.asset) return current() && scene.showKept(value.asset.url);
-      const { job, name, created } = value;
-      restored(job!);
-      try {
-        const poller = JobPoller.for(client());
-        const known = (await poller.list()).find((r) => r.handle === job);
-        if (!known) {
-          // Its id is its handle (no creating request of this browser's names it); the poll says where it is.
-          await poller.store.put({
-            id: job!,
-            idempotencyKey: job!,
-            handle: job!,
-            kind: 'video',
-            scope: await client().scope(),
-            summary: { name },
-            createdAt: Date.parse(created),
-            updatedAt: Date.now(),
-            status: 'queued',
-            progress: 0,
-          });
-          await poller.refresh(job!).catch(() => undefined);
-        }
-        if (current()) adopt(known?.id ?? job!);
-      } catch (err) {
-        // No session (offline, refused): the value stays as it is, its job not followed.
-        console.warn('[mediakit] <video-to-3d-uploader> could not follow the job of its value', err);
-      }
-    },
-  };
+  const scene = new SceneController(host, client, () => engine.jobs.refresh());
+  return { ...engine, scene };
 }

@@ -1,7 +1,7 @@
 /**
  * The value of <video-to-3d-uploader> (README "Saving results"): shape 1 of kind `scene`, the
  * common fields and the video's file name. Only the type and the check load with the page; what
- * makes values of jobs (scene-value.ts) loads with the first job, beside it.
+ * makes values of jobs (running.ts) loads with the first job, beside it.
  */
 import type { ResultValueBase } from '../shared/result-value.js';
 

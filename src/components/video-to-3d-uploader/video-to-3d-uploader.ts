@@ -1,32 +1,28 @@
-import { html, nothing, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { COSTS } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
-import { isAbort } from '../../internal/small.js';
-import { jobErrorText } from '../shared/job-error.js';
-import { CreditsController, renderCost } from '../shared/credits.js';
+import { CreditsController } from '../shared/credits.js';
 import { FileIntakeController } from '../shared/file-intake.js';
-import { LazyAwayController } from '../shared/lazy-away.js';
 import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import { LocalizeController } from '../shared/localize.js';
-import { PhaseController } from '../shared/phase-controller.js';
-import { PhaseTimingsController } from '../shared/phase-timings.js';
 import { ProductElement } from '../shared/product-element.js';
+import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
 import { elementStyles, viewerFrame } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
 import { VideoCheckController } from './check.js';
-import { renderIdle, renderTips } from './idle-view.js';
+import { renderCard } from './card.js';
 import { UploaderJobs } from './jobs.js';
 import { uploaderStrings } from './strings.js';
-import { FOCUS, PHASES, RUNNING, SAY, TIMED, type Strings, type UploaderStatus, type UploaderView } from './types.js';
-import type { SceneValue } from './value.js';
+import type { Strings, UploaderStatus } from './types.js';
+import { checkScene, type SceneValue } from './value.js';
 import { uploaderStyles } from './video-to-3d-uploader.styles.js';
 
 export type { SceneValue, UploaderStatus } from './types.js';
 
 // Loaded with the first video chosen or job shown (a visitor who never picks one loads neither):
-// the views after `idle` here, and the job bridge with the request controller in jobs.ts.
+// the views after `idle` here, and the job engine with the scene (jobs.ts).
 const loadViews = () => import('./views.js');
 
 /**
@@ -145,29 +141,20 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
   readonly #video: VideoCheckController = new VideoCheckController(this, () =>
     Promise.all([this.#views.load(), this.#jobs.running()]),
   );
-  readonly #jobs = new UploaderJobs(this, {
+  protected readonly results: ResultValueController<SceneValue> = new ResultValueController<SceneValue>(this, {
+    kind: 'scene',
     client: () => this.mediaClient(),
-    ticking: () => RUNNING.includes(this.status),
+    check: checkScene,
+    show: (value) => (this.cancel(), this.#clear(), value && this.#jobs.restore(value)),
+  });
+  // The job flow (send, adopt, resume, history, the value) and the phases it shows.
+  readonly #jobs: UploaderJobs = new UploaderJobs(this, {
+    t: this.#t,
+    announce: this.announce,
+    client: () => this.mediaClient(),
+    results: this.results,
     video: this.#video,
-    stop: () => (this.cancel(), this.#clear()),
-  });
-  protected readonly results = this.#jobs.results;
-  readonly #phase = new PhaseController<UploaderStatus>(this, {
-    phases: PHASES,
-    derive: () => this.#derive(),
     states: (names, now) => this.setPhase(names, now),
-    announcer: this.announce,
-    say: (now) => (now in SAY ? this.#t.term(SAY[now as keyof typeof SAY]) : undefined),
-    focus: (now) => FOCUS[now],
-    // A resend counts its quarters from zero again, as its bytes do.
-    onChange: (now) => now === 'resending' && this.announce.resetProgress(),
-  });
-  // User Timing: validate, upload, queue, process, first-frame (README "Telemetry").
-  readonly #timings = new PhaseTimingsController(this, {
-    tag: 'video-to-3d-uploader',
-    phase: () => this.status,
-    spans: TIMED,
-    endOn: { 'first-frame': 'mk-viewer-loaded' },
   });
   readonly #panel = new ErrorPanelController(this);
   readonly #views = new LazyModuleController(this, loadViews, { idle: false, styles: (m) => m.viewStyles });
@@ -177,15 +164,10 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       this.#actions.reset(),
       void this.#video.check(file!).catch((err: unknown) => (this._error = err))
     ),
-    enabled: () => !this.isDisabled && !this.#jobs.run?.request.busy,
+    enabled: () => !this.isDisabled && !this.#jobs.busy,
     pageWide: () => this.pasteGlobal,
     capture: () => this.capture,
   });
-  readonly #away = new LazyAwayController(this, (e) =>
-    e.type === 'mk-succeeded'
-      ? [this.#t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')]
-      : [this.#t.term('vtNotifyFailedTitle'), jobErrorText(this.#t, e.detail.error)],
-  );
 
   /**
    * The range of a video over 3 minutes that is sent, `{ start, end }` in seconds (the first 3:00
@@ -202,18 +184,16 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
 
   /** Where the element is: `idle`, `checking`, `ready`, `converting`, `uploading`, `resending`, `queued`, `processing`, `succeeded`, `failed`, `expired`. */
   get status(): UploaderStatus {
-    return this.#phase.phase;
+    return this.#jobs.phases.phase;
   }
 
   /** The job as last seen (status, progress, output links), or undefined. */
   get job(): JobRecord | undefined {
-    return this.#jobs.run?.jobs.record;
+    return this.#jobs.record;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#jobs.adopt(this.jobId);
-    this.#jobs.history.track(this.job);
-    this.#jobs.run?.scene.follow(this.job);
   }
 
   /** Also waits for the code of the phase's view when it is still loading, so a resolved element shows its phase. */
@@ -237,31 +217,17 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
    * Idempotency-Key). A second call while one runs does nothing; one cut by a reset or a value set says nothing.
    */
   async start(): Promise<void> {
-    const video = this.#video;
-    const { file: chosen, fit } = video;
-    if (!chosen || !video.checked || fit?.converting || this.#jobs.run?.request.busy || this.isDisabled) return;
-    this.#away.askPermission();
+    const { file, checked, fit } = this.#video;
+    if (!file || !checked || fit?.converting || this.#jobs.busy || this.isDisabled) return;
     this._error = undefined;
     this._notice = '';
-    this.announce.resetProgress();
-    let converting = fit !== undefined && !fit.converted;
-    try {
-      const { file, checked } = fit ? await fit.toSend(chosen) : { file: chosen, checked: video.checked };
-      converting = false;
-      this.announce.resetProgress();
-      await (await this.#jobs.running()).send(file, checked);
-      video.clear();
-    } catch (err) {
-      if (isAbort(err))
-        this._notice = video.file ? this.#t.term(converting ? 'vtConvertCancelled' : 'vtCancelled') : '';
-      else this._error = err;
-    }
+    await this.#jobs.upload((error, notice) => (error ? (this._error = error) : (this._notice = notice)));
   }
 
   /** Cancels the upload in progress (costs nothing). A job already created goes on. */
   cancel(): void {
     // A cancelled phase is not a timing: the site's monitoring never sees it.
-    this.#timings.clear();
+    this.#jobs.timings.clear();
     this.#video.cancel();
     this.#jobs.run?.request.cancel();
   }
@@ -283,21 +249,9 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     this.reset();
   }
 
-  // ---------------------------------------------------------------- internals
-
-  #derive(): UploaderStatus {
-    if (this.#video.fit?.converting) return 'converting';
-    if (this.#jobs.run?.request.busy) return 'uploading';
-    const record = this.job;
-    if (record) return record.status === 'creating' ? 'resending' : record.status;
-    if (this.#jobs.kept) return 'succeeded';
-    return this.#video.checking ? 'checking' : this.#video.checked ? 'ready' : 'idle';
-  }
-
   /** Nothing shown: no job, no video (a new one gets a new Idempotency-Key), no scene, no message. */
   #clear(): void {
     this.#jobs.clear();
-    this.#video.clear();
     this._error = undefined;
     this._notice = '';
   }
@@ -313,57 +267,28 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     setTrim: (start: number, end: number, moved: 'start' | 'end') => this.#video.fit?.setTrim(start, end, moved),
   };
 
-  #view(): UploaderView {
-    const confirmOff = this.isDisabled || (this.#credits.remaining ?? Infinity) < COSTS.videoJob;
-    const run = this.#jobs.run;
-    return {
+  protected override fieldFacts(): FieldFacts {
+    return this.#jobs.fieldFacts(this.#t, this._error);
+  }
+
+  protected override renderCard() {
+    return renderCard({
       ...this.#actions,
       t: this.#t,
       status: this.status,
       video: this.#video,
-      record: this.job,
-      upload: run?.jobs.upload,
-      waitSeconds: run?.request.waitSeconds ?? 0,
-      scene: run?.scene,
+      jobs: this.#jobs,
       results: this.results,
-      confirmOff,
+      confirmOff: this.isDisabled || (this.#credits.remaining ?? Infinity) < COSTS.videoJob,
       intake: this.#intake,
       panel: this.#panel,
       announce: this.announce,
-    };
-  }
-
-  protected override fieldFacts(): FieldFacts {
-    return {
-      t: this.#t,
-      title: this.#t.term('vtTitle'),
-      detail: this.results.value?.name,
-      icon: 'scene',
-      busy: ['uploading', 'resending', 'queued', 'processing'].includes(this.status),
-      failed: this.status === 'failed' || this.status === 'expired',
-      jobError: this.job?.error?.code,
-      error: this._error ?? this.#jobs.run?.scene.error,
-    };
-  }
-
-  protected override renderCard() {
-    const t = this.#t;
-    const s = this.status;
-    const recent = this.#jobs.history.recent(this.job?.id);
-    const views = s !== 'idle' || recent.length ? this.#views.module : undefined;
-    return html`<section part="base" class="card" aria-labelledby="title" lang=${t.resolved} dir=${t.dir}>
-      <header class="head">
-        <h2 id="title">${t.term('vtTitle')}</h2>
-        ${s === 'idle' || s === 'ready' || s === 'checking' ? renderCost(t, COSTS.videoJob, this.#credits.remaining, this.topUpHref || undefined) : nothing}
-      </header>
-      ${s === 'idle' ? renderIdle(t, this.#intake) : views?.renderPhase(this.#view())}
-      ${this._error ? this.#panel.render(t, this._error, { detail: this.#views.module?.refusalDetail(t, this._error), onChoose: () => this.#intake.open(), onRetry: this.#actions.start, onRestart: this.#actions.reset, topUpHref: this.topUpHref || undefined }) : nothing}
-      ${s === 'idle' && this.#video.interrupted ? this.#views.module?.renderInterrupted(t, this.#video.interrupted) : nothing}
-      ${this._notice ? html`<p class="notice" role="status">${this._notice}</p>` : nothing}
-      ${s === 'idle' || s === 'ready' ? renderTips(t) : nothing}
-      ${recent.length ? views?.renderHistory(t, recent, s === 'idle', (id) => (this.results.remove(), this.#jobs.adopt(id))) : nothing}
-      ${this.announce.render()}
-    </section>`;
+      error: this._error,
+      notice: this._notice,
+      credits: this.#credits.remaining,
+      topUpHref: this.topUpHref || undefined,
+      views: this.#views.module,
+    });
   }
 }
 
