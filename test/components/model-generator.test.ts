@@ -12,6 +12,7 @@ import { advance, fault, ledger, photo, requestsTo, until } from '../fixtures/br
 import { coverage } from '../fixtures/pixels.js';
 import { phonePhoto } from '../fixtures/phone-photo-files.js';
 import { strayRequests, watchMeasures } from '../fixtures/timings.js';
+import { runJobElementTests } from './shared/job-element-contract.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-model';
@@ -526,50 +527,6 @@ describe('<model-generator>: making a model', function () {
 
 describe('<model-generator>: reloads and history', function () {
   this.timeout(90_000);
-  type Page = { statuses: string[]; el: ModelGenerator; succeeded: { whileAway: boolean; id: string }[] };
-  const open = async () => {
-    const frame = document.createElement('iframe');
-    frame.src = '/test/components/model-generator-page.html';
-    frame.style.cssText = 'width:800px;height:900px';
-    document.body.append(frame);
-    const page = await until(
-      () => (frame.contentWindow as unknown as { page?: Page }).page,
-      15_000,
-      'the page to load',
-    );
-    return { frame, page };
-  };
-
-  it('resumes a job after a reload mid-job, charged once', async () => {
-    const before = await charges();
-    const first = await open();
-    first.page.el.prompt = 'a stone lion';
-    await first.page.el.start();
-    const id = first.page.el.job!.id;
-    expect(first.page.el.status).to.equal('queued');
-    const loaded = (first.frame.contentWindow as Window).performance.getEntriesByType('resource').map((e) => e.name);
-    expect(
-      loaded.filter((n) => /three|glb-renderer|glb-viewer/.test(n)),
-      'no viewer code before a model',
-    ).to.deep.equal([]);
-    first.frame.remove(); // the page goes away mid-job
-    await advance('mk-model', 10_000);
-    const second = await open();
-    await until(() => second.page.el.job?.id === id, 10_000, 'the reloaded page to adopt the job');
-    await until(
-      async () => {
-        await advance('mk-model', 30_000);
-        return second.page.el.status === 'succeeded';
-      },
-      30_000,
-      'the job to finish',
-    );
-    expect(second.page.succeeded.map((s) => s.id)).to.deep.equal([id]);
-    await until(() => q(second.page.el, 'glb-viewer'), 20_000, 'the model after the reload');
-    expect(await charges()).to.equal(before + 1);
-    second.frame.remove();
-  });
-
   it('lists recent models as cards without a viewer each, and shows one on request', async () => {
     const el = await mount();
     await prompted(el, 'a green bottle');
@@ -1210,6 +1167,28 @@ runProductElementTests({
     await prompted(generator, 'a small ceramic mug');
     void generator.start();
     await reach(generator, 'succeeded');
+  },
+});
+
+runJobElementTests('model-generator', {
+  page: { endpoint, mode: 'prompt', quality: 'high' },
+  start: async ({ page }) => {
+    const el = page.el as unknown as ModelGenerator;
+    el.prompt = 'a stone lion';
+    await el.start();
+  },
+  advance: (ms) => advance('mk-model', ms),
+  charges: () => charges(),
+  started: ({ frame, page }) => {
+    expect(page.el.status).to.equal('queued');
+    const loaded = (frame.contentWindow as Window).performance.getEntriesByType('resource').map((e) => e.name);
+    expect(
+      loaded.filter((n) => /three|glb-renderer|glb-viewer/.test(n)),
+      'no viewer code before a model',
+    ).to.deep.equal([]);
+  },
+  ended: async ({ page }) => {
+    await until(() => q(page.el, 'glb-viewer'), 20_000, 'the model after the reload');
   },
 });
 

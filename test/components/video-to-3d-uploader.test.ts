@@ -10,6 +10,7 @@ import type { JobEvent } from '../../src/events/job-events.js';
 import { advance, fault, ledger, padded, requestsTo, until, video } from '../fixtures/browser.js';
 import { assetLibrary, apiRequests } from '../fixtures/asset-library.js';
 import { coverage } from '../fixtures/pixels.js';
+import { fileIn, openJobPage, runJobElementTests } from './shared/job-element-contract.js';
 import { runProductElementTests } from './shared/product-element-contract.js';
 
 const endpoint = '/mk-video';
@@ -277,28 +278,7 @@ describe('<video-to-3d-uploader>: the journey', function () {
 
 describe('<video-to-3d-uploader>: reloads and tabs', function () {
   this.timeout(120_000);
-  type Page = {
-    polls: number;
-    statuses: string[];
-    resend: { valuenow: number | null; text: string; handle: string | null }[];
-    el: VideoTo3dUploader;
-    list(): Promise<{ status: string; id: string; request?: unknown }[]>;
-  };
-  // A file of the frame's own realm (its element checks \`instanceof Blob\` against its own globals).
-  const fileIn = (frame: HTMLIFrameElement, file: File) =>
-    new (frame.contentWindow as unknown as typeof globalThis).File([file], file.name, { type: file.type });
-  const open = async () => {
-    const frame = document.createElement('iframe');
-    frame.src = '/test/components/uploader-page.html';
-    frame.style.cssText = 'width:800px;height:600px';
-    document.body.append(frame);
-    const page = await until(
-      () => (frame.contentWindow as unknown as { page?: Page }).page,
-      15_000,
-      'the page to load',
-    );
-    return { frame, page };
-  };
+  const open = () => openJobPage<VideoTo3dUploader>('video-to-3d-uploader', { endpoint }, 600);
 
   it('resumes an upload cut by a reload, without re-picking the file, showing its bytes as it goes, charged once', async () => {
     const before = await charges();
@@ -831,4 +811,17 @@ runProductElementTests({
     void uploader.start();
     await reach(uploader, 'succeeded');
   },
+});
+
+runJobElementTests('video-to-3d-uploader', {
+  page: { endpoint },
+  start: async ({ frame, page }) => {
+    const el = page.el as unknown as VideoTo3dUploader;
+    el.selectFile(fileIn(frame, await video()));
+    await until(() => el.status === 'ready', 15_000, 'ready');
+    await el.start();
+  },
+  advance: (ms) => advance('mk-video', ms),
+  charges,
+  finishMs: 60_000,
 });

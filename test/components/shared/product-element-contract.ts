@@ -2,7 +2,8 @@
  * What every product element must do, checked the same way for all five: called in one line from
  * each element's test file (`runProductElementTests({ tag, ... })`), as Web Awesome's
  * `runFormControlBaseTests(tag)` is. Server rendering of every tag is checked in Node by
- * test/ssr/render.test.ts.
+ * test/ssr/render.test.ts. The job elements add their reload and field-document contract
+ * (job-element-contract.ts).
  */
 import { expect, fixture } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
