@@ -15,6 +15,7 @@ import { photoFitStrings } from '../../src/components/shared/photo-fit-strings.j
 import { sharedStrings } from '../../src/components/shared/strings.js';
 import { fitStrings } from '../../src/components/video-to-3d-uploader/fit-strings.js';
 import { uploaderStrings } from '../../src/components/video-to-3d-uploader/strings.js';
+import { viewStrings } from '../../src/components/video-to-3d-uploader/view-strings.js';
 import { Formatter } from '../../src/internal/format.js';
 import { fallbackChain } from '../../src/components/shared/localize.js';
 import { languages } from '../../src/translations/languages.js';
@@ -30,6 +31,7 @@ const english: Record<string, unknown> = {
   ...modelGeneratorStrings,
   ...photoFitStrings,
   ...uploaderStrings,
+  ...viewStrings,
   ...fitStrings,
   ...viewerStrings,
 };

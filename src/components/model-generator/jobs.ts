@@ -16,7 +16,6 @@ import { focusFirst, isAbort } from '../../internal/small.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { FieldFacts } from '../shared/field.js';
 import { jobErrorText } from '../shared/job-error.js';
-import { jobEngine } from '../shared/job-engine.js';
 import type { ResumeHost } from '../shared/job-history.js';
 import { JobRunController } from '../shared/job-run.js';
 import { LazyAwayController } from '../shared/lazy-away.js';
@@ -93,8 +92,9 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
       kind: 'model',
       client,
       results,
-      engine: (run) =>
-        jobEngine(host, run, {
+      // The engine (sending, polling) loads as the element connects: a page's first load holds none of it.
+      load: async (run) =>
+        (await import('../shared/job-engine.js')).jobEngine(host, run, {
           kind: 'model',
           client,
           running: () => this.phases.phase === 'queued' || this.phases.phase === 'processing',
@@ -143,9 +143,14 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
     });
   }
 
-  /** Sends, with one Idempotency-Key per input (RequestController). */
-  get request(): RequestController {
-    return this.run!.request;
+  /** Sends, with one Idempotency-Key per input (RequestController); undefined until the engine loaded. */
+  get request(): RequestController | undefined {
+    return this.run?.request;
+  }
+
+  hostConnected(): void {
+    // The engine loads as the element connects (its first render never waits for it).
+    void this.running().catch(() => undefined);
   }
 
   /** A job (running or finished) or a kept model is on screen, or a job is being sent. */
@@ -198,7 +203,7 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
     if (!this.busy) return;
     // A cancelled phase is not a timing: the site's monitoring never sees it.
     this.timings.clear();
-    this.request.cancel();
+    this.request?.cancel();
   }
 
   /** Makes the shown model again (a new request, so a new key): with its seed, or for a variation with a new one. */
@@ -206,7 +211,7 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
     const seed = (this.record?.job as ModelJob | undefined)?.seed ?? this.kept?.seed;
     const input = this.busy ? undefined : againInput(this.lastInput, this.record, variation, seed);
     if (!input) return;
-    this.request.forget();
+    this.request?.forget();
     await this.start(input);
   }
 
@@ -233,11 +238,11 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
    * as the host's `reset()` does; then shows `then`, a value set from outside.
    */
   stop(then?: ModelValue | null): void {
-    this.request.cancel();
+    this.request?.cancel();
     this.clear(true);
     this.#o.photos.clear();
     this.host.prompt = '';
-    this.request.forget();
+    this.request?.forget();
     if (!then) return;
     // "Same again" needs the request: only a description can be sent again without its photos.
     if (then.status === 'succeeded' && then.asset) this.lastInput = inputOfValue(then);
@@ -279,7 +284,7 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
       announce: this.#o.announce,
       turntable: this.turntable.ref,
       result: this.result,
-      waitSeconds: this.request.waitSeconds,
+      waitSeconds: this.request?.waitSeconds ?? 0,
       away: this.away,
       prompt: String(record?.summary['prompt'] ?? this.kept?.prompt ?? this.lastInput?.prompt ?? ''),
       // Its request is known: sent from here, or a description kept with the record or the value.

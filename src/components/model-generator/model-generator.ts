@@ -146,7 +146,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     t: this.#t,
     announce: this.announce,
     // Other photos are another input: the next send gets a new Idempotency-Key.
-    onChange: () => this.#run.request.forget(),
+    onChange: () => this.#run.request?.forget(),
     onError: (err) => (this._error = err),
     enabled: () => !this.isDisabled && this.mode === 'photos' && !this.#run.showing,
     pageWide: () => this.pasteGlobal,
@@ -198,7 +198,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
     if (changed.has('jobId') && this.jobId && this.hasUpdated) this.#run.adopt(this.jobId);
     // Another input is another request: the next send gets a new Idempotency-Key.
     if ((['prompt', 'mode', 'quality', 'seed', 'removeBackground'] as const).some((k) => changed.has(k)))
-      this.#run.request.forget();
+      this.#run.request?.forget();
     this.#milestone = sayLeft(this.prompt, this.#milestone, (left) =>
       this.announce.say(this.#t.term('mgCharsLeft', { left })),
     );

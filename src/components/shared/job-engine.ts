@@ -2,8 +2,9 @@
  * The half of the one job flow that comes with the job engine (job-run.ts is the other): the job
  * bridge (JobController), the request controller (one Idempotency-Key per input, the abort, the
  * 429 countdown, the page's one ticker), how the jobs a job element shows become its value, and
- * the record of a value's job this browser never saw. An element that sends on first load makes
- * it at once; one that waits for a file loads it with its first file or job.
+ * adopting a job, resuming it, or following a value's (its record made here when this browser
+ * never saw it). Never part of a page's first load: an element loads it as it connects, or with
+ * its first file or job.
  *
  * The value follows the job shown: a job with a handle that the value does not name yet becomes
  * the running value (`input`); a job that succeeded is committed and its files kept (`change` once
@@ -66,34 +67,57 @@ export function jobEngine<K extends JobKind, V extends ResultValueBase>(
   };
   for (const type of ['mk-job-created', 'mk-job-progressed', 'mk-succeeded', 'mk-failed'] as const)
     host.addEventListener(type, on);
+  // A finished job from an earlier visit: asked once whether it still exists (and for fresh links).
+  const refreshed = (known: JobRecord | undefined, refresh?: boolean) =>
+    refresh &&
+    known?.status === 'succeeded' &&
+    void pollerFor(o.client())
+      .then((poller) => poller.refresh(known.id))
+      .catch(() => undefined);
   return {
     jobs,
     request,
+    busy: () => request.busy,
+    // Resumed when this browser knew it unfinished.
+    adopt(id, known, refresh) {
+      jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
+      refreshed(known, refresh);
+    },
+    send: (input, summary, options) =>
+      request.send(
+        ({ key, signal, onWait }) => jobs.start(input, { idempotencyKey: key, signal, summary, onWait }),
+        options,
+      ),
     /**
-     * The id of this browser's record of a value's job: the one it knows by the handle, else a
-     * record made for it here (another device or editor started the job; its id is its handle, as
-     * no creating request of this browser names it), polled once to say where it is.
+     * Follows a value's job: the record this browser knows by its handle, else one made for it here
+     * (another device or editor started the job; its id is its handle, as no creating request of
+     * this browser names it), polled once to say where it is; then adopted, `resumed` when the value
+     * says it runs and this browser did not see it end.
      */
-    async recordOf(value) {
+    async follow(value, current, refresh) {
       const handle = value.job!;
       const client = o.client();
       const poller = await pollerFor(client);
       const known = (await poller.list()).find((r) => r.handle === handle);
-      if (known) return known.id;
-      await poller.store.put({
-        id: handle,
-        idempotencyKey: handle,
-        handle,
-        kind: o.kind,
-        scope: await client.scope(),
-        summary: o.summary(value),
-        createdAt: Date.parse(value.created),
-        updatedAt: Date.now(),
-        status: 'queued',
-        progress: 0,
-      });
-      await poller.refresh(handle).catch(() => undefined);
-      return handle;
+      if (!known) {
+        await poller.store.put({
+          id: handle,
+          idempotencyKey: handle,
+          handle,
+          kind: o.kind,
+          scope: await client.scope(),
+          summary: o.summary(value),
+          createdAt: Date.parse(value.created),
+          updatedAt: Date.now(),
+          status: 'queued',
+          progress: 0,
+        });
+        await poller.refresh(handle).catch(() => undefined);
+      }
+      const resumed = value.status === 'running' && !(known && isTerminal(known.status));
+      if (!current()) return;
+      jobs.adopt(known?.id ?? handle, { resumed });
+      refreshed(known, refresh);
     },
   };
 }

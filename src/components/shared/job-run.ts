@@ -9,16 +9,16 @@
  * its handle (added to this browser's job store and polled once when this browser never saw it).
  *
  * What differs is configured: the job kind, the engine (job-engine.ts: the job bridge, the request
- * controller, how a record becomes the value and what of it is kept), made at once or loaded on
- * first use, and how a value's kept result is shown. This half is light: a page that only lists
- * jobs loads nothing more.
+ * controller, how a record becomes the value and what of it is kept) and when it loads (as the
+ * element connects, or with its first file or job), and how a value's kept result is shown. This
+ * half is all a page's first load holds: what needs the engine waits for it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
 import type { JobController } from '../../jobs/job-controller.js';
 import { isTerminal } from '../../jobs/job-status.js';
 import type { JobKind, JobRecord } from '../../jobs/job-store.js';
-import { JobHistoryController, pollerFor, resumesUnfinished, type ResumeHost } from './job-history.js';
+import { JobHistoryController, resumesUnfinished, type ResumeHost } from './job-history.js';
 import type { RequestController, SendOptions } from './request-controller.js';
 import type { ResultValueBase, ResultValueController } from './result-value.js';
 
@@ -26,8 +26,21 @@ import type { ResultValueBase, ResultValueController } from './result-value.js';
 export interface JobEngine<K extends JobKind = JobKind, V extends ResultValueBase = ResultValueBase> {
   jobs: JobController<K>;
   request: RequestController;
-  /** The id of this browser's record of a value's job (made and polled once when it never saw it). */
-  recordOf(value: V): Promise<string>;
+  /** A job is being sent. */
+  busy(): boolean;
+  /** Sends a job for `input` through the request controller; resolves once the job exists, rejects as the send does. */
+  send(
+    input: Parameters<JobController<K>['start']>[0],
+    summary: JobRecord['summary'],
+    options?: SendOptions,
+  ): Promise<JobRecord>;
+  /** Adopts the job `id` (`known`: this browser's record of it); `refresh`: one it saw succeed is asked for again. */
+  adopt(id: string, known: JobRecord | undefined, refresh?: boolean): void;
+  /**
+   * Follows a value's job while `current()`: its record in this browser's list (made and polled
+   * once when it never saw it), adopted; `refresh` as for `adopt`.
+   */
+  follow(value: V, current: () => boolean, refresh?: boolean): Promise<void>;
 }
 
 type Host = ReactiveControllerHost & HTMLElement & ResumeHost & { jobId: string; value: string };
@@ -37,10 +50,8 @@ export interface JobRunOptions<V extends ResultValueBase, K extends JobKind, E e
   client(): MediaClient;
   /** The element's value. */
   results: ResultValueController<V>;
-  /** Makes the engine at once (an element that may send on first load). */
-  engine?(run: JobRunController<V, K, E>): E;
-  /** Else loads it on first use (a file chosen, a job shown, a value set). */
-  load?(run: JobRunController<V, K, E>): Promise<E>;
+  /** Loads the engine (on first use, or as the element connects). */
+  load(run: JobRunController<V, K, E>): Promise<E>;
   /** Shows a value's kept result (no job, no API call), once the engine is there; else the host reads `kept`. */
   showKept?(value: V, engine: E): void;
   /** A job is about to be sent or shown, or none: the host drops what the last one left. */
@@ -79,7 +90,6 @@ export class JobRunController<
     this.host = host;
     this.#o = options;
     this.results = options.results;
-    this.run = options.engine?.(this);
     this.history = new JobHistoryController(host, {
       kind: options.kind,
       client: options.client,
@@ -95,7 +105,7 @@ export class JobRunController<
 
   /** A job is being sent. */
   get busy(): boolean {
-    return this.run?.request.busy ?? false;
+    return !!this.run?.busy();
   }
 
   /** A value's job is followed (before and while it shows). */
@@ -112,7 +122,7 @@ export class JobRunController<
   /** The engine, loaded once (a failed load is tried again on the next call). */
   running(): Promise<E> {
     if (this.run) return Promise.resolve(this.run);
-    return (this.#loading ??= this.#o.load!(this).then(
+    return (this.#loading ??= this.#o.load(this).then(
       (engine) => (this.run ??= engine),
       (err: unknown) => ((this.#loading = undefined), Promise.reject(err)),
     ));
@@ -123,27 +133,14 @@ export class JobRunController<
   }
 
   /** Sends a job for `input` (the host checked it); resolves once the job exists, rejects as the send does. */
-  async send(
-    input: Parameters<JobController<K>['start']>[0],
-    summary: JobRecord['summary'],
-    options?: SendOptions,
-  ): Promise<JobRecord> {
-    const { jobs, request } = this.run ?? (await this.running());
-    return request.send(
-      ({ key, signal, onWait }) => jobs.start(input, { idempotencyKey: key, signal, summary, onWait }),
-      options,
-    );
+  async send(...args: Parameters<JobEngine<K, V>['send']>): Promise<JobRecord> {
+    return (this.run ?? (await this.running())).send(...args);
   }
 
   /** Shows and follows a job by id or handle (known on this device or not) instead of what is shown. */
   adopt(id: string): void {
-    const known = this.history.find(id);
     const shown = this.forget();
-    this.#with((run) => {
-      if (shown === this.#shown)
-        run.jobs.adopt(known?.id ?? id, { resumed: known !== undefined && !isTerminal(known.status) });
-    });
-    this.#refresh(known);
+    this.#with((run) => shown === this.#shown && run.adopt(id, this.history.find(id), this.#o.refreshFinished));
   }
 
   /** Opens a recent job from the list: the value is cleared (`change`), and the job shown becomes the value once it has succeeded. */
@@ -175,31 +172,15 @@ export class JobRunController<
     if (!handle) return;
     this.#following = { handle, commit: value.status === 'running' };
     this.host.requestUpdate();
+    const current = () => shown === this.#shown;
     this.running()
-      .then((run) => run.recordOf(value))
-      .then(
-        (id) => {
-          const known = this.history.find(id);
-          const resumed = value.status === 'running' && !(known && isTerminal(known.status));
-          if (shown !== this.#shown) return;
-          this.run!.jobs.adopt(id, { resumed });
-          this.#refresh(known);
-        },
-        (err: unknown) => {
-          if (shown !== this.#shown) return;
-          this.#following = undefined;
-          this.#o.onFollowFailed?.(err);
-          this.host.requestUpdate();
-        },
-      );
-  }
-
-  /** A job this browser saw succeed, adopted: asks once whether it still exists (and gets fresh links), where configured. */
-  #refresh(known: JobRecord | undefined): void {
-    if (this.#o.refreshFinished && known?.status === 'succeeded')
-      void pollerFor(this.#o.client())
-        .then((poller) => poller.refresh(known.id))
-        .catch(() => undefined);
+      .then((run) => run.follow(value, current, this.#o.refreshFinished))
+      .catch((err: unknown) => {
+        if (!current()) return;
+        this.#following = undefined;
+        this.#o.onFollowFailed?.(err);
+        this.host.requestUpdate();
+      });
   }
 
   /** Runs `fn` with the engine: at once when it is there, else once loaded. */
@@ -229,11 +210,7 @@ export class JobRunController<
     else if (free && unfinished && !host.value)
       this.#with(
         (run) =>
-          host.value ||
-          run.jobs.record ||
-          run.request.busy ||
-          this.#o.busy?.() ||
-          run.jobs.adopt(unfinished.id, { resumed: true }),
+          host.value || run.jobs.record || run.busy() || this.#o.busy?.() || run.adopt(unfinished.id, unfinished),
       );
     this.#o.onRestored?.(records);
   }

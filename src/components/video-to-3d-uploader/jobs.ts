@@ -113,22 +113,14 @@ export class UploaderJobs extends JobRunController<SceneValue, 'video', Running>
    */
   async upload(fail: (error: unknown, notice: string) => void): Promise<void> {
     const video = this.#video;
-    const { file: chosen, fit } = video;
-    const announce = this.#announce;
+    const { fit } = video;
     this.away.askPermission();
-    announce.resetProgress();
-    let converting = fit !== undefined && !fit.converted;
     try {
-      const { file, checked } = fit ? await fit.toSend(chosen!) : { file: chosen!, checked: video.checked! };
-      converting = false;
-      announce.resetProgress();
-      const summary = { name: file.name, bytes: file.size, seconds: Math.round(checked.durationSeconds) };
-      // One key per chosen file: a retry after a lost answer replays the job instead of charging again; a double click sends once.
-      await this.send(file, summary, { input: file });
-      video.clear();
+      await (await this.running()).upload(video, this.#announce);
     } catch (err) {
       if (!isAbort(err)) fail(err, '');
-      else fail(undefined, video.file ? this.#t.term(converting ? 'vtConvertCancelled' : 'vtCancelled') : '');
+      else
+        fail(undefined, video.file ? this.#t.term(fit && !fit.converted ? 'vtConvertCancelled' : 'vtCancelled') : '');
     }
   }
 

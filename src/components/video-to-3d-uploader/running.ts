@@ -12,12 +12,16 @@ import type { MediaClient } from '../../client/media-client.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { jobEngine } from '../shared/job-engine.js';
 import type { JobEngine, JobRunController } from '../shared/job-run.js';
+import type { AnnouncerController } from '../shared/announcer.js';
 import type { KeepFile, ResultValueController } from '../shared/result-value.js';
+import type { VideoCheckController } from './check.js';
 import { SceneController } from './scene.js';
 import type { SceneValue } from './value.js';
 
 export interface Running extends JobEngine<'video', SceneValue> {
   scene: SceneController;
+  /** Makes the chosen video fit where it breaks a limit (once), uploads it and creates its job; rejects as the send does. */
+  upload(video: VideoCheckController, announce: AnnouncerController): Promise<void>;
 }
 
 export interface RunningOptions {
@@ -71,5 +75,18 @@ export function running(
     summary: (value) => ({ name: value.name }),
   });
   const scene = new SceneController(host, client, () => engine.jobs.refresh());
-  return { ...engine, scene };
+  return {
+    ...engine,
+    scene,
+    upload: async (video, announce) => {
+      const { file: chosen, fit } = video;
+      announce.resetProgress();
+      const { file, checked } = fit ? await fit.toSend(chosen!) : { file: chosen!, checked: video.checked! };
+      announce.resetProgress();
+      const summary = { name: file.name, bytes: file.size, seconds: Math.round(checked.durationSeconds) };
+      // One key per chosen file: a retry after a lost answer replays the job instead of charging again; a double click sends once.
+      await engine.send(file, summary, { input: file });
+      video.clear();
+    },
+  };
 }

@@ -1,6 +1,12 @@
-/** English strings of <video-to-3d-uploader>. Other languages: src/translations/, loaded on first use. */
+/**
+ * English strings of <video-to-3d-uploader> that its first load shows or says (the drop zone, the
+ * tips, the phases announced, the notifications); those of the views after `idle` are in
+ * view-strings.ts, added by the lazy views module. Other languages: src/translations/, loaded on
+ * first use.
+ */
 import type { Formatter } from '../../internal/format.js';
 import type { VideoLimits } from '../shared/limits.js';
+import type { ViewStrings } from './view-strings.js';
 
 export const uploaderStrings = {
   vtTitle: 'Turn a walkthrough video into a 3D scene',
@@ -14,55 +20,13 @@ export const uploaderStrings = {
   vtTip4: 'Keep the subject in view and the camera steady.',
   vtChecking: 'Checking the video…',
   vtReadyTitle: 'Ready to upload',
-  vtFactDuration: 'Length',
-  vtFactResolution: 'Frame size',
-  vtFactSize: 'File size',
-  vtFactFormat: 'Format',
-  vtThumbAlt: (p: { name: string }) => `First frame of ${p.name}`,
-  vtAdviceTitle: 'Worth a look before you spend credits',
-  vtAdviceGoOn: 'These are hints only; you can go on anyway.',
-  vtAdviceDark: 'Parts of the video are very dark. Dark scenes come out noisy; film with more light.',
-  vtAdviceBright: 'Parts of the video are blown out (pure white). Avoid pointing at windows or lamps.',
-  vtAdviceBlurry: 'Some frames look blurry. Move more slowly and keep the camera steady.',
-  vtAdviceCut: 'The video seems to jump between shots. Scenes need one continuous take.',
-  vtConfirm: (p: { cost: number }, f: Formatter) =>
-    `Upload and start (${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'})`,
-  vtUploading: 'Uploading',
-  vtUploadValue: (p: { percent: number; sent: string; left: string }, f: Formatter) =>
-    `Uploading: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
-  vtUploadMilestone: (p: { percent: number }, f: Formatter) => `Upload ${f.percent(p.percent / 100)} done`,
   vtCancelled: 'Upload cancelled. Nothing was charged.',
   vtResending: 'Your upload was interrupted. Sending the video again — you will not be charged twice.',
-  vtResendingShort: 'Sending again',
-  vtResendValue: (p: { percent: number; sent: string; left: string }, f: Formatter) =>
-    `Sending again: ${f.percent(p.percent / 100)}, ${p.sent}${p.left ? ', ' + p.left : ''}`,
   vtQueued: 'Waiting for a free worker',
   vtProcessing: 'Building the 3D scene',
-  vtProcessingValue: (p: { percent: number }, f: Formatter) => `Building the 3D scene: ${f.percent(p.percent / 100)}`,
-  vtCloseOk: 'You can close this page: the job goes on and shows here when you come back.',
   vtSucceeded: 'Your 3D scene is ready',
-  vtSucceededAway: 'Your 3D scene finished while you were away',
-  vtDownloadPly: 'Download .ply',
-  vtDownloadZip: 'Download .zip',
-  vtStartAnother: 'Start another',
-  vtFailed: 'The scene could not be built',
-  vtRefunded: (p: { cost: number }, f: Formatter) =>
-    `${f.number(p.cost)} ${f.plural(p.cost) === 'one' ? 'credit' : 'credits'} refunded.`,
-  vtTryAnother: 'Try again with another video',
-  vtExpired: 'This scene was deleted after its retention time. Start a new job to make it again.',
-  vtRecent: 'Your recent scenes',
-  vtOpen: 'Open',
-  vtStatusQueued: 'waiting',
-  vtStatusProcessing: 'building',
-  vtStatusSucceeded: 'ready',
-  vtStatusFailed: 'failed',
-  vtStatusExpired: 'deleted',
-  vtStatusCreating: 'sending',
-  vtCached: 'Shown from this device; no download needed.',
-  vtSceneAlt: (p: { name: string }) => (p.name ? `3D scene from ${p.name}` : '3D scene'),
-  vtLoadingScene: 'Loading the scene…',
   vtNotifyTitle: '3D scene ready',
   vtNotifyFailedTitle: '3D scene failed',
 };
 
-export type UploaderStrings = typeof uploaderStrings;
+export type UploaderStrings = typeof uploaderStrings & ViewStrings;

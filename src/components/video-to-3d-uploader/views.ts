@@ -12,10 +12,14 @@ import { isSavedFileGone } from '../shared/saved-file.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
 import { renderConverting, renderFit } from './fit-view.js';
+import { addEnglish } from '../shared/localize.js';
+import { viewStrings } from './view-strings.js';
 import type { UploaderView } from './types.js';
 
 export { viewStyles } from './views.styles.js';
 export { refusalDetail, renderInterrupted } from './fit-view.js';
+
+addEnglish(viewStrings);
 
 /** The phase's view (every phase but `idle`, which the element draws itself). */
 export function renderPhase(v: UploaderView) {
