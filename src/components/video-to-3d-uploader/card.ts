@@ -22,8 +22,8 @@ export interface CardView extends Omit<UploaderView, 'record' | 'upload' | 'wait
   notice: string;
   credits: number | undefined;
   topUpHref: string | undefined;
-  /** The views after `idle` (views.ts), once loaded. */
-  views: typeof import('./views.js') | undefined;
+  /** The views after `idle` (views.ts) once loaded; asking starts the load, so only what needs them asks. */
+  views(): typeof import('./views.js') | undefined;
 }
 
 export function renderCard(v: CardView) {
@@ -31,7 +31,7 @@ export function renderCard(v: CardView) {
   const run = jobs.run;
   const record = jobs.record;
   const recent = jobs.history.recent(record?.id);
-  const phase = s !== 'idle' || recent.length ? views : undefined;
+  const phase = s !== 'idle' || recent.length ? views() : undefined;
   const view: UploaderView = {
     ...v,
     record,
@@ -45,8 +45,8 @@ export function renderCard(v: CardView) {
       ${s === 'idle' || s === 'ready' || s === 'checking' ? renderCost(t, COSTS.videoJob, v.credits, v.topUpHref) : nothing}
     </header>
     ${s === 'idle' ? renderIdle(t, intake) : phase?.renderPhase(view)}
-    ${error ? v.panel.render(t, error, { detail: views?.refusalDetail(t, error), onChoose: () => intake.open(), onRetry: v.start, onRestart: v.reset, topUpHref: v.topUpHref }) : nothing}
-    ${s === 'idle' && v.video.interrupted ? views?.renderInterrupted(t, v.video.interrupted) : nothing}
+    ${error ? v.panel.render(t, error, { detail: views()?.refusalDetail(t, error), onChoose: () => intake.open(), onRetry: v.start, onRestart: v.reset, topUpHref: v.topUpHref }) : nothing}
+    ${s === 'idle' && v.video.interrupted ? views()?.renderInterrupted(t, v.video.interrupted) : nothing}
     ${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : nothing}
     ${s === 'idle' || s === 'ready' ? renderTips(t) : nothing}
     ${recent.length ? phase?.renderHistory(t, recent, s === 'idle', (id) => jobs.open(id)) : nothing}

@@ -287,7 +287,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
       notice: this._notice,
       credits: this.#credits.remaining,
       topUpHref: this.topUpHref || undefined,
-      views: this.#views.module,
+      views: () => this.#views.module,
     });
   }
 }
