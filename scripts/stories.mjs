@@ -64,12 +64,11 @@ const STATES = [
   'partial',
   'loading',
   'loaded',
-  'error',
   'offline',
   'low',
 ];
 // The playground's proxy routes: their error answers are what the error stories show (402, 429, a
-// refused video), and the sandbox's control plane (credit-badge's Error story points at it). A 404
+// refused video), and the sandbox's control plane (credit-badge's Failed story points at it). A 404
 // is never one of them: a file, model or job that is not there is a defect wherever it comes from.
 const API = /^\/(mediakit|mediakit-poor|sandbox)(\/|$)/;
 if (!existsSync(join(staticDir, 'playground-sw.js'))) {

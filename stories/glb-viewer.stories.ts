@@ -44,6 +44,6 @@ export const Loading: Story = {
   </glb-viewer>`,
 };
 /** A file that is not a model (the assets' README): the viewer says so. */
-export const Error: Story = { args: { src: 'assets/README.md', alt: 'Not a model' } };
+export const Failed: Story = { args: { src: 'assets/README.md', alt: 'Not a model' } };
 /** No src yet: the frame and the "No model yet" hint. */
 export const Empty: Story = { render: () => html`<glb-viewer style="--mk-viewer-height: 420px"></glb-viewer>` };

@@ -37,6 +37,6 @@ export const Loading: Story = {
   </splat-viewer>`,
 };
 /** A file that is not a scene (a GLB model): the viewer says so. */
-export const Error: Story = { args: { src: 'assets/model.glb' } };
+export const Failed: Story = { args: { src: 'assets/model.glb' } };
 /** No src yet: the frame and the "No scene yet" hint. */
 export const Empty: Story = { render: () => html`<splat-viewer style="--mk-viewer-height: 420px"></splat-viewer>` };
