@@ -106,6 +106,30 @@ export function judge(samples: FrameStats[]): Advice[] {
   return advice;
 }
 
+/**
+ * Draws the video's current frame and returns its pixels. Chromium can fire `seeked` before a
+ * busy decoder has the frame, and then draws pure black (every pixel 0, 0, 0): such a frame is
+ * drawn again after a moment, a few times, so a slow machine is not told its video is dark. A
+ * frame that stays pure black is what the video shows.
+ */
+async function drawFrame(
+  video: HTMLVideoElement,
+  ctx: OffscreenCanvasRenderingContext2D,
+  w: number,
+  h: number,
+  signal: AbortSignal,
+): Promise<Uint8ClampedArray> {
+  for (let tries = 0; ; tries++) {
+    ctx.drawImage(video, 0, 0, w, h);
+    const pixels = ctx.getImageData(0, 0, w, h).data;
+    let black = true;
+    for (let i = 0; i < pixels.length && black; i += 4) black = pixels[i]! + pixels[i + 1]! + pixels[i + 2]! === 0;
+    if (!black || tries === 4) return pixels;
+    await new Promise((r) => setTimeout(r, 50 * (tries + 1)));
+    signal.throwIfAborted();
+  }
+}
+
 /** Decodes a few frames of `file` and reports a thumbnail and advice; never throws. */
 export async function inspectFrames(
   file: Blob,
@@ -132,13 +156,13 @@ export async function inspectFrames(
         video.currentTime = Math.max(0, t);
         await once(video, 'seeked', signal);
       }
+      const pixels = await drawFrame(video, ctx, W, h, signal);
       if (k === 0) {
         const big = new OffscreenCanvas(320, Math.round((320 * video.videoHeight) / Math.max(1, video.videoWidth)));
         big.getContext('2d')!.drawImage(video, 0, 0, big.width, big.height);
         report.thumbnail = await big.convertToBlob({ type: 'image/jpeg', quality: 0.8 });
       }
-      ctx.drawImage(video, 0, 0, W, h);
-      stats.push(frameStats(ctx.getImageData(0, 0, W, h).data, W, h));
+      stats.push(frameStats(pixels, W, h));
     }
     report.advice = judge(stats);
   } catch {
