@@ -126,7 +126,13 @@ export const VOCABULARY: readonly Word[] = [
     meaning: 'a file was chosen, dropped, pasted or given to `selectFile()`; cancelable: `preventDefault()` refuses it',
     on: FOUR,
   },
-  { kind: 'event', word: 'mk-sent', meaning: 'the main request left: `detail.idempotencyKey`', on: FOUR },
+  {
+    kind: 'event',
+    word: 'mk-sent',
+    meaning:
+      'the main request left this page: `detail.idempotencyKey` (a request a reload cut is sent again under `resending`, with no second `mk-sent`)',
+    on: FOUR,
+  },
   {
     kind: 'event',
     word: 'mk-succeeded',
