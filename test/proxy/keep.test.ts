@@ -266,4 +266,33 @@ describe('kept results: access, scopes and options', () => {
     await store.delete('abc');
     assert.equal(await store.head('abc'), null);
   });
+
+  it('fileResultStore: a read racing a delete finds the file whole or not at all, never an error', async () => {
+    // Found by the HTTP fuzz: a GET read the sidecar, a DELETE removed the file, and the open that
+    // followed failed with ENOENT, which the proxy answered as a 503 instead of a 404.
+    const dir = mkdtempSync(join(tmpdir(), 'mediakit-kept-'));
+    dirs.push(dir);
+    const store = fileResultStore({ dir });
+    const meta = { type: 'image/png', name: 'a.png', owner: 'o', subject: 's', created: new Date().toISOString() };
+    const bytes = new Uint8Array(300_000).fill(7);
+    let whole = 0;
+    let gone = 0;
+    for (let round = 0; round < 60; round++) {
+      const key = `race${round}`;
+      await store.put(key, new Blob([bytes]).stream(), meta);
+      const reads = Array.from({ length: 4 }, () =>
+        store.get(key).then(async (got) => (got ? (await new Response(got.body).arrayBuffer()).byteLength : null)),
+      );
+      const [, ...sizes] = await Promise.all([store.delete(key), ...reads]);
+      for (const size of sizes) {
+        if (size === null) gone++;
+        else {
+          assert.equal(size, bytes.length, 'a read that found the file reads all of it');
+          whole++;
+        }
+      }
+    }
+    assert.equal(whole + gone, 240);
+    assert.ok(gone > 0, 'some reads came after the delete');
+  });
 });

@@ -184,13 +184,34 @@ export function fileResultStore(options: FileResultStoreOptions): ResultStore {
     },
 
     async get(key, range) {
-      const found = await head(key);
-      if (!found) return null;
       const { fs } = await modules();
       const p = await paths(key);
+      // The file is opened before its sidecar is read: a delete racing this read then either came
+      // first (null: gone) or unlinks a file already open, which still reads whole. Reading the
+      // sidecar first left a window where the data was gone at open (ENOENT, a 503 for a 404).
+      let file: import('node:fs/promises').FileHandle;
+      try {
+        file = await fs.open(p.data, 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      let found: { meta: KeptMeta; bytes: number };
+      try {
+        const [text, stat] = await Promise.all([fs.readFile(p.sidecar, 'utf8'), file.stat()]);
+        const meta = keptMetaOf((JSON.parse(text) as { meta?: unknown }).meta);
+        if (!meta) {
+          await file.close();
+          return null;
+        }
+        found = { meta, bytes: stat.size };
+      } catch (err) {
+        await file.close().catch(() => undefined);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
       const start = range?.start ?? 0;
       const end = Math.min(range?.end ?? found.bytes - 1, found.bytes - 1);
-      const file = await fs.open(p.data, 'r');
       let position = start;
       const body = new ReadableStream<Uint8Array>(
         {
