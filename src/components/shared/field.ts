@@ -23,6 +23,7 @@ import { renderFieldBox, type FieldFacts } from './field-box.js';
 import { fieldStrings } from './field-strings.js';
 import { fieldStyles } from './field.styles.js';
 import { addEnglish } from './localize.js';
+import { addStyles } from './lazy-panel.js';
 import type { ResultValueBase, ResultValueController } from './result-value.js';
 
 addEnglish(fieldStrings);
@@ -66,10 +67,7 @@ export class FieldController implements ReactiveController {
     this.#o = options;
     host.addController(this);
     // This module loads on demand, after the element's own styles were adopted: add the field's.
-    const root = host.renderRoot as ShadowRoot;
-    const sheet = fieldStyles.styleSheet;
-    if (sheet && root.adoptedStyleSheets && !root.adoptedStyleSheets.includes(sheet))
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    addStyles(host.renderRoot as ShadowRoot, fieldStyles);
   }
 
   hostConnected(): void {

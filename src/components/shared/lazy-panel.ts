@@ -6,7 +6,6 @@
  * may bring its own styles (`styles`), added to the element's shadow root once it is in.
  */
 import {
-  adoptStyles,
   nothing,
   type CSSResult,
   type ReactiveController,
@@ -74,12 +73,26 @@ export class LazyModuleController<M> implements ReactiveController {
     const root = (this.host as ReactiveElement).renderRoot;
     if (!this.#module || !this.#o.styles || this.#styled === root || !(root instanceof ShadowRoot)) return;
     this.#styled = root;
-    // Lit's own adoption (constructable sheets, or <style> elements where those are missing), after the element's styles.
-    adoptStyles(root, [
-      ...(this.host.constructor as typeof ReactiveElement).elementStyles,
-      this.#o.styles(this.#module),
-    ]);
+    addStyles(root, this.#o.styles(this.#module));
   }
+}
+
+/**
+ * Adds a lazily loaded module's styles to a shadow root, after what it has: the element's own and
+ * any other module's (several load in any order: the views, the error panel, field mode), once.
+ */
+export function addStyles(root: ShadowRoot, styles: CSSResult): void {
+  const sheet = styles.styleSheet;
+  if (sheet && root.adoptedStyleSheets) {
+    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    return;
+  }
+  // No constructable sheets: a <style> element, as Lit does there.
+  const text = styles.cssText;
+  if ([...root.querySelectorAll('style')].some((s) => s.textContent === text)) return;
+  const style = document.createElement('style');
+  style.textContent = text;
+  root.append(style);
 }
 
 type Panel = typeof import('./error-panel.js');

@@ -7,7 +7,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement, css, html as litHtml } from 'lit';
 import { ApiError } from '../../../src/api/index.js';
-import { ErrorPanelController, LazyModuleController } from '../../../src/components/shared/lazy-panel.js';
+import { addStyles, ErrorPanelController, LazyModuleController } from '../../../src/components/shared/lazy-panel.js';
 import { LocalizeController } from '../../../src/components/shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../../../src/components/shared/strings.js';
 import { until } from '../../fixtures/browser.js';
@@ -79,6 +79,40 @@ describe('LazyModuleController', () => {
     expect(getComputedStyle(p).color, "the module's styles").to.equal('rgb(1, 2, 3)');
     expect(getComputedStyle(p).marginTop, "the element's own styles stay").to.equal('0px');
     await expect(el).to.be.accessible();
+  });
+
+  it("keeps every lazily added sheet: two modules' styles and one added beside them (as field mode adds its own)", async () => {
+    // The second module's styles used to replace what the root had adopted after the element's
+    // own: an uploader in field mode lost the dialog's styles when its views loaded.
+    class TwoModules extends LitElement {
+      static override styles = css`p { margin: 0; }`;
+      readonly a = new LazyModuleController(this, async () => ({ styles: css`.a { color: rgb(1, 2, 3); }` }), {
+        idle: false,
+        styles: (m) => m.styles,
+      });
+      readonly b = new LazyModuleController(this, async () => ({ styles: css`.b { color: rgb(4, 5, 6); }` }), {
+        idle: false,
+        styles: (m) => m.styles,
+      });
+      override render() {
+        return litHtml`<p class="a">a</p><p class="b">b</p><p class="c">c</p>`;
+      }
+    }
+    customElements.define('two-modules-probe', TwoModules);
+    const el = await fixture<TwoModules>(html`<two-modules-probe></two-modules-probe>`);
+    const root = el.shadowRoot!;
+    const own = root.adoptedStyleSheets.length;
+    const field = css`.c { color: rgb(7, 8, 9); }`;
+    addStyles(root, field);
+    addStyles(root, field);
+    await el.a.load();
+    await el.updateComplete;
+    await el.b.load();
+    await el.updateComplete;
+    const color = (c: string) => getComputedStyle(root.querySelector(`.${c}`)!).color;
+    expect([color('a'), color('b'), color('c')]).to.deep.equal(['rgb(1, 2, 3)', 'rgb(4, 5, 6)', 'rgb(7, 8, 9)']);
+    expect(getComputedStyle(root.querySelector('p')!).marginTop, "the element's own").to.equal('0px');
+    expect(root.adoptedStyleSheets.length - own, 'each added sheet once').to.equal(3);
   });
 
   it('tries again on the next render after a failed load', async () => {
