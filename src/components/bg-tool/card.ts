@@ -70,7 +70,7 @@ export class BgCard {
   constructor(host: Host, parts: BgParts) {
     this.#host = host;
     this.#p = parts;
-    this.#views = new LazyModuleController(host, loadViews);
+    this.#views = new LazyModuleController(host, loadViews, { styles: (m) => m.viewStyles });
     this.#panel = new ErrorPanelController(host);
   }
 

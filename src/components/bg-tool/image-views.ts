@@ -6,3 +6,4 @@
 export { CompareController } from './compare.js';
 export { renderOptions } from './options-view.js';
 export { renderBefore, renderResult } from './result-view.js';
+export { viewStyles } from './image-views.styles.js';

@@ -13,6 +13,8 @@ import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { HeadshotStrings } from './strings.js';
 
+export { cameraStyles } from './camera.styles.js';
+
 /** The element's dictionaries (types.ts has the same `Strings`; that module imports this one). */
 type Strings = HeadshotStrings & SharedStrings & PhotoFitStrings;
 
@@ -39,15 +41,6 @@ export class CameraController implements ReactiveController {
     this.#onOpen = onOpen;
     this.#facing = facing;
     host.addController(this);
-  }
-
-  /** Whether a live preview is possible here. */
-  static get supported(): boolean {
-    return (
-      typeof navigator !== 'undefined' &&
-      typeof navigator.mediaDevices?.getUserMedia === 'function' &&
-      globalThis.isSecureContext !== false
-    );
   }
 
   hostDisconnected(): void {

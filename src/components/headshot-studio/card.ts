@@ -67,7 +67,7 @@ export class StudioCard {
       phase: () => this.#phase.phase,
       spans: { process: ['sending'] },
     });
-    this.#grid = new LazyModuleController(host, loadResults);
+    this.#grid = new LazyModuleController(host, loadResults, { styles: (m) => m.resultStyles });
     this.#panel = new ErrorPanelController(host);
   }
 

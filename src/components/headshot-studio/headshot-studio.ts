@@ -257,7 +257,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   /** Drops the photo, the results, the camera and what runs, without events (the value is left as it is). */
   #stop(): void {
     this.#card.clearTimings();
-    this.#in.camera.stop();
+    this.#in.stopCamera();
     this.#batch.clear();
     this.#in.photo.clear();
   }
@@ -273,7 +273,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
 
   /** Field mode's dialog closed: the camera goes off (its light would stay on with nothing shown). */
   protected override fieldClosed(): void {
-    this.#in.camera.stop();
+    this.#in.stopCamera();
   }
 
   protected override fieldFacts(): FieldFacts {

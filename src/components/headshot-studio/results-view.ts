@@ -11,6 +11,8 @@ import { renderProgress } from '../shared/progress.js';
 import type { SlotView } from './batch.js';
 import type { StudioView } from './types.js';
 
+export { resultStyles } from './results-view.styles.js';
+
 /** The grid of the batch, what it charged, and the actions on it ("change style or versions": back to the choices, same photo). */
 export function renderResults(v: StudioView) {
   const { t, batch } = v;

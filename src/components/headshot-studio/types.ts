@@ -11,7 +11,7 @@ import type { LocalizeController } from '../shared/localize.js';
 import type { PhotoFitStrings } from '../shared/photo-fit-strings.js';
 import type { SharedStrings } from '../shared/strings.js';
 import type { HeadshotBatch } from './batch.js';
-import type { CameraController } from './camera.js';
+import type { CameraView } from './intake.js';
 import type { HeadshotPhoto } from './photo.js';
 import type { HeadshotStrings } from './strings.js';
 
@@ -103,7 +103,7 @@ export interface StudioView {
   off: boolean;
   photo: HeadshotPhoto;
   batch: HeadshotBatch;
-  camera: CameraController;
+  camera: CameraView;
   intake: FileIntakeController;
   /** The slots of the next batch, and its price. */
   slots: VariantSlot[];

@@ -14,6 +14,8 @@ import { isSavedFileGone } from '../shared/saved-file.js';
 import { renderStats } from './parts.js';
 import type { JobView } from './types.js';
 
+export { errorStyles } from '../shared/error-panel.styles.js';
+
 export function renderJobView(c: JobView) {
   if (c.status === 'succeeded') return renderSucceeded(c);
   if (c.status === 'failed') return renderFailed(c);

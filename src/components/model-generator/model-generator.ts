@@ -171,7 +171,9 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   });
   readonly #panel = new ErrorPanelController(this);
   // The job shown (progress, result, failure): loaded when the browser is idle after connect, or at once when a job comes first.
-  readonly #jobView = new LazyModuleController(this, () => import('./job-view.js'));
+  readonly #jobView = new LazyModuleController(this, () => import('./job-view.js'), {
+    styles: (m) => m.errorStyles,
+  });
   #milestone = '';
 
   /** Where the element is: `idle`, `ready`, `sending`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */

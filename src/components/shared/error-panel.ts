@@ -9,6 +9,7 @@ import { errorFacts } from './error-facts.js';
 import { addEnglish, type LocalizeController } from './localize.js';
 
 export { errorFacts };
+export { errorStyles } from './error-panel.styles.js';
 import type { SharedStrings } from './strings.js';
 import { errorStrings, type ErrorStrings } from './error-strings.js';
 import { safeUrl } from '../../internal/safe-url.js';

@@ -23,7 +23,7 @@ export interface LazyModuleOptions<M> {
   /** Load when the browser is idle after connect (default), or `false`: only when asked. */
   idle?: boolean;
   /** The module's own styles, adopted after the element's once it is in. */
-  styles?: (module: M) => CSSResult;
+  styles?: (module: M) => CSSResult | CSSResult[];
 }
 
 export class LazyModuleController<M> implements ReactiveController {
@@ -73,7 +73,7 @@ export class LazyModuleController<M> implements ReactiveController {
     const root = (this.host as ReactiveElement).renderRoot;
     if (!this.#module || !this.#o.styles || this.#styled === root || !(root instanceof ShadowRoot)) return;
     this.#styled = root;
-    addStyles(root, this.#o.styles(this.#module));
+    for (const styles of [this.#o.styles(this.#module)].flat()) addStyles(root, styles);
   }
 }
 
@@ -103,7 +103,7 @@ const loadPanel = () =>
 /** The error panel (`part="error"`, role=alert) of every element, loaded on idle after connect. */
 export class ErrorPanelController extends LazyModuleController<Panel> {
   constructor(host: ReactiveControllerHost) {
-    super(host, loadPanel);
+    super(host, loadPanel, { styles: (m) => m.errorStyles });
   }
 
   /** The panel for `error`, or nothing while its code loads (an update follows when it is in). */

@@ -17,6 +17,7 @@ import { viewStrings } from './view-strings.js';
 import type { UploaderView } from './types.js';
 
 export { viewStyles } from './views.styles.js';
+export { errorStyles } from '../shared/error-panel.styles.js';
 export { refusalDetail, renderInterrupted } from './fit-view.js';
 
 addEnglish(viewStrings);
