@@ -15,6 +15,8 @@ import { renderStats } from './parts.js';
 import type { JobView } from './types.js';
 
 export { errorStyles } from '../shared/error-panel.styles.js';
+export { viewerFrame } from '../shared/styles.js';
+export { jobViewStyles } from './job-view.styles.js';
 
 export function renderJobView(c: JobView) {
   if (c.status === 'succeeded') return renderSucceeded(c);

@@ -9,7 +9,7 @@ import { ProductElement } from '../shared/product-element.js';
 import { ResultValueController } from '../shared/result-value.js';
 import { photoFitStrings } from '../shared/photo-fit-strings.js';
 import { sharedStrings } from '../shared/strings.js';
-import { elementStyles, viewerFrame } from '../shared/styles.js';
+import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
 import { ModelJobsController } from './jobs.js';
 import { modelGeneratorStyles } from './model-generator.styles.js';
@@ -100,7 +100,7 @@ export type { ModelValue } from './value.js';
  * @cssstate failed - The job failed (refunded).
  */
 export class ModelGenerator extends ProductElement<ModelValue> {
-  static override styles = [elementStyles, viewerFrame, modelGeneratorStyles];
+  static override styles = [elementStyles, modelGeneratorStyles];
 
   /** `photos` (1-6 photos of one object) or `prompt` (a description). Default `photos`. */
   @property({ reflect: true }) mode: ModelGeneratorMode = 'photos';
@@ -172,7 +172,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   readonly #panel = new ErrorPanelController(this);
   // The job shown (progress, result, failure): loaded when the browser is idle after connect, or at once when a job comes first.
   readonly #jobView = new LazyModuleController(this, () => import('./job-view.js'), {
-    styles: (m) => m.errorStyles,
+    styles: (m) => [m.errorStyles, m.viewerFrame, m.jobViewStyles],
   });
   #milestone = '';
 

@@ -9,7 +9,7 @@ import { LocalizeController } from '../shared/localize.js';
 import { ProductElement } from '../shared/product-element.js';
 import { ResultValueController } from '../shared/result-value.js';
 import { sharedStrings } from '../shared/strings.js';
-import { elementStyles, viewerFrame } from '../shared/styles.js';
+import { elementStyles } from '../shared/styles.js';
 import type { FieldFacts } from '../shared/field.js';
 import { VideoCheckController } from './check.js';
 import { renderCard } from './card.js';
@@ -111,7 +111,7 @@ const loadViews = () => import('./views.js');
  * @cssstate expired - The result was deleted upstream.
  */
 export class VideoTo3dUploader extends ProductElement<SceneValue> {
-  static override styles = [elementStyles, viewerFrame, uploaderStyles];
+  static override styles = [elementStyles, uploaderStyles];
 
   /** A job to show and follow (its id from `mk-job-created`, or its handle). */
   @property({ attribute: 'job-id' }) jobId = '';

@@ -18,6 +18,7 @@ import type { UploaderView } from './types.js';
 
 export { viewStyles } from './views.styles.js';
 export { errorStyles } from '../shared/error-panel.styles.js';
+export { viewerFrame } from '../shared/styles.js';
 export { refusalDetail, renderInterrupted } from './fit-view.js';
 
 addEnglish(viewStrings);
