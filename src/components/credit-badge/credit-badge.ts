@@ -10,7 +10,7 @@ import { CreditsController } from '../shared/credits.js';
 import { errorFacts } from '../shared/error-facts.js';
 import { LocalizeController } from '../shared/localize.js';
 import { sharedStrings, type SharedStrings } from '../shared/strings.js';
-import { elementStyles } from '../shared/styles.js';
+import { base, tokens } from '../shared/base.styles.js';
 import { badgeStyles } from './credit-badge.styles.js';
 import { badgeStrings, type BadgeStrings } from './strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
@@ -49,7 +49,7 @@ type Strings = BadgeStrings & SharedStrings;
  * @cssstate low - Fewer credits are left than `low`.
  */
 export class CreditBadge extends ClientElement {
-  static override styles = [elementStyles, badgeStyles];
+  static override styles = [tokens, base, badgeStyles];
 
   /** Below this many credits the badge turns `:state(low)`, shows the top-up slot and says so once. Default 0 (off). */
   @property({ type: Number }) low = 0;

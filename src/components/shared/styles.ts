@@ -1,51 +1,12 @@
 /**
- * The look every product element shares: the host's font and text colour, a small set of tokens
- * with defaults (one override restyles all seven elements), light and dark (by
- * `prefers-color-scheme`, or `theme="light|dark"`), 44 px touch targets, visible focus rings,
- * and layouts that reflow from 320 px.
+ * The product elements' card on top of the look every element shares (base.styles.ts): headings,
+ * rows, fields, the drop zone, progress, notices and facts; the result viewer's frame.
  */
 import { css } from 'lit';
+import { base, tokens } from './base.styles.js';
 
-/** The dark palette, for the visitor's preference and for `theme="dark"` alike. */
-const darkTokens = css`
-  --_accent: var(--mk-accent, #7c9cff);
-  --_accent-text: var(--mk-accent-text, #0b1020);
-  --_surface: var(--mk-surface, #161b22);
-  --_surface-2: var(--mk-surface-2, #1f2630);
-  --_border: var(--mk-border, #3a4350);
-  --_muted: var(--mk-muted, #a3adba);
-  --_danger: var(--mk-danger, #ff8a80);
-  --_success: var(--mk-success, #6fd08c);
-  --_focus: var(--mk-focus-ring, var(--mk-accent, #7c9cff));
-  color-scheme: dark;
-`;
-
-export const tokens = css`
-  :host {
-    --_accent: var(--mk-accent, #2f5bea);
-    --_accent-text: var(--mk-accent-text, #ffffff);
-    --_surface: var(--mk-surface, #ffffff);
-    --_surface-2: var(--mk-surface-2, #f5f6f8);
-    --_border: var(--mk-border, #d0d5dd);
-    --_muted: var(--mk-muted, #5b6472);
-    --_danger: var(--mk-danger, #b42318);
-    --_success: var(--mk-success, #1a7f37);
-    --_radius: var(--mk-radius, 12px);
-    --_space: var(--mk-space, 8px);
-    --_focus: var(--mk-focus-ring, var(--mk-accent, #2f5bea));
-    color-scheme: light;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      ${darkTokens}
-    }
-  }
-  :host([theme='dark']) {
-    ${darkTokens}
-  }
-`;
-
-export const base = css`
+/** The product elements' card: headings, rows, fields, the drop zone and its limits line, progress, notices, facts. */
+export const cardStyles = css`
   .head {
     display: flex;
     flex-wrap: wrap;
@@ -67,31 +28,6 @@ export const base = css`
   .advice ul {
     margin: 0;
     padding-inline-start: calc(var(--_space) * 2.5);
-  }
-  :host {
-    display: block;
-    font: inherit;
-    color: inherit;
-    box-sizing: border-box;
-    max-inline-size: 100%;
-  }
-  /* The dark surfaces need light text even on a host page that never styled its own for dark
-     mode (dark text inherited onto --_surface was unreadable). */
-  :host([theme='dark']) {
-    color: #e6edf3;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      color: #e6edf3;
-    }
-  }
-  :host([hidden]) {
-    display: none;
-  }
-  *,
-  *::before,
-  *::after {
-    box-sizing: inherit;
   }
   .card {
     background: var(--_surface);
@@ -136,65 +72,6 @@ export const base = css`
     gap: var(--_space);
     align-items: center;
   }
-  button,
-  .button {
-    font: inherit;
-    font-weight: 600;
-    min-block-size: 44px;
-    /* Block padding only shows when a long label (German, a phone) wraps to two lines. */
-    padding: calc(var(--_space) * 0.75) calc(var(--_space) * 2);
-    border-radius: calc(var(--_radius) - 4px);
-    border: 1px solid transparent;
-    cursor: pointer;
-    display: inline-flex;
-    align-items: center;
-    justify-content: center;
-    gap: var(--_space);
-    text-decoration: none;
-    line-height: 1.2;
-  }
-  button.primary,
-  .button.primary {
-    background: var(--_accent);
-    color: var(--_accent-text);
-  }
-  button.secondary,
-  .button.secondary {
-    background: var(--_surface);
-    color: inherit;
-    border-color: var(--_border);
-  }
-  button.link {
-    background: none;
-    border: none;
-    color: var(--_accent);
-    padding: 0 var(--_space);
-    text-decoration: underline;
-  }
-  a[part~='top-up'] {
-    color: var(--_accent);
-  }
-  button:disabled {
-    opacity: 0.55;
-    cursor: not-allowed;
-  }
-  button:focus-visible,
-  .button:focus-visible,
-  a:focus-visible,
-  [tabindex]:focus-visible,
-  input:focus-visible,
-  select:focus-visible,
-  textarea:focus-visible {
-    outline: 3px solid var(--_focus);
-    outline-offset: 2px;
-  }
-  /* A result heading takes focus when a phase ends (so screen readers start there); it is not a
-     control, so it draws no ring. */
-  h2[tabindex='-1']:focus,
-  h3[tabindex='-1']:focus,
-  h4[tabindex='-1']:focus {
-    outline: none;
-  }
   input,
   select,
   textarea {
@@ -205,17 +82,6 @@ export const base = css`
     border-radius: calc(var(--_radius) - 6px);
     min-block-size: 44px;
     padding: 0 var(--_space);
-  }
-  .sr-only {
-    position: absolute;
-    inline-size: 1px;
-    block-size: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
-    border: 0;
   }
   /* The limits line: one or two balanced lines across the drop zone, wrapping between items. */
   .limits-wrap {
@@ -341,4 +207,5 @@ export const viewerFrame = css`
   }
 `;
 
-export const elementStyles = [tokens, base];
+/** The product elements' styles (the badge takes `tokens` and `base` only). */
+export const elementStyles = [tokens, base, cardStyles];
