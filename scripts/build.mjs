@@ -5,9 +5,10 @@
 //           and the elements inside, and three.js and the splat library in lazy chunks beside it;
 //           three's Draco and KTX2 decoders in cdn/decoders (fetched only for such a model).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minifyCssLiterals } from './minify-css.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
@@ -29,7 +30,20 @@ if (step('tsc')) {
   await time('tsc -> dist', () => {
     rmSync(join(root, 'dist'), { recursive: true, force: true });
     run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json']);
+    minifyStyles(join(root, 'dist'));
   });
+}
+
+/** The CSS in every style module under `dir` made smaller (scripts/minify-css.mjs). */
+function minifyStyles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) minifyStyles(path);
+    else if (entry.name.endsWith('.js')) {
+      const source = readFileSync(path, 'utf8');
+      if (/\bcss\s*`/.test(source)) writeFileSync(path, minifyCssLiterals(source));
+    }
+  }
 }
 
 if (step('files')) {

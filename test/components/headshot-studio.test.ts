@@ -276,6 +276,10 @@ describe('<headshot-studio>: camera, downloads, choosing', function () {
       10_000,
       'frames from the camera',
     );
+    // The camera's code brings its styles: a 3:4 portrait frame with the guide laid over the video.
+    const frame = q(el, '[part~="camera"] .frame')!.getBoundingClientRect();
+    expect(frame.height / frame.width, 'a 3:4 portrait frame').to.be.closeTo(4 / 3, 0.02);
+    expect(getComputedStyle(q(el, '[part~="camera"] svg.guide')!).position).to.equal('absolute');
     expect(cut(el).activeElement).to.equal(q(el, '[part~="capture-button"]'));
     q(el, '[part~="capture-button"]')!.click();
     await until(() => el.status === 'ready', 10_000, 'the captured photo checked');
