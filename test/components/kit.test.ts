@@ -1,9 +1,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/components/video-to-3d-uploader/define.js';
 import type { VideoTo3dUploader } from '../../src/components/video-to-3d-uploader/video-to-3d-uploader.js';
-import { frameStats, judge } from '../../src/components/video-to-3d-uploader/frame-checks.js';
+import { frameStats, inspectFrames, judge } from '../../src/components/video-to-3d-uploader/frame-checks.js';
 import { registerTranslation } from '../../src/internal/localize.js';
-import { until, video } from '../fixtures/browser.js';
+import { phoneClip, until, video } from '../fixtures/browser.js';
 
 const endpoint = '/mk-kit'; // this file's own stack (the uploader's tests count charges on /mk-video)
 const q = (el: Element, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel) ?? undefined;
@@ -23,6 +23,26 @@ const stripes = (ctx: OffscreenCanvasRenderingContext2D, light = '#ddd', dark = 
 };
 
 describe('the kit: advisory frame checks', () => {
+  it('judge the frames read when a later seek is slow (a busy phone), instead of reporting none', async function () {
+    this.timeout(60_000);
+    // Lit until 1:40, black after. Judged as 400 s long, the samples fall at 0:40, 2:00, 3:20 (the end)...
+    const clip = await phoneClip('long-dark-tail.mp4');
+    // ...and from the third seek on, 'seeked' never comes in time: 0:40 (lit) and 2:00 (black) are read.
+    const add = HTMLMediaElement.prototype.addEventListener;
+    let seeks = 0;
+    HTMLMediaElement.prototype.addEventListener = function (this: HTMLMediaElement, ...args: Parameters<typeof add>) {
+      if (args[0] === 'seeked' && ++seeks > 2) return;
+      return add.apply(this, args);
+    } as typeof add;
+    try {
+      const slow = await inspectFrames(clip, 400, new AbortController().signal, 5, 300);
+      expect(seeks, 'it seeked a third time').to.equal(3);
+      expect(slow.thumbnail, 'the thumbnail of the first frame').to.be.instanceOf(Blob);
+      expect(slow.advice, 'half of the frames read are black').to.include('dark');
+    } finally {
+      HTMLMediaElement.prototype.addEventListener = add;
+    }
+  });
   it('say nothing of sharp, even, continuous frames', () => {
     const a = frame((c) => stripes(c));
     expect(judge([a, a, a, a, a])).to.deep.equal([]);

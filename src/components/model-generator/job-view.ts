@@ -14,9 +14,12 @@ import { isSavedFileGone } from '../shared/saved-file.js';
 import { renderStats } from './parts.js';
 import type { JobView } from './types.js';
 
-export { errorStyles } from '../shared/error-panel.styles.js';
-export { viewerFrame } from '../shared/styles.js';
-export { jobViewStyles } from './job-view.styles.js';
+import { errorStyles } from '../shared/error-panel.styles.js';
+import { viewerFrame } from '../shared/styles.js';
+import { jobViewStyles } from './job-view.styles.js';
+
+/** The job view's rules, the error panel's (a failed job) and the viewer's frame: added with this module. */
+export const styles = [errorStyles, viewerFrame, jobViewStyles];
 
 export function renderJobView(c: JobView) {
   if (c.status === 'succeeded') return renderSucceeded(c);

@@ -171,9 +171,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   });
   readonly #panel = new ErrorPanelController(this);
   // The job shown (progress, result, failure): loaded when the browser is idle after connect, or at once when a job comes first.
-  readonly #jobView = new LazyModuleController(this, () => import('./job-view.js'), {
-    styles: (m) => [m.errorStyles, m.viewerFrame, m.jobViewStyles],
-  });
+  readonly #jobView = new LazyModuleController(this, () => import('./job-view.js'), { styles: (m) => m.styles });
   #milestone = '';
 
   /** Where the element is: `idle`, `ready`, `sending`, `resending`, `queued`, `processing`, `succeeded`, `failed`. */

@@ -14,6 +14,8 @@ export interface FrameReport {
 }
 
 const W = 96;
+/** How long a seek after the first frame may take before the frames read so far are judged. */
+export const SLOW_SEEK_MS = 8000;
 
 function once<K extends keyof HTMLMediaElementEventMap>(
   el: HTMLMediaElement,
@@ -136,6 +138,7 @@ export async function inspectFrames(
   durationSeconds: number,
   signal: AbortSignal,
   samples = 5,
+  slowSeekMs = SLOW_SEEK_MS,
 ): Promise<FrameReport> {
   const url = URL.createObjectURL(file);
   const video = document.createElement('video');
@@ -154,7 +157,16 @@ export async function inspectFrames(
       const t = Math.min(durationSeconds - 0.05, ((k + 0.5) / samples) * durationSeconds);
       if (Math.abs(video.currentTime - t) > 0.01) {
         video.currentTime = Math.max(0, t);
-        await once(video, 'seeked', signal);
+        // Once a frame was read the video decodes here: a seek that takes long is a busy device
+        // (a phone, a loaded machine), and the frames read so far are judged rather than none.
+        const seeked = await once(video, 'seeked', signal, k === 0 ? undefined : slowSeekMs).then(
+          () => true,
+          (err: unknown) => {
+            if (k === 0 || signal.aborted) throw err;
+            return false;
+          },
+        );
+        if (!seeked) break;
       }
       const pixels = await drawFrame(video, ctx, W, h, signal);
       if (k === 0) {

@@ -157,10 +157,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
     states: (names, now) => this.setPhase(names, now),
   });
   readonly #panel = new ErrorPanelController(this);
-  readonly #views = new LazyModuleController(this, loadViews, {
-    idle: false,
-    styles: (m) => [m.viewStyles, m.errorStyles],
-  });
+  readonly #views = new LazyModuleController(this, loadViews, { idle: false, styles: (m) => m.styles });
   readonly #intake = new FileIntakeController(this, {
     accept: 'video/mp4,video/quicktime,.mp4,.mov,.m4v',
     onFiles: ([file]) => (

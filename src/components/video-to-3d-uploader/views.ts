@@ -2,7 +2,7 @@
  * The views of <video-to-3d-uploader> after the first one (checking, ready, the upload, the job,
  * the scene, the outcome) and the list of recent scenes. The element loads this module when it
  * leaves `idle` or has recent scenes to list, not with the page: a visitor who never chooses a
- * video never downloads it (nor their styles, `viewStyles`).
+ * video never downloads it (nor their styles, `styles`).
  */
 import { html, nothing } from 'lit';
 import { COSTS, type VideoJob } from '../../api/index.js';
@@ -16,9 +16,12 @@ import { addEnglish } from '../shared/localize.js';
 import { viewStrings } from './view-strings.js';
 import type { UploaderView } from './types.js';
 
-export { viewStyles } from './views.styles.js';
-export { errorStyles } from '../shared/error-panel.styles.js';
-export { viewerFrame } from '../shared/styles.js';
+import { errorStyles } from '../shared/error-panel.styles.js';
+import { viewerFrame } from '../shared/styles.js';
+import { viewStyles } from './views.styles.js';
+
+/** The views' rules, the error panel's (a failed job) and the scene viewer's frame: added with this module. */
+export const styles = [viewStyles, errorStyles, viewerFrame];
 export { refusalDetail, renderInterrupted } from './fit-view.js';
 
 addEnglish(viewStrings);

@@ -127,6 +127,18 @@ export function runJobElementTests(tag: string, o: JobElementOptions): void {
         'the job to finish',
       );
       expect(second.page.succeeded.map((s) => s.id)).to.deep.equal([id]);
+      // The result's viewer (or the box that stands in while its code loads) in the element's frame:
+      // those rules come with the job views, which loaded lazily on this page.
+      const root = second.page.el.shadowRoot!;
+      const viewer = await until(
+        () => root.querySelector<HTMLElement>('glb-viewer, splat-viewer, .viewer-wait') ?? undefined,
+        20_000,
+        'the result viewer',
+      );
+      const height = parseFloat(getComputedStyle(second.page.el).getPropertyValue('--mk-viewer-height'));
+      expect(viewer.getBoundingClientRect().height, 'the viewer frame: --mk-viewer-height').to.be.closeTo(height, 1);
+      // The element's frame, not the viewer's own default (#f6f8fa): the element's --_surface-2 (light).
+      expect(getComputedStyle(viewer).backgroundColor, 'the viewer frame: its surface').to.equal('rgb(245, 246, 248)');
       await o.ended?.(second);
       expect(await o.charges()).to.equal(before + 1);
       second.frame.remove();
