@@ -18,7 +18,7 @@ import { errorStyles } from '../shared/error-panel.styles.js';
 import { viewerFrame } from '../shared/styles.js';
 import { jobViewStyles } from './job-view.styles.js';
 
-/** The job view's rules, the error panel's (a failed job) and the viewer's frame: added with this module. */
+/** The error panel's rules (a failed job), the viewer's frame and the job view's own (last: they refine both). */
 export const styles = [errorStyles, viewerFrame, jobViewStyles];
 
 export function renderJobView(c: JobView) {

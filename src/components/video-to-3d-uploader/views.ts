@@ -20,8 +20,8 @@ import { errorStyles } from '../shared/error-panel.styles.js';
 import { viewerFrame } from '../shared/styles.js';
 import { viewStyles } from './views.styles.js';
 
-/** The views' rules, the error panel's (a failed job) and the scene viewer's frame: added with this module. */
-export const styles = [viewStyles, errorStyles, viewerFrame];
+/** The error panel's rules (a failed job), the scene viewer's frame and the views' own (last: they refine both). */
+export const styles = [errorStyles, viewerFrame, viewStyles];
 export { refusalDetail, renderInterrupted } from './fit-view.js';
 
 addEnglish(viewStrings);
