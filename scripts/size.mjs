@@ -65,8 +65,8 @@ const BUDGETS = {
   // since this round's fourth stop (measured 32.7 and 45.9; what the uploader's note names).
   // bg-tool: the picture, comparison and options load on idle after connect (image-views.ts), measured 31.1.
   // Their rules come with them (image-views.styles.ts), and the error panel's with the panel: measured 31.1.
-  // Minified CSS: 30.7.
-  'bg-tool.js': 31.0,
+  // Minified CSS: 30.7. Reading a kept image (saved-file.ts) loads with the first value that names one: 30.1.
+  'bg-tool.js': 30.4,
   // 19 since stop 30: safeUrl takes the document's own object URLs by one shared check
   // (isOwnObjectUrl, also MediaClient.fileUrl's; in an opaque frame only blob:null/<uuid>): measured 18.6.
   // The badge takes the shared look without the product card (base.styles.ts): measured 17.8 (the issue's 17.9).
@@ -74,8 +74,8 @@ const BUDGETS = {
   'credit-badge.js': 17.8,
   // headshot-studio: the results grid loads on idle after connect (results-view.ts), measured 35.2.
   // The grid's rules come with it, and the live camera (code and rules) loads on its first open: measured 34.3.
-  // Minified CSS: 33.8.
-  'headshot-studio.js': 34.1,
+  // Minified CSS: 33.8. Reading a kept image loads with the first value that names one: 33.3.
+  'headshot-studio.js': 33.6,
   // The job engine (JobController, JobPoller, RequestController) loads as the element connects,
   // the job flow's engine half (job-engine.ts): measured 40.0 (45.5 before).
   // The job view brings its rules, the viewer frame's and the error panel's: measured 39.5 (the issue's target).
@@ -91,9 +91,9 @@ const BUDGETS = {
   // 71.5 and 77 since this round's fourth stop (measured 70.8 and 76.3; what the uploader's note names).
   // Issue 33 item 6: 67.6 and 72.8 measured; 62.7 and 67.7 with the model's job engine after connect.
   // Each later view with its own rules and the camera on first open: 59.6 and 64.5 measured.
-  // Minified CSS: 58.7 and 63.5.
-  'the five product elements on one page': 59.0,
-  'define.js (every tag)': 63.8,
+  // Minified CSS: 58.7 and 63.5; 58.4 and 63.2 with the kept-image reader loaded on demand.
+  'the five product elements on one page': 58.7,
+  'define.js (every tag)': 63.5,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {

@@ -14,7 +14,7 @@ import type { FileIntakeController } from '../shared/file-intake.js';
 import { ErrorPanelController, LazyModuleController } from '../shared/lazy-panel.js';
 import type { RequestController } from '../shared/request-controller.js';
 import type { ResultValueController } from '../shared/result-value.js';
-import { isSavedFileGone } from '../shared/saved-file.js';
+import { isSavedFileGone } from '../shared/saved-file-gone.js';
 import type { CompareController } from './compare.js';
 import type { BgImage } from './image.js';
 import type { BgOutcome } from './outcome.js';

@@ -7,7 +7,7 @@
  */
 import { LIMITS, type ImageToolFormat } from '../../api/index.js';
 import type { KeepFile, ResultAsset, ResultValueBase } from '../shared/result-value.js';
-import { readSavedImage } from '../shared/saved-file.js';
+
 import { hex6 } from './colour.js';
 import type { BgOptions, BgToolResult, ShownResult } from './types.js';
 
@@ -86,7 +86,12 @@ function check(v: Record<string, unknown>): string | undefined {
  */
 export async function fetchKept(value: BgToolValue, endpoint: string, signal: AbortSignal): Promise<ShownResult> {
   const asset = value.asset!;
-  const blob = await readSavedImage(asset, endpoint, signal);
+  // The reader loads with the first value that names a kept image; where it cannot load (offline),
+  // the picture is shown by its URL, as for bytes that cannot be read.
+  const blob = await import('../shared/saved-file.js').then(
+    ({ readSavedImage }) => readSavedImage(asset, endpoint, signal),
+    () => undefined,
+  );
   signal.throwIfAborted();
   const { width, height, format, charged } = value;
   return blob

@@ -17,7 +17,7 @@ import type { HeadshotChosenDetail } from '../../events/headshot-chosen.js';
 import type { HeadshotSlot } from '../../events/outcome.js';
 import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
-import { isSavedFileGone, readSavedImage, type SavedFileGone } from '../shared/saved-file.js';
+import { isSavedFileGone, type SavedFileGone } from '../shared/saved-file-gone.js';
 import { mergeVariants, revoke, type SlotView } from './batch-slots.js';
 import type { HeadshotValue } from './value-shape.js';
 
@@ -136,6 +136,8 @@ export class HeadshotBatch {
     if (entry.blob || !entry.asset || entry.gone) return entry.blob;
     const gen = this.#gen;
     try {
+      // The reader loads with the first value that names a kept image (a failed load reads nothing).
+      const { readSavedImage } = await import('../shared/saved-file.js');
       const blob = await readSavedImage(entry.asset, this.#o.client().endpoint);
       if (gen !== this.#gen) return undefined;
       entry.blob = blob;

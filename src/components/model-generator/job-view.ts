@@ -10,7 +10,7 @@ import { COSTS } from '../../api/index.js';
 import { safeUrl } from '../../internal/safe-url.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
-import { isSavedFileGone } from '../shared/saved-file.js';
+import { isSavedFileGone } from '../shared/saved-file-gone.js';
 import { renderStats } from './parts.js';
 import type { JobView } from './types.js';
 

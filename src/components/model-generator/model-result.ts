@@ -10,7 +10,7 @@ import type { ModelJob } from '../../api/index.js';
 import type { MediaClient } from '../../client/media-client.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { resultCache } from '../shared/result-cache.js';
-import { watchSavedFile } from '../shared/saved-file.js';
+import { watchSavedFile } from '../shared/saved-file-gone.js';
 import { thumbnail } from './photos.js';
 
 const thumbKey = (id: string) => `${id}#thumb`;

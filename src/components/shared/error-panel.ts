@@ -13,7 +13,7 @@ export { errorStyles } from './error-panel.styles.js';
 import type { SharedStrings } from './strings.js';
 import { errorStrings, type ErrorStrings } from './error-strings.js';
 import { safeUrl } from '../../internal/safe-url.js';
-import { isSavedFileGone } from './saved-file.js';
+import { isSavedFileGone } from './saved-file-gone.js';
 
 addEnglish(errorStrings);
 

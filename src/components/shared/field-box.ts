@@ -8,7 +8,7 @@ import type { ExpandReason } from '../../events/expand-requested.js';
 import type { FieldStrings } from './field-strings.js';
 import type { LocalizeController } from './localize.js';
 import type { ResultValueBase, ResultValueController } from './result-value.js';
-import { isSavedFileGone } from './saved-file.js';
+import { isSavedFileGone } from './saved-file-gone.js';
 import type { SharedStrings } from './strings.js';
 
 /** What the field shows of the element's result; the element says it. */

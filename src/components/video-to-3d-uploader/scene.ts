@@ -19,7 +19,7 @@ import type { JobRecord } from '../../jobs/job-store.js';
 // Static: this module is itself a lazy chunk's (running.ts). A lazy chunk of a lazy chunk that
 // reaches the page's client modules made the bundler split the page's first load into more chunks.
 import { resultCache } from '../shared/result-cache.js';
-import { watchSavedFile } from '../shared/saved-file.js';
+import { watchSavedFile } from '../shared/saved-file-gone.js';
 
 export class SceneController implements ReactiveController {
   readonly host: ReactiveControllerHost & HTMLElement;

@@ -8,7 +8,7 @@ import { html, nothing } from 'lit';
 import { COSTS, type VideoJob } from '../../api/index.js';
 import type { JobRecord } from '../../jobs/job-store.js';
 import { safeUrl } from '../../internal/safe-url.js';
-import { isSavedFileGone } from '../shared/saved-file.js';
+import { isSavedFileGone } from '../shared/saved-file-gone.js';
 import { jobErrorText } from '../shared/job-error.js';
 import { renderProgress } from '../shared/progress.js';
 import { renderConverting, renderFit } from './fit-view.js';
