@@ -86,8 +86,10 @@ export class PhotoIntake {
 
   /** Opens the live camera (call from a user gesture); where there is none, the phone's camera through the file intake. */
   async openCamera(): Promise<void> {
-    if (liveCamera()) await (await this.#load()).show();
-    else this.files.openCamera();
+    if (!liveCamera()) return this.files.openCamera();
+    const camera = await this.#load();
+    // The element left the page while the camera's code loaded: no camera opens for nothing shown.
+    if (this.#host.isConnected) await camera.show();
   }
 
   /** Closes the live camera, if it is open. */
