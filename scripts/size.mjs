@@ -14,84 +14,26 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const KiB = 1024;
 
 /**
- * Budgets in KiB of gzip. The uploader's page: element, kit, lit, client, job engine. 26 after
- * issue 20's kit pass (30.3 before it), 29.5 since issue 21 (28.8 measured).
+ * Budgets in KiB of gzip: each row is what the entry measured when it last changed, plus 0.3 KiB,
+ * lowered whenever a change makes the entry lighter. A budget is raised only with its reason in
+ * README.md's "Page weight" paragraphs, which keep each row's history (git keeps the rest).
  *
- * Issue 21 (results that last) raised every product element's row by what it must have on first
- * load, measured: the value kit (ResultValueController: checking a value set by a site, the
- * input/change events, keeping through the site's assetHandler or the proxy's store, the status
- * line; about 2.1 KiB, once per page), each element's value module (its shape, checks and restore:
- * 0.3-1 KiB), and the job store's memory fallback for browsers that keep no data (about 0.7 KiB,
- * in every element that lists jobs, the badge's credit ledger too). A site that sets `value` or
- * restores a form needs all of it before any user action, so none of it can wait for idle.
- *
- * Issue 22 (field mode) loads its view and styles only when an element has `appearance="field"`
- * (a lazy chunk, about 2.3 KiB); what stays on first load is each element's field facts, the
- * eight English strings, and the on-demand loader with its fallback: measured +0.6 to +1.1 KiB
- * (bg-tool 32.0, headshot 35.5, model 44.6, uploader 29.4; the whole-page rows 67.7 and 72.2).
+ * What a product element needs on first load, and why it cannot wait: the idle card (its view,
+ * the shared look, the file intake and the limits line), the session and the credits, and the
+ * value kit with its checks (a value set by a site or a restored form is checked and shown before
+ * any user action). Everything later loads when it is needed: the job engine as a job element
+ * connects (the uploader's with its first video), each later view with its own styles, the error
+ * panel, field mode, the camera, the converter, reading a value's kept image, and keeping a result.
  */
 const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 9.9,
-  // 30 since stop 30: the results store's answer is checked like a site handler's, and focus waits
-  // for a lazily loaded target (measured 29.5, over 29.5 by a few bytes). 30.5 since issue 32
-  // (phone videos made to fit; measured 29.9 before, 30.5 after, in a clean tree): the converter
-  // and mediabunny are lazy chunks (about 140 KiB, loaded only for a video that breaks a limit);
-  // what stays on first load is the element's glue (the converting phase, the trim property, the
-  // note of a conversion a reload stopped: about 0.35 KiB) and the bundler's CommonJS interop
-  // helper that Rolldown puts in the entry chunk for mediabunny's module mapped away in browsers
-  // (`"./dist/modules/src/node.js": false`; about 0.25 KiB).
-  // 31 since issue 37 and issue 34's gone-file rule (measured 30.6 in a clean tree): the job list
-  // read again after a failed read, the 'video gone' failure with its "Choose a video" action, and
-  // the saved-file check every element runs when a value names a kept file. Issue 33 takes weight back.
-  // 33.5 since this round's fourth stop (measured 33.0): constraint validation as its own mixin
-  // (setCustomValidity, willValidate, labels: about 0.4 KiB, every product element), a reload
-  // converting again from the chosen video's kept copy (the check controller's glue), the stable
-  // keep key and unique file names handed to assetHandler, mk-assets-released, a field that adopts
-  // only its own job, and the limits line kept whole on one or two lines (a ResizeObserver).
-  // Issue 33 item 6 (the weight given back), measured in a clean tree plus 0.3 KiB: the job engine
-  // (JobPoller: sending, polling, the cross-tab channel) is imported when an element connects,
-  // while the session is asked for, and keeping a committed result's files (result-keep.ts) with
-  // the first result to keep; isTerminal has its own module, so the job store's IndexedDB code
-  // comes with the engine (uploader 33.0 -> 28.1, model 45.9 -> 44.6 with its job view lazy). The
-  // issue's targets (26.0, 27.8, 30.8, 39.5, 17.9, 59.7) were set before phone-media fitting,
-  // field mode's glue and the validity mixin; what stays first is the idle view, the value's
-  // checks (a value set from outside is checked and shown at once), the session and credits.
-  // One job flow (JobRunController, its engine half loaded with the first video): measured 28.2.
-  // The error panel and the viewer frame's rules come with the views (views.ts): measured 28.1.
-  // The build minifies the CSS in the style modules (scripts/minify-css.mjs): 27.6 measured.
   'video-to-3d-uploader.js': 27.9,
-  // Issue 21's figures rounded up to the half KiB (measured 30.9, 18.3, 34.4, 43.9; the viewers
-  // are unchanged at 13.3 and 13.4; the whole-page rows 66.9 and 71.4). bg-tool 33 and model 46.5
-  // since this round's fourth stop (measured 32.7 and 45.9; what the uploader's note names).
-  // bg-tool: the picture, comparison and options load on idle after connect (image-views.ts), measured 31.1.
-  // Their rules come with them (image-views.styles.ts), and the error panel's with the panel: measured 31.1.
-  // Minified CSS: 30.7. Reading a kept image (saved-file.ts) loads with the first value that names one: 30.1.
   'bg-tool.js': 30.4,
-  // 19 since stop 30: safeUrl takes the document's own object URLs by one shared check
-  // (isOwnObjectUrl, also MediaClient.fileUrl's; in an opaque frame only blob:null/<uuid>): measured 18.6.
-  // The badge takes the shared look without the product card (base.styles.ts): measured 17.8 (the issue's 17.9).
-  // Minified CSS: 17.5.
   'credit-badge.js': 17.8,
-  // headshot-studio: the results grid loads on idle after connect (results-view.ts), measured 35.2.
-  // The grid's rules come with it, and the live camera (code and rules) loads on its first open: measured 34.3.
-  // Minified CSS: 33.8. Reading a kept image loads with the first value that names one: 33.3.
   'headshot-studio.js': 33.6,
-  // The job engine (JobController, JobPoller, RequestController) loads as the element connects,
-  // the job flow's engine half (job-engine.ts): measured 40.0 (45.5 before).
-  // The job view brings its rules, the viewer frame's and the error panel's: measured 39.5 (the issue's target).
-  // Minified CSS: 38.8.
   'model-generator.js': 39.1,
-  // Issue 24: the viewers' shared base reads a download as it arrives (fetchStream) and shows a
-  // streamed scene's progress line (with its English words): measured 13.6, 13.7 and 73.0.
-  'glb-viewer.js': 14,
+  'glb-viewer.js': 13.8,
   'splat-viewer.js': 14,
-  // 69.5 and 75 since this round's security and phone-photo work (measured 69.2 and 74.5 in a
-  // clean tree): the saved-file rule (a kept file read without cookies and sniffed before it becomes
-  // a file), the photo fit's glue and facts line (the converter and HEIC decoder are lazy chunks).
-  // 71.5 and 77 since this round's fourth stop (measured 70.8 and 76.3; what the uploader's note names).
-  // Issue 33 item 6: 67.6 and 72.8 measured; 62.7 and 67.7 with the model's job engine after connect.
-  // Each later view with its own rules and the camera on first open: 59.6 and 64.5 measured.
-  // Minified CSS: 58.7 and 63.5; 58.4 and 63.2 with the kept-image reader loaded on demand.
   'the five product elements on one page': 58.7,
   'define.js (every tag)': 63.5,
 };

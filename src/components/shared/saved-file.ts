@@ -11,7 +11,7 @@
  * - A kept file that answers 404 or 410 is gone (`SavedFileGone`): the error panel says "This saved
  *   result's file is no longer available" in every element, beside what the element can still
  *   show, with a way to start again. A viewer that loads a kept file reports the same
- *   (`watchSavedFile`).
+ *   (`watchSavedFile`, in saved-file-gone.ts with `SavedFileGone`: the part every element loads at once).
  */
 import { sniffImage } from '../../api/sniff.js';
 import { absolute, GONE, SavedFileGone } from './saved-file-gone.js';
