@@ -636,6 +636,8 @@ describe('<headshot-studio>: the value', function () {
     try {
       const again = await mount();
       again.value = el.value;
+      // The checks load with the first value set: `updateComplete` waits for them.
+      await again.updateComplete;
       expect(warnings.join('\n')).to.match(/no variant of it was kept/);
       expect(again.value).to.equal('');
     } finally {

@@ -770,6 +770,8 @@ describe('<video-to-3d-uploader>: its value', function () {
         asset: { url: '/kept/scene.ply', type: 'application/octet-stream', bytes: 3 },
         created: new Date().toISOString(),
       });
+      // The checks load with the first value set: `updateComplete` waits for them.
+      await el.updateComplete;
     } finally {
       console.warn = warn;
     }

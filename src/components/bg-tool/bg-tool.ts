@@ -19,12 +19,15 @@ import { bgToolStyles } from './bg-tool.styles.js';
 import { BgCard } from './card.js';
 import { BgImage } from './image.js';
 import { hex6 } from './colour.js';
-import { BgOutcome, phaseOf, phaseSay, withoutUrl } from './outcome.js';
-import { removeBackground, resultFile, type BgRequest } from './run.js';
+import { BgOutcome, phaseOf, phaseSay, resultFile, withoutUrl } from './outcome.js';
+import type { BgRequest } from './run.js';
 import { bgStrings } from './strings.js';
 import { focusFor, PHASES, type BgToolStatus, type Strings } from './types.js';
 import { UrlField } from './url-field.js';
-import { files, place, toValue, VALUE, type BgToolValue } from './value.js';
+import type { BgToolValue } from './value.js';
+
+// Sending and the value of a result load with the first image chosen (or the first send).
+const loadRun = () => import('./run.js');
 
 export type { BgToolResult, BgToolStatus } from './types.js';
 export type { BgToolValue } from './value.js';
@@ -120,7 +123,8 @@ export class BgTool extends ProductElement<BgToolValue> {
   /** The address field: what it holds, and whether the last address was refused. */
   readonly #url = new UrlField(this);
   protected readonly results = new ResultValueController<BgToolValue>(this, {
-    ...VALUE,
+    kind: 'background-removal',
+    check: () => import('./value.js').then((m) => m.check),
     client: () => this.mediaClient(),
     // A value from outside replaces whatever runs or shows (no event), then its kept image is fetched.
     show: (value) => {
@@ -133,6 +137,7 @@ export class BgTool extends ProductElement<BgToolValue> {
     onFiles: ([file]) => {
       this.#startOver();
       void this.#image.check(file!);
+      void loadRun().catch(() => undefined);
     },
     enabled: () => !this.isDisabled && !this.#request.busy,
     pageWide: () => this.pasteGlobal,
@@ -210,6 +215,7 @@ export class BgTool extends ProductElement<BgToolValue> {
     if (address === undefined) return;
     this.#startOver();
     this.#image.useUrl(address);
+    void loadRun().catch(() => undefined);
   }
 
   /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
@@ -244,6 +250,7 @@ export class BgTool extends ProductElement<BgToolValue> {
   /** The request; its outcome is in before the send ends, so `busy` never drops with neither (no `ready` between). */
   async #send(request: BgRequest, context: SendContext): Promise<void> {
     try {
+      const { removeBackground, toValue, files, place } = await loadRun();
       const result = await removeBackground(this.mediaClient(), request, context);
       this.#outcome.show(result);
       this.results.commit(toValue(result, request), files(resultFile(result, request.image)), place);

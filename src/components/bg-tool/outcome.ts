@@ -8,9 +8,8 @@
 import type { ReactiveControllerHost } from 'lit';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { BgImage } from './image.js';
-import { copyAsPng } from './run.js';
 import type { BgToolResult, BgToolStatus, BgView, ShownResult } from './types.js';
-import { fetchKept, type BgToolValue } from './value.js';
+import type { BgToolValue } from './value.js';
 
 export class BgOutcome {
   readonly host: ReactiveControllerHost;
@@ -56,6 +55,7 @@ export class BgOutcome {
     const abort = (this.#restoring = new AbortController());
     this.begin();
     try {
+      const { fetchKept } = await import('./value.js');
       this.show(await fetchKept(value, this.#endpoint(), abort.signal));
     } catch (err) {
       if (!abort.signal.aborted) this.fail(err);
@@ -80,8 +80,10 @@ export class BgOutcome {
 
   /** Copies the result to the clipboard as PNG; `notice` says (and `announce` reads) whether the browser took it. */
   async copy(t: BgView['t'], announce: AnnouncerController): Promise<boolean> {
-    if (!this.result?.blob) return false;
-    const copied = await copyAsPng(this.result);
+    const result = this.result;
+    if (!result?.blob) return false;
+    const { copyAsPng } = await import('./run.js');
+    const copied = await copyAsPng(result);
     this.notice = t.term(copied ? 'bgCopied' : 'bgCopyFailed');
     announce.say(this.notice);
     this.host.requestUpdate();
@@ -102,6 +104,15 @@ export class BgOutcome {
     this.show(undefined);
     this.begin();
   }
+}
+
+/** The result as a file named after the original: `product.png` gives `product-no-background.png`. */
+export function resultFile(result: BgToolResult, source: File | string | undefined): File {
+  const base = source instanceof File ? source.name.replace(/\.[^.]+$/, '') : 'image';
+  const jpg = result.format === 'jpg';
+  return new File([result.blob], `${base}-no-background.${jpg ? 'jpg' : 'png'}`, {
+    type: result.blob.type || (jpg ? 'image/jpeg' : 'image/png'),
+  });
 }
 
 /** The result as `mk-succeeded` gives it: without the object URL, which the element revokes. */

@@ -2,11 +2,14 @@
  * Removing the background for <bg-tool>: one image-tool request, sent with the Idempotency-Key,
  * AbortSignal and 429 hook of the element's `RequestController`, and its result: the dimensions
  * read from the image itself, and what the answer charged (X-Credits-Charged, never the price
- * table). Also what the result is as a file (the form value, the download) and on the clipboard.
+ * table), and its value; also the result on the clipboard. Loaded with the first image chosen, not
+ * with the page.
  */
 import type { MediaClient } from '../../client/media-client.js';
 import type { SendContext } from '../shared/request-controller.js';
 import type { BgOptions, BgToolResult, FreshResult } from './types.js';
+
+export { files, place, toValue } from './value.js';
 
 export interface BgRequest extends BgOptions {
   image: File | string;
@@ -35,15 +38,6 @@ export async function removeBackground(
     charged: out.credits_charged,
     remaining: out.credits_remaining,
   };
-}
-
-/** The result as a file named after the original: `product.png` gives `product-no-background.png`. */
-export function resultFile(result: BgToolResult, source: File | string | undefined): File {
-  const base = source instanceof File ? source.name.replace(/\.[^.]+$/, '') : 'image';
-  const jpg = result.format === 'jpg';
-  return new File([result.blob], `${base}-no-background.${jpg ? 'jpg' : 'png'}`, {
-    type: result.blob.type || (jpg ? 'image/jpeg' : 'image/png'),
-  });
 }
 
 /** Writes the result to the clipboard as PNG (what `ClipboardItem` takes everywhere); whether the browser took it. */

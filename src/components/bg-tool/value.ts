@@ -25,9 +25,6 @@ export interface BgToolValue extends ResultValueBase {
   charged: number;
 }
 
-/** The value's kind and its check, for the element's `ResultValueController`. */
-export const VALUE = { kind: 'background-removal', check } as const;
-
 /** The value of a fresh result: not kept yet (`asset: null`) until `place` names where it lives. */
 export function toValue(result: BgToolResult, { size, format, bgColor, crop }: BgOptions): BgToolValue {
   return {
@@ -59,7 +56,7 @@ const { sizes, formats, bgColorPattern } = LIMITS.imageTools;
 const one = (list: readonly string[]) => list.map((s) => `"${s}"`).join(', ');
 
 /** What is wrong with a value's own fields (the common ones are checked already); undefined: nothing. */
-function check(v: Record<string, unknown>): string | undefined {
+export function check(v: Record<string, unknown>): string | undefined {
   if (v['status'] !== 'succeeded') return '"status" must be "succeeded": a background removal has no job to follow';
   if (v['job'] !== undefined) return '"job" has no place in a background removal (it is one synchronous call)';
   if (v['asset'] === null) return '"asset" must be the kept image: without it there is nothing to show';

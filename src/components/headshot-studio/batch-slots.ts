@@ -1,6 +1,7 @@
 /**
  * The slots of a headshot batch's grid: what each shows (a request out, its picture, where it is
- * kept), made from an answer's variants, and their object URLs freed when they are replaced.
+ * kept), made from an answer's variants (their PNGs decoded). Loaded
+ * with the first batch sent.
  */
 import type { HeadshotVariant } from '../../api/index.js';
 import type { HeadshotSlot } from '../../events/outcome.js';
@@ -18,13 +19,11 @@ export interface SlotView extends HeadshotSlot {
   gone?: boolean;
 }
 
-/** The slots after an answer: each answered variant replaces its slot (its old object URL freed) or is added. */
+/** The slots after an answer: each answered variant replaces its slot (whose object URL the caller frees) or is added. */
 export function mergeVariants(results: SlotView[], variants: HeadshotVariant[]): SlotView[] {
   const next = [...results];
   for (const v of variants) {
     const i = next.findIndex((r) => r.slot === v.variant);
-    const old = i >= 0 ? next[i] : undefined;
-    if (old) revoke(old);
     let view: SlotView;
     if (v.status === 'succeeded') {
       const blob = new Blob([base64Bytes(v.image_base64) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
@@ -44,11 +43,6 @@ export function mergeVariants(results: SlotView[], variants: HeadshotVariant[]):
     else next.push(view);
   }
   return next;
-}
-
-/** Frees a slot's object URL (a restored slot's URL is the kept one: nothing to free). */
-export function revoke(r: SlotView): void {
-  if (r.url?.startsWith('blob:')) URL.revokeObjectURL(r.url);
 }
 
 function base64Bytes(b64: string): Uint8Array {

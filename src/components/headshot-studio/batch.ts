@@ -18,7 +18,7 @@ import type { HeadshotSlot } from '../../events/outcome.js';
 import { isAbort } from '../../internal/small.js';
 import type { RequestController } from '../shared/request-controller.js';
 import { isSavedFileGone, type SavedFileGone } from '../shared/saved-file-gone.js';
-import { mergeVariants, revoke, type SlotView } from './batch-slots.js';
+import type { SlotView } from './batch-slots.js';
 import type { HeadshotValue } from './value-shape.js';
 
 export type { SlotView } from './batch-slots.js';
@@ -261,6 +261,8 @@ export class HeadshotBatch {
     const style = this.style;
     const gen = this.#gen;
     this.#sending++;
+    // What makes the answer into slots loads while the request is out.
+    const slotsCode = import('./batch-slots.js');
     let idempotencyKey = '';
     const batch = await this.#o.request
       .send(
@@ -271,8 +273,11 @@ export class HeadshotBatch {
         { slot, input: image },
       )
       .finally(() => gen === this.#gen && this.#sending--);
+    const { mergeVariants } = await slotsCode;
     if (gen !== this.#gen) return;
-    this.results = mergeVariants(this.results, batch.data.variants);
+    const answered = batch.data.variants;
+    for (const r of this.results) if (answered.some((v) => v.variant === r.slot)) revoke(r);
+    this.results = mergeVariants(this.results, answered);
     if (slot === BATCH) this.created = new Date().toISOString();
     this.last = { charged: batch.credits_charged, remaining: batch.credits_remaining };
     this.chargedTotal += batch.credits_charged;
@@ -290,4 +295,9 @@ export class HeadshotBatch {
     // Retries of the new results are new requests.
     for (const slot of LIMITS.headshot.slots) this.#o.request.forget(retrySlot(slot));
   }
+}
+
+/** Frees a slot's object URL (a restored slot's URL is the kept one: nothing to free). */
+export function revoke(r: SlotView): void {
+  if (r.url?.startsWith('blob:')) URL.revokeObjectURL(r.url);
 }

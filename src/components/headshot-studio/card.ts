@@ -22,7 +22,7 @@ import type { HeadshotPhoto } from './photo.js';
 import { renderStudio } from './studio-view.js';
 import { deriveStatus, focusAfter, PHASES, sayFor, slotsOf } from './types.js';
 import type { HeadshotStatus, StudioHost, StudioView } from './types.js';
-import { fieldFactsOf, type HeadshotValue } from './value.js';
+import type { HeadshotValue } from './value.js';
 
 const loadResults = () => import('./results-view.js');
 
@@ -122,4 +122,18 @@ export class StudioCard {
   fieldFacts(): FieldFacts {
     return fieldFactsOf(this.#p.t, this.#p.results().value, this.#phase.phase === 'sending');
   }
+}
+
+/** What field mode shows of a value: its style, whether one is chosen, and the chosen (else the first kept) headshot. */
+function fieldFactsOf(t: StudioView['t'], v: HeadshotValue | null, busy: boolean): FieldFacts {
+  const shown = v?.variants.find((x) => x.slot === v.chosen && x.asset) ?? v?.variants.find((x) => x.asset);
+  return {
+    t,
+    title: t.term('hsTitle'),
+    detail: v ? `${t.term(`hsStyle_${v.style}`)}${v.chosen !== null ? ` · ${t.term('hsChosen')}` : ''}` : undefined,
+    preview: (shown?.asset ?? v?.asset)?.url,
+    // A batch with no headshot chosen yet has no `asset`, but its variants are kept.
+    kept: v ? v.variants.some((x) => x.asset) : undefined,
+    busy,
+  };
 }

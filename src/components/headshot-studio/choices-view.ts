@@ -8,7 +8,8 @@ import { html, nothing } from 'lit';
 import { LIMITS, type VariantSlot } from '../../api/index.js';
 import { imageLimits, limitsLine } from '../shared/limits.js';
 import { renderPhotoFit } from '../shared/photo-fit.js';
-import { MIN_SHORT_SIDE, type PhotoAdvice } from './photo-checks.js';
+import type { PhotoAdvice } from './photo-checks.js';
+import { MIN_SHORT_SIDE } from './photo.js';
 import { slotsOf, type StudioView } from './types.js';
 
 /** No photo yet: the drop zone with the picker and camera buttons, or the live camera. */

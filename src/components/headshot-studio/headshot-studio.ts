@@ -20,7 +20,8 @@ import { PhotoIntake } from './intake.js';
 import { headshotStrings } from './strings.js';
 import { slotsOf, variantsConverter } from './types.js';
 import type { HeadshotStatus, Strings } from './types.js';
-import { answered, check, commitChoice, type HeadshotValue } from './value.js';
+import type { HeadshotValue } from './value.js';
+import { loadValueKit, valueKit } from './value-kit.js';
 
 export type { HeadshotStatus } from './types.js';
 export type { HeadshotValue, HeadshotVariantValue } from './value.js';
@@ -107,12 +108,12 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   readonly #batch = new HeadshotBatch(this, {
     request: this.#request,
     client: () => this.mediaClient(),
-    onAnswer: (a) => answered(this, this.results, this.#batch, a),
+    onAnswer: (a) => valueKit((kit) => kit.answered(this, this.results, this.#batch, a)),
   });
   protected readonly results = new ResultValueController<HeadshotValue>(this, {
     kind: 'headshot',
     client: () => this.mediaClient(),
-    check,
+    check: () => loadValueKit().then((kit) => kit.check),
     // A value from outside: whatever runs is dropped without events, then its grid is shown from the kept URLs.
     show: (value) => {
       this.#stop();
@@ -122,7 +123,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   /** The selfie, and every way it comes in. */
   readonly #in = new PhotoIntake(this, {
     // Dropped, pasted, picked or taken: the user is working here (focus may follow the phases) unless focus is elsewhere on the page.
-    onPhoto: () => (this.#card.engage(), this.#startOver(false)),
+    onPhoto: () => (this.#card.engage(), this.#startOver(false), void loadValueKit().catch(() => undefined)),
     enabled: () => !this.isDisabled && !this.#batch.working,
     pageWide: () => this.pasteGlobal,
     capture: () => this.capture,
@@ -214,7 +215,7 @@ export class HeadshotStudio extends ProductElement<HeadshotValue> {
   choose(slot: VariantSlot): void {
     if (!this.#batch.choose(slot)) return;
     this.announce.say(this.#t.term('hsChosenSay', { slot: this.#t.term(`hsSlot${slot}`) }));
-    commitChoice(this, this.results, this.#batch);
+    valueKit((kit) => kit.commitChoice(this, this.results, this.#batch));
   }
 
   /** Every succeeded headshot of the batch as one zip of PNGs (made in the browser). */

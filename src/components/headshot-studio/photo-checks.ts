@@ -13,14 +13,13 @@ export interface PhotoReport {
   measures: { luminance: number; unevenness: number; sharpness: number };
 }
 
-/** Shorter side below this many pixels: results come out soft. */
-export const MIN_SHORT_SIDE = 512;
 const DARK = 0.25;
 const UNEVEN = 0.25;
 /** Variance of the Laplacian (0-255 grey) at 256 px below which a photo reads as blurred. */
 const BLURRY = 12;
 
-export async function checkPhoto(image: Blob): Promise<PhotoReport> {
+/** Measures `image`; `minShortSide`: a shorter side below this many pixels is `small`. */
+export async function checkPhoto(image: Blob, minShortSide: number): Promise<PhotoReport> {
   const bitmap = await createImageBitmap(image);
   const { width, height } = bitmap;
   const k = Math.min(1, 256 / Math.max(width, height));
@@ -70,7 +69,7 @@ export async function checkPhoto(image: Blob): Promise<PhotoReport> {
   const advice: PhotoAdvice[] = [];
   if (luminance < DARK) advice.push('dark');
   else if (unevenness > UNEVEN) advice.push('uneven');
-  if (Math.min(width, height) < MIN_SHORT_SIDE) advice.push('small');
+  if (Math.min(width, height) < minShortSide) advice.push('small');
   if (sharpness < BLURRY) advice.push('blurry');
   return { advice, width, height, measures: { luminance, unevenness, sharpness } };
 }

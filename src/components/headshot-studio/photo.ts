@@ -10,7 +10,10 @@ import type { ReactiveControllerHost } from 'lit';
 import { fitChosenPhoto, type PhotoFit } from '../shared/photo-fit.js';
 import type { CheckedImage } from '../../client/validate-input.js';
 import { InputCheck } from '../shared/input-check.js';
-import { checkPhoto, type PhotoAdvice } from './photo-checks.js';
+import type { PhotoAdvice } from './photo-checks.js';
+
+/** A photo whose shorter side has fewer pixels than this gets the advice that results come out soft. */
+export const MIN_SHORT_SIDE = 512;
 
 /** A portrait needs no more pixels than this: a larger photo is scaled down before sending. */
 export const HEADSHOT_MAX_PIXELS = 12_000_000;
@@ -44,8 +47,12 @@ export class HeadshotPhoto {
     this.file = file;
     return this.#check.run(
       async () => {
-        const fitted = await fitChosenPhoto(file, 'image_file', { maxPixels: HEADSHOT_MAX_PIXELS });
-        return { ...fitted, report: await checkPhoto(fitted.file) };
+        // The advice's code loads beside the photo's decode, with the first photo.
+        const [fitted, { checkPhoto }] = await Promise.all([
+          fitChosenPhoto(file, 'image_file', { maxPixels: HEADSHOT_MAX_PIXELS }),
+          import('./photo-checks.js'),
+        ]);
+        return { ...fitted, report: await checkPhoto(fitted.file, MIN_SHORT_SIDE) };
       },
       ({ file: sent, checked, fit, report }) => {
         this.file = sent;

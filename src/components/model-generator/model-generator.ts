@@ -16,7 +16,7 @@ import { modelGeneratorStyles } from './model-generator.styles.js';
 import { PhotoListController } from './photo-list.js';
 import { requestFor, sayLeft } from './request.js';
 import { modelGeneratorStrings } from './strings.js';
-import { check, type ModelValue } from './value.js';
+import type { ModelValue } from './value.js';
 import { renderCard } from './views.js';
 import type { FormView, ModelGeneratorMode, ModelGeneratorStatus, Strings } from './types.js';
 
@@ -155,7 +155,7 @@ export class ModelGenerator extends ProductElement<ModelValue> {
   protected readonly results = new ResultValueController<ModelValue>(this, {
     kind: 'model',
     client: () => this.mediaClient(),
-    check,
+    check: () => import('./value-check.js').then((m) => m.check),
     show: (value) => this.#run.stop(value),
   });
   // The job flow (send, adopt, resume, history, the value), the model shown and its turntable, the phases.

@@ -1,13 +1,13 @@
 /**
  * <model-generator>'s value (README "Saving results"): shape 1 of kind `model`. What a running
  * job's value says, what a succeeded job's says once its files are kept (the GLB, the turntable
- * video and, in prompt mode, the reference image), the files to keep and where they come from, and
- * the checks of a value set from outside.
+ * video and, in prompt mode, the reference image), and the files to keep and where they come from.
+ * A value set from outside is checked by value-check.ts.
  */
-import { LIMITS, MODEL_STAT_FIELDS, type ModelJob, type ModelQuality, type ModelStats } from '../../api/index.js';
+import type { ModelJob, ModelQuality, ModelStats } from '../../api/index.js';
 import type { MediaClient, ModelJobInput } from '../../client/media-client.js';
 import type { JobRecord } from '../../jobs/job-store.js';
-import { checkAsset, type KeepFile, type ResultAsset, type ResultValueBase } from '../shared/result-value.js';
+import type { KeepFile, ResultAsset, ResultValueBase } from '../shared/result-value.js';
 import { pollerFor } from '../shared/job-history.js';
 import { resultCache } from '../shared/result-cache.js';
 import type { ModelGeneratorMode } from './types.js';
@@ -33,32 +33,6 @@ export interface ModelValue extends ResultValueBase {
   removeBackground: boolean;
   /** The model's statistics, as the result's table shows them (succeeded only). */
   stats?: ModelStats;
-}
-
-const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER) =>
-  typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= max;
-
-/** What is wrong with a value's own fields (the common ones are checked before); undefined: nothing. */
-export function check(v: Record<string, unknown>): string | undefined {
-  for (const key of ['turntable', 'poster']) {
-    const problem = v[key] === undefined ? undefined : checkAsset(v[key], key);
-    if (problem) return problem;
-  }
-  if (v['mode'] !== 'photos' && v['mode'] !== 'prompt')
-    return `"mode" must be "photos" or "prompt"; it is ${JSON.stringify(v['mode'])}`;
-  if (v['prompt'] !== undefined && typeof v['prompt'] !== 'string')
-    return '"prompt" must be the description (a string)';
-  if (v['images'] !== undefined && !(whole(v['images'], LIMITS.model.maxImages) && v['images'] !== 0))
-    return `"images" must be the number of photos (1 to ${LIMITS.model.maxImages})`;
-  if (v['seed'] !== undefined && !whole(v['seed'], LIMITS.model.maxSeed))
-    return `"seed" must be a whole number from 0 to ${LIMITS.model.maxSeed}`;
-  if (!(LIMITS.model.qualities as readonly unknown[]).includes(v['quality']))
-    return `"quality" must be one of ${LIMITS.model.qualities.join(', ')}; it is ${JSON.stringify(v['quality'])}`;
-  if (typeof v['removeBackground'] !== 'boolean') return '"removeBackground" must be true or false';
-  const stats = v['stats'] as Record<string, unknown> | undefined;
-  if (stats !== undefined && (!stats || typeof stats !== 'object' || MODEL_STAT_FIELDS.some((k) => !whole(stats[k]))))
-    return `"stats" must hold whole numbers: ${MODEL_STAT_FIELDS.join(', ')}`;
-  return undefined;
 }
 
 /** The value of a job shown: running (its handle), or succeeded (its seed and statistics, nothing kept yet). */

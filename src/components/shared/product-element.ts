@@ -124,8 +124,10 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
   /**
    * The result as a JSON string of the element's documented, versioned shape ('' when none): also
    * the form value. Setting it shows that result with no API call and no credit spent (a running
-   * job is followed again where this session may); an invalid value is refused with a console
-   * warning and the element stays as it was. Setting the value set last once more changes nothing,
+   * job is followed again where this session may). It reads back at once; its checks load with the
+   * first value set (`updateComplete` waits for them), and an invalid value is refused with a
+   * console warning: the value and the element go back to what they were. Setting the value set
+   * last once more changes nothing,
    * so a framework re-rendering with state that has not caught up keeps what the user has made.
    */
   @property({ noAccessor: true })
@@ -136,6 +138,15 @@ export abstract class ProductElement<V extends ResultValueBase = ResultValueBase
 
   set value(json: string) {
     this.results.set(json);
+  }
+
+  /** Also waits for the check of a value set from outside (its code loads with the first one). */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    const checking = this.results.checking;
+    if (!checking) return done;
+    await checking;
+    return this.getUpdateComplete();
   }
 
   /** The value as an object (null when none), for code that does not want to parse JSON. */

@@ -1,7 +1,8 @@
 /**
  * The shape every element's value shares (README "Saving results"), and the checks of a value a
- * site hands in: its common fields and its kept files. Read by `ResultValueController` when a
- * value is set, by each element's own value module, and by the lazy keeping code (result-keep.ts).
+ * site hands in: its common fields and its kept files. Loaded by `ResultValueController` with the
+ * first value set from outside, by each element's own value check, and by the lazy keeping code
+ * (result-keep.ts).
  */
 import type { KeepSource } from '../../client/media-client.js';
 import { safeUrl } from '../../internal/safe-url.js';
@@ -63,19 +64,20 @@ export interface KeepFile {
 
 const HANDLE = /^[A-Za-z0-9_-]{16,600}$/;
 
-/** Every kept file a value names: its `asset`, a model's `turntable` and `poster`, a batch's variants'. */
-export function resultAssets(value: ResultValueBase | null | undefined): ResultAsset[] {
-  if (!value) return [];
-  const v = value as ResultValueBase & Record<string, unknown>;
-  const found: unknown[] = [v.asset, v['turntable'], v['poster']];
-  if (Array.isArray(v['variants']))
-    for (const variant of v['variants']) found.push((variant as { asset?: unknown })?.asset);
-  const seen = new Set<string>();
-  return found.filter((a): a is ResultAsset => {
-    if (!a || typeof a !== 'object' || typeof (a as ResultAsset).url !== 'string') return false;
-    const url = (a as ResultAsset).url;
-    return !seen.has(url) && !!seen.add(url);
-  });
+/** A value from outside, parsed and checked (its common fields, then the element's own): the value, or what is wrong. */
+export function checkValue(
+  json: unknown,
+  kind: string,
+  own: (value: Record<string, unknown>) => string | undefined,
+): { value: unknown } | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = typeof json === 'string' ? JSON.parse(json) : json;
+  } catch {
+    return { problem: 'it is not JSON' };
+  }
+  const problem = checkBase(parsed, kind) ?? own(parsed as Record<string, unknown>);
+  return problem ? { problem } : { value: parsed };
 }
 
 /** What is wrong with a value's common fields (undefined: nothing). */

@@ -6,25 +6,27 @@
  * `assetHandler` (a CMS media library), else in the proxy's result store when the session says
  * there is one (`keep` claim), else nowhere, with one console warning that the result will not
  * outlive its links. A value set from outside is checked first (a console warning names what is
- * wrong, and the element stays as it was), then shown by the element with no API call.
+ * wrong, and the element stays as it was), then shown by the element with no API call. The checks
+ * load with the first value set from outside: a page that never sets one never loads them, and
+ * `updateComplete` waits for them.
  */
 import { AssetsReleasedEvent, type AssetsReleasedDetail } from '../../events/assets-released.js';
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
 import type { LocalizeController } from './localize.js';
-import {
-  checkBase,
-  resultAssets,
-  type AssetHandler,
-  type KeepFile,
-  type ResultAsset,
-  type ResultValueBase,
-} from './result-checks.js';
+import type { AssetHandler, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
 import type { sharedStrings } from './strings.js';
 
 export type { AssetsReleasedDetail };
-export { checkAsset, checkBase, resultAssets } from './result-checks.js';
 export type { AssetHandler, AssetInfo, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
+
+/** What is wrong with an element's own fields of a value from outside (undefined: nothing). */
+export type ValueCheck = (value: Record<string, unknown>) => string | undefined;
+
+// The common checks of a value from outside load with the first one set (with the element's own).
+let checks: Promise<typeof import('./result-checks.js')> | undefined;
+const loadChecks = () =>
+  (checks ??= import('./result-checks.js').catch((err: unknown) => ((checks = undefined), Promise.reject(err))));
 
 // What keeps a committed result's files (the site's handler, the proxy's store) loads with the
 // first result that has files to keep; a page that only shows or sets values never loads it.
@@ -44,8 +46,8 @@ export interface ResultValueOptions<V extends ResultValueBase> {
   kind: V['kind'];
   /** The client for keeping in the proxy's store. */
   client(): MediaClient;
-  /** What is wrong with the element's own fields of a value from outside (undefined: nothing). */
-  check(value: Record<string, unknown>): string | undefined;
+  /** Loads the check of the element's own fields of a value from outside (with the first value set). */
+  check(): Promise<ValueCheck>;
   /** Shows a value set from outside, with no API call; null: shows nothing (the value was cleared). */
   show(value: V | null): void;
 }
@@ -57,6 +59,11 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   #json = '';
   /** The last value handed in from outside, and whether the element has worked on since (see `set`). */
   #given: string | undefined;
+  /** Counts values handed in, commits and clears: a check that finishes after another of them is dropped. */
+  #sets = 0;
+  /** The value handed in last and its check, while it runs. */
+  #checking: Promise<void> | undefined;
+  #pending = '';
   #working = false;
   #keeping: Keeping = 'idle';
   #retry: (() => void) | undefined;
@@ -81,7 +88,8 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
 
   /** The value as JSON ('' when none): the `value` property and the form value. */
   get json(): string {
-    return this.#json;
+    // A value handed in reads back at once, as an input's does; a refused one goes back to what was.
+    return this.#checking ? this.#pending : this.#json;
   }
 
   /** Where keeping stands (for the element's status line and tests). */
@@ -106,24 +114,48 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   /** Shows a value the element had before (field mode's Replace, closed with nothing new): as `set`. */
   restore(json: string): void {
     this.#working = false;
+    const set = this.#supersede();
     if (json === this.#json) return;
     if (json === '' || json === null || json === undefined) {
       this.#apply(null);
       this.#o.show(null);
       return;
     }
-    let parsed: unknown;
+    this.#pending = json;
+    const checking = this.#check(set, json).finally(() => {
+      if (this.#checking !== checking) return;
+      this.#checking = undefined;
+      this.#host.requestUpdate();
+    });
+    this.#checking = checking;
+  }
+
+  /** A value handed in, a commit or a clear: a check still running is dropped. */
+  #supersede(): number {
+    this.#checking = undefined;
+    return ++this.#sets;
+  }
+
+  /** While a value handed in is checked: resolves once it is (shown, or refused). */
+  get checking(): Promise<void> | undefined {
+    return this.#checking;
+  }
+
+  async #check(set: number, json: string): Promise<void> {
+    const refuse = (why: string) => warn(`<${this.#host.localName}> value refused: ${why}. The element is unchanged.`);
+    let loaded: [typeof import('./result-checks.js'), ValueCheck];
     try {
-      parsed = typeof json === 'string' ? JSON.parse(json) : json;
-    } catch {
-      warn(`<${this.#host.localName}> value refused: it is not JSON. The element is unchanged.`);
+      loaded = await Promise.all([loadChecks(), this.#o.check()]);
+    } catch (err) {
+      // The checks' code could not load (offline, a deploy replaced it): nothing unchecked is shown.
+      if (set === this.#sets) refuse(`its checks could not load (${String(err)})`);
       return;
     }
-    const problem = checkBase(parsed, this.#o.kind) ?? this.#o.check(parsed as Record<string, unknown>);
-    if (problem) {
-      warn(`<${this.#host.localName}> value refused: ${problem}. The element is unchanged.`);
-      return;
-    }
+    if (set !== this.#sets) return;
+    const [{ checkValue }, check] = loaded;
+    const checked = checkValue(json, this.#o.kind, check);
+    if ('problem' in checked) return refuse(checked.problem);
+    const parsed = checked.value;
     this.#run++;
     this.#keeping = 'idle';
     this.#apply(parsed as V);
@@ -133,6 +165,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
 
   /** The element's own value while it works (a job started, a choice made): fires `input`. */
   update(value: V | null): void {
+    this.#supersede();
     if (this.#apply(value)) {
       // A value that became nothing (a failure) is no newer work: the host may set its own again.
       this.#working = value !== null;
@@ -148,6 +181,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
   /** Forgets the value without events (a reset, a new input): the element shows nothing. */
   clear(): void {
     this.#working = false;
+    this.#supersede();
     this.#run++;
     this.#keeping = 'idle';
     this.#retry = undefined;
@@ -170,6 +204,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
    * fires once with the value that names them. `place` puts the kept assets into the value.
    */
   commit(value: V, files: readonly KeepFile[], place: (value: V, assets: ResultAsset[]) => V): void {
+    this.#supersede();
     const run = ++this.#run;
     this.update(value);
     const go = (): void => void this.#keep(run, value, files, place);
@@ -262,4 +297,19 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
 
 function warn(message: string): void {
   console.warn(`[mediakit] ${message}`);
+}
+
+/** Every kept file a value names: its `asset`, a model's `turntable` and `poster`, a batch's variants'. */
+export function resultAssets(value: ResultValueBase | null | undefined): ResultAsset[] {
+  if (!value) return [];
+  const v = value as ResultValueBase & Record<string, unknown>;
+  const found: unknown[] = [v.asset, v['turntable'], v['poster']];
+  if (Array.isArray(v['variants']))
+    for (const variant of v['variants']) found.push((variant as { asset?: unknown })?.asset);
+  const seen = new Set<string>();
+  return found.filter((a): a is ResultAsset => {
+    if (!a || typeof a !== 'object' || typeof (a as ResultAsset).url !== 'string') return false;
+    const url = (a as ResultAsset).url;
+    return !seen.has(url) && !!seen.add(url);
+  });
 }

@@ -1,8 +1,8 @@
 /**
  * `VideoCheckController`: the video chosen in <video-to-3d-uploader>, checked before anything is
  * spent: its facts first (container, length and frame size, by the API's rules), then a thumbnail
- * and advice from a few of its frames (frame-checks.ts). The checks' code loads with the first
- * video chosen, together with what the host needs next (`prepare`).
+ * and advice from a few of its frames (frame-checks.ts). The checks' code (check-run.ts) loads
+ * with the first video chosen, together with what the host needs next (`prepare`).
  *
  * A video that breaks a limit the browser can fix (over 1080p, over 3 minutes, over 500 MB) gets a
  * plan instead of a refusal (`fit`, fit.ts: a lazy chunk with the converter), carried out by
@@ -14,7 +14,8 @@ import type { CheckedVideo } from '../../client/validate-video.js';
 import type { KeptChosen, VideoFit } from './fit.js';
 import type { Advice } from './frame-checks.js';
 
-const loadFit = () => import('./fit.js');
+// How a chosen video is checked loads with the first one (check-run.ts).
+const loadRun = () => import('./check-run.js');
 
 export class VideoCheckController implements ReactiveController {
   readonly host: ReactiveControllerHost;
@@ -62,41 +63,8 @@ export class VideoCheckController implements ReactiveController {
       // No session storage here (an opaque origin), or a record this version cannot read: nothing to say.
     }
     if (!name) return;
-    if (kept?.stored) void this.#restart(name, kept);
+    if (kept?.stored) void loadRun().then(({ restart }) => restart(this, name, kept));
     else this.interrupted ||= name;
-  }
-
-  /**
-   * Converts again the video a reload stopped converting, from its copy on this device: checked as
-   * when it was chosen, the range sent as it was, then sent by the host's `start()` (one upload,
-   * one charge). Where the copy is gone, says to choose the video again.
-   */
-  async #restart(name: string, kept: KeptChosen): Promise<void> {
-    const fit = await loadFit();
-    const file = await fit.keptChosen(kept.stored, name, kept.type);
-    if (!file || this.file) {
-      await fit.dropChosen(kept.stored);
-      if (!this.file) this.interrupted ||= name;
-      this.host.requestUpdate();
-      return;
-    }
-    this.restarted = name;
-    try {
-      await this.check(file);
-    } catch {
-      // Refused on this visit after all: the refusal is the host's to show when the user chooses again.
-    }
-    if (this.file !== file || !this.fit) {
-      this.restarted = '';
-      await fit.dropChosen(kept.stored);
-      this.interrupted ||= name;
-      this.host.requestUpdate();
-      return;
-    }
-    this.restarted = name;
-    if (this.fit.trim) this.fit.setTrim(kept.trim.start, kept.trim.end);
-    this.fit.kept = kept.stored;
-    await (this.host as { start?(): Promise<void> }).start?.();
   }
 
   /** Checks `file` instead of the last one. Rejects with the refusal (the file is dropped); resolves when done or replaced. */
@@ -106,37 +74,14 @@ export class VideoCheckController implements ReactiveController {
     this.file = file;
     this.checking = true;
     try {
-      const [{ validateVideo }, { storageAvailable }] = await Promise.all([
+      // Together, not one after another: what the checks read first loads beside them.
+      const [{ checkChosen }] = await Promise.all([
+        loadRun(),
+        this.#prepare(),
         import('../../client/validate-video.js'),
         import('../../client/job-database.js'),
-        this.#prepare(),
       ]);
-      this.noStorage = !(await storageAvailable());
-      this.interrupted = '';
-      if (file.name !== this.restarted) this.restarted = '';
-      const checked = await validateVideo(file, abort.signal).catch(async (err: unknown) => {
-        if (abort.signal.aborted) throw err;
-        const fit = await (await loadFit()).fitOrRefuse(this.host, file, err, abort.signal);
-        this.fit = fit;
-        return fit.checked;
-      });
-      if (abort.signal.aborted) return;
-      this.checked = checked;
-      this.checking = false;
-      const fit = this.fit;
-      // The quality checks run again on the frames of the converted video: what is sent (its range,
-      // its frames) is what they judge. Their own abort: cancelling the upload that follows keeps
-      // them; another video or a reset stops them.
-      if (fit)
-        fit.onConverted = (converted) => {
-          this.#judging?.abort();
-          const judging = (this.#judging = new AbortController());
-          void this.#inspect(converted, fit.plan.trim.end - fit.plan.trim.start, judging.signal);
-        };
-      this.host.requestUpdate();
-      // A video to trim: its frames are judged in the range sent by default, the first 3 minutes.
-      const shown = await this.#inspect(file, fit?.plan.trim.end ?? checked.durationSeconds, abort.signal);
-      if (!shown && !abort.signal.aborted) this.skipped = await (await loadFit()).undecodedCodec(file);
+      await checkChosen(this, file, abort.signal);
     } catch (err) {
       if (abort.signal.aborted) return;
       this.checking = false;
@@ -147,16 +92,10 @@ export class VideoCheckController implements ReactiveController {
     }
   }
 
-  /** Judges a few frames of `file` (the chosen video, or the converted one): the advice and the thumbnail shown. False when no frame could be read. */
-  async #inspect(file: File, durationSeconds: number, signal: AbortSignal): Promise<boolean> {
-    const { inspectFrames } = await import('./frame-checks.js');
-    const report = await inspectFrames(file, durationSeconds, signal);
-    if (signal.aborted || !report.thumbnail) return false;
-    this.advice = report.advice;
-    if (this.thumb) URL.revokeObjectURL(this.thumb);
-    this.thumb = URL.createObjectURL(report.thumbnail);
-    this.host.requestUpdate();
-    return true;
+  /** The quality checks of the converted video (what is sent): another video or a reset stops them. */
+  judge(): AbortSignal {
+    this.#judging?.abort();
+    return (this.#judging = new AbortController()).signal;
   }
 
   /** Stops a check or a conversion under way. */

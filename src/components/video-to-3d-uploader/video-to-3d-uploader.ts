@@ -144,7 +144,7 @@ export class VideoTo3dUploader extends ProductElement<SceneValue> {
   protected readonly results: ResultValueController<SceneValue> = new ResultValueController<SceneValue>(this, {
     kind: 'scene',
     client: () => this.mediaClient(),
-    check: checkScene,
+    check: () => Promise.resolve(checkScene),
     show: (value) => (this.cancel(), this.#clear(), value && this.#jobs.restore(value)),
   });
   // The job flow (send, adopt, resume, history, the value) and the phases it shows.
