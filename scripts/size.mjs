@@ -14,8 +14,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const KiB = 1024;
 
 /**
- * Budgets in KiB of gzip: each row is what the entry measured when it last changed, plus 0.3 KiB,
- * lowered whenever a change makes the entry lighter. A budget is raised only with its reason in
+ * Budgets in KiB of gzip: each row is what the entry measured when it last changed, plus 0.3 KiB
+ * (or the weight it had before results-that-last, issue 33's bar, where that is lower), lowered
+ * whenever a change makes the entry lighter. A budget is raised only with its reason in
  * README.md's "Page weight" paragraphs, which keep each row's history (git keeps the rest).
  *
  * What a product element needs on first load, and why it cannot wait: the idle card (its view,
@@ -28,15 +29,15 @@ const KiB = 1024;
  */
 const BUDGETS = {
   'client (MediaClient, JobPoller from the root)': 9.9,
-  'video-to-3d-uploader.js': 27.2,
-  'bg-tool.js': 29.0,
-  'credit-badge.js': 17.8,
-  'headshot-studio.js': 31.8,
-  'model-generator.js': 38.4,
+  'video-to-3d-uploader.js': 26.0,
+  'bg-tool.js': 27.8,
+  'credit-badge.js': 17.4,
+  'headshot-studio.js': 30.8,
+  'model-generator.js': 36.5,
   'glb-viewer.js': 13.8,
   'splat-viewer.js': 14,
-  'the five product elements on one page': 55.3,
-  'define.js (every tag)': 60.4,
+  'the five product elements on one page': 54.0,
+  'define.js (every tag)': 59.1,
 };
 
 if (!existsSync(join(root, 'dist/index.js'))) {

@@ -36,6 +36,8 @@ import { isOwnObjectUrl } from '../api/object-url.js';
 
 /** The photo, headshot and image-tool calls with their checks, loaded by the first of them (a video-only page never does). */
 const imageCalls = () => import('./image-calls.js');
+/** The body of a keeping call loads with the first result kept. */
+const keepCall = () => import('./keep-call.js');
 /** The video's checks load with the first video sent (a page that only shows jobs never does). */
 const videoChecks = () => import('./validate-video.js');
 
@@ -210,25 +212,10 @@ export class MediaClient {
    * same image under the same key, twice stores it once. Needs a session whose `keep` is true.
    */
   async keep(source: KeepSource, options: CallOptions & { idempotencyKey?: string } = {}): Promise<KeptFile> {
-    const init: SendInit =
-      'job' in source
-        ? {
-            method: 'POST',
-            body: JSON.stringify({ job: checkHandle(source.job), file: source.file }),
-            headers: { 'content-type': 'application/json' },
-            key: idempotencyKey(options),
-            signal: options.signal,
-          }
-        : {
-            method: 'POST',
-            body: source.blob,
-            headers: {
-              'content-type': source.blob.type,
-              'x-mediakit-filename': source.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64),
-            },
-            key: idempotencyKey(options),
-            signal: options.signal,
-          };
+    if ('job' in source) checkHandle(source.job);
+    const key = idempotencyKey(options);
+    const { keepInit } = await keepCall();
+    const init = keepInit(source, key, options.signal);
     const r = await this.#send('/results', init);
     const kept = ((await r.json()) as { data: KeptFile }).data;
     // The proxy answers a path on its own origin: on a page of another origin it must stay the proxy's.

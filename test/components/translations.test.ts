@@ -11,6 +11,7 @@ import { headshotStrings } from '../../src/components/headshot-studio/strings.js
 import { modelGeneratorStrings } from '../../src/components/model-generator/strings.js';
 import { errorStrings } from '../../src/components/shared/error-strings.js';
 import { fieldStrings } from '../../src/components/shared/field-strings.js';
+import { jobStrings } from '../../src/components/shared/job-error.js';
 import { photoFitStrings } from '../../src/components/shared/photo-fit-strings.js';
 import { sharedStrings } from '../../src/components/shared/strings.js';
 import { fitStrings } from '../../src/components/video-to-3d-uploader/fit-strings.js';
@@ -25,6 +26,7 @@ const english: Record<string, unknown> = {
   ...sharedStrings,
   ...errorStrings,
   ...fieldStrings,
+  ...jobStrings,
   ...bgStrings,
   ...badgeStrings,
   ...headshotStrings,

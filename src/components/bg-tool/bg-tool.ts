@@ -26,9 +26,6 @@ import { focusFor, PHASES, type BgToolStatus, type Strings } from './types.js';
 import { UrlField } from './url-field.js';
 import type { BgToolValue } from './value.js';
 
-// Sending and the value of a result load with the first image chosen (or the first send).
-const loadRun = () => import('./run.js');
-
 export type { BgToolResult, BgToolStatus } from './types.js';
 export type { BgToolValue } from './value.js';
 
@@ -117,7 +114,7 @@ export class BgTool extends ProductElement<BgToolValue> {
     spans: { process: ['sending'] },
   });
   /** The original and its check (why it was refused; a request's failure is the outcome's). */
-  readonly #image = new BgImage(this);
+  readonly #image = new BgImage(this, () => void import('./run.js').catch(() => undefined));
   /** The last result, until the image changes; why the last request failed; what the last copy said. */
   readonly #outcome = new BgOutcome(this, () => this.mediaClient().endpoint);
   /** The address field: what it holds, and whether the last address was refused. */
@@ -137,7 +134,6 @@ export class BgTool extends ProductElement<BgToolValue> {
     onFiles: ([file]) => {
       this.#startOver();
       void this.#image.check(file!);
-      void loadRun().catch(() => undefined);
     },
     enabled: () => !this.isDisabled && !this.#request.busy,
     pageWide: () => this.pasteGlobal,
@@ -215,7 +211,6 @@ export class BgTool extends ProductElement<BgToolValue> {
     if (address === undefined) return;
     this.#startOver();
     this.#image.useUrl(address);
-    void loadRun().catch(() => undefined);
   }
 
   /** Removes the background with the current options (what the run button does). A second call while one runs does nothing. The main action's verb, `start()`, on every element. */
@@ -245,12 +240,11 @@ export class BgTool extends ProductElement<BgToolValue> {
     this.results.clear();
   }
 
-  // ---------------------------------------------------------------- internals
-
   /** The request; its outcome is in before the send ends, so `busy` never drops with neither (no `ready` between). */
   async #send(request: BgRequest, context: SendContext): Promise<void> {
     try {
-      const { removeBackground, toValue, files, place } = await loadRun();
+      // What sends and makes the value loads with the first image (the image's warm-up above).
+      const { removeBackground, toValue, files, place } = await import('./run.js');
       const result = await removeBackground(this.mediaClient(), request, context);
       this.#outcome.show(result);
       this.results.commit(toValue(result, request), files(resultFile(result, request.image)), place);

@@ -25,8 +25,11 @@ export class BgImage {
   /** Why the image was refused. */
   error: unknown;
   readonly #check: InputCheck;
+  /** An image is in: what sends it can load while it is checked. */
+  readonly #warmUp: () => void;
 
-  constructor(host: ReactiveControllerHost) {
+  constructor(host: ReactiveControllerHost, warmUp: () => void) {
+    this.#warmUp = warmUp;
     this.host = host;
     this.#check = new InputCheck(host, 'bg-tool');
   }
@@ -39,6 +42,7 @@ export class BgImage {
   /** Takes `file` (after `clear()`) and checks it; resolves when the check is done or abandoned. */
   check(file: File): Promise<void> {
     this.source = file;
+    this.#warmUp();
     return this.#check.run(
       () => fitChosenPhoto(file, 'image_file'),
       ({ file: sent, checked, fit }) => {
@@ -57,6 +61,7 @@ export class BgImage {
 
   /** Takes an address (checked already, after `clear()`); a file check still running is abandoned. */
   useUrl(url: string): void {
+    this.#warmUp();
     this.cancel();
     this.source = url;
     this.fit = undefined;

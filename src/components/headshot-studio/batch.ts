@@ -1,14 +1,13 @@
 /**
- * One headshot batch of <headshot-studio>: the request for the chosen slots, the per-slot state
- * (making, succeeded, failed), the retry of one slot (`variants: [n]`), and what each answer
- * charged, read from the answer (never from the price table). Requests go out through the
- * element's RequestController, the batch in one slot and each retried variant in its own, so a
- * lost answer tried again replays its Idempotency-Key and is never charged twice, and a 429 wait
- * is counted down by the page's one ticker. The batch's files are named here, zipped and
- * downloaded here for "download all", and the chosen one is the element's `file`. A batch restored
- * from a value (`restore`) shows the kept PNGs by their URLs and fetches one only when its bytes
- * are needed (the chosen `file`, the zip), or when its picture did not load (to learn whether it is
- * gone), by the kit's rule for saved files (shared/saved-file.ts).
+ * One headshot batch of <headshot-studio>: the request for the chosen slots, the per-slot state,
+ * the retry of one slot (`variants: [n]`), and what each answer charged (read from the answer).
+ * Requests go through the element's RequestController, the batch in one slot and each retried
+ * variant in its own, so a lost answer tried again replays its Idempotency-Key and is never charged
+ * twice; a 429 wait is counted down by the page's one ticker. An answer's PNGs are decoded by
+ * batch-slots.ts, loaded while the first request is out. The files are named and zipped here, and
+ * the chosen one is the element's `file`. A batch restored from a value (`restore`) shows the kept
+ * PNGs by their URLs and fetches one only when its bytes are needed (the chosen `file`, the zip) or
+ * its picture did not load (is it gone?), by the kit's rule for saved files (shared/saved-file.ts).
  */
 import type { ReactiveControllerHost } from 'lit';
 import { LIMITS, type HeadshotStyle, type VariantSlot } from '../../api/index.js';
@@ -298,6 +297,4 @@ export class HeadshotBatch {
 }
 
 /** Frees a slot's object URL (a restored slot's URL is the kept one: nothing to free). */
-export function revoke(r: SlotView): void {
-  if (r.url?.startsWith('blob:')) URL.revokeObjectURL(r.url);
-}
+const revoke = (r: SlotView) => r.url?.startsWith('blob:') && URL.revokeObjectURL(r.url);

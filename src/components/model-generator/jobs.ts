@@ -15,7 +15,6 @@ import { jobDetail } from '../../events/job-events.js';
 import { focusFirst, isAbort } from '../../internal/small.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { FieldFacts } from '../shared/field.js';
-import { jobErrorText } from '../shared/job-error.js';
 import type { ResumeHost } from '../shared/job-history.js';
 import { JobRunController } from '../shared/job-run.js';
 import { LazyAwayController } from '../shared/lazy-away.js';
@@ -115,7 +114,7 @@ export class ModelJobsController extends JobRunController<ModelValue, 'model'> {
     this.#o = options;
     this.result = new ModelResultController(host);
     this.turntable = new TurntableController(host);
-    this.#notifier = new LazyAwayController(host, (e) =>
+    this.#notifier = new LazyAwayController(host, (e, jobErrorText) =>
       e.type === 'mk-succeeded'
         ? [t.term('mgNotifyTitle'), String(e.detail.summary['prompt'] ?? '')]
         : [t.term('mgNotifyFailedTitle'), jobErrorText(t, e.detail.error)],

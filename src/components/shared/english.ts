@@ -12,6 +12,7 @@ import type { UploaderStrings } from '../video-to-3d-uploader/strings.js';
 import type { ViewerStrings } from '../../viewers/shared/viewer-strings.js';
 import type { ErrorStrings } from './error-strings.js';
 import type { FieldStrings } from './field-strings.js';
+import type { JobStrings } from './job-error.js';
 import type { PhotoFitStrings } from './photo-fit-strings.js';
 import type { SharedStrings } from './strings.js';
 
@@ -20,6 +21,7 @@ declare module '../../translations/translation.js' {
     shared: SharedStrings;
     error: ErrorStrings;
     field: FieldStrings;
+    job: JobStrings;
     bg: BgStrings;
     badge: BadgeStrings;
     headshot: HeadshotStrings;

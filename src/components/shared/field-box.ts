@@ -70,7 +70,7 @@ function fieldProblem(f: FieldFacts, broken: string): string | undefined {
 }
 
 export function renderFieldBox(f: FieldFacts, b: FieldBoxState): TemplateResult {
-  const { t } = f;
+  const t = f.t as unknown as LocalizeController<SharedStrings & FieldStrings>;
   const { value, name } = b;
   const off = b.disabled;
   const has = value !== null;

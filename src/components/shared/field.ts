@@ -20,9 +20,9 @@
 import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import { ExpandRequestedEvent, type ExpandReason } from '../../events/expand-requested.js';
 import { renderFieldBox, type FieldFacts } from './field-box.js';
-import { fieldStrings } from './field-strings.js';
+import { fieldStrings, type FieldStrings } from './field-strings.js';
 import { fieldStyles } from './field.styles.js';
-import { addEnglish } from './localize.js';
+import { addEnglish, type LocalizeController } from './localize.js';
 import { addStyles } from './lazy-panel.js';
 import type { ResultValueBase, ResultValueController } from './result-value.js';
 
@@ -230,7 +230,7 @@ export class FieldController implements ReactiveController {
       >
         <div class="dialog-bar" lang=${t.resolved} dir=${t.dir}>
           <button type="button" class="button secondary" part="dialog-close" @click=${() => this.close()}>
-            ${t.term('fieldDone')}
+            ${(t as unknown as LocalizeController<FieldStrings>).term('fieldDone')}
           </button>
         </div>
         ${this.#shown ? card : nothing} ${this.#isOpen ? announcer : nothing}

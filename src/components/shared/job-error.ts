@@ -3,11 +3,27 @@
  * record's `message` (the API's English sentence) is for developers and never shown.
  */
 import type { JobRecord } from '../../jobs/job-store.js';
-import type { LocalizeController } from './localize.js';
+import { addEnglish, type LocalizeController } from './localize.js';
 import type { SharedStrings } from './strings.js';
 
+/** Why a job ended, in English (the shipped languages have them in src/translations). */
+export const jobStrings = {
+  jobInterrupted: 'The upload was interrupted before the video could be kept on this device. Choose it again.',
+  jobVideoGone:
+    'The upload was interrupted, and the browser no longer has the copy of the video it kept to send it again. Choose it again.',
+  jobExpired: 'The provider removed this result after its retention period. Start a new job to get it again.',
+  jobNotFound: 'The service no longer knows this job (or it belongs to another session). Start a new job.',
+  jobCancelled: 'The upload was stopped before the job was created.',
+  jobFailed: 'The service could not finish this job.',
+};
+
+export type JobStrings = typeof jobStrings;
+
+addEnglish(jobStrings);
+
 /** The sentence for a failed or expired job's `record.error` (a generic one for the API's own failures, or none given). */
-export function jobErrorText(t: LocalizeController<SharedStrings>, error: JobRecord['error']): string {
+export function jobErrorText(host: LocalizeController<SharedStrings>, error: JobRecord['error']): string {
+  const t = host as unknown as LocalizeController<JobStrings>;
   switch (error?.code) {
     case 'interrupted':
       return t.term('jobInterrupted');

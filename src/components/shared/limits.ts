@@ -1,5 +1,5 @@
-import { html, type TemplateResult } from 'lit';
-import { ref } from 'lit/directives/ref.js';
+import { html, noChange, type TemplateResult } from 'lit';
+import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { LIMITS } from '../../api/index.js';
 import type { Formatter } from '../../internal/format.js';
 
@@ -102,18 +102,33 @@ export function limitsLine(text: string): TemplateResult {
 }
 
 /**
+ * Watches the line it is placed on (an element part): its line starts are marked whenever it is
+ * rendered (new words, a language loaded: the observer sees no new size) and whenever its size
+ * changes. A plain directive, not `ref()`: the first load carries no async-directive machinery.
+ */
+class WatchLines extends Directive {
+  render(): typeof noChange {
+    return noChange;
+  }
+
+  override update(part: ElementPart): typeof noChange {
+    const el = part.element;
+    if (observer) {
+      observer.observe(el);
+      requestAnimationFrame(() => markLineStarts(el));
+    }
+    return noChange;
+  }
+}
+const watchLines = directive(WatchLines);
+
+/**
  * A line of short items joined by "·" that wraps between items and never leaves a "·" at the
  * start or end of a line (the limits line, the converting figures). The `items-line` class
  * carries the wrapping rules; `className` adds the look.
  */
 export function itemsLine(items: readonly string[], className = 'muted limits'): TemplateResult {
-  const look = (el: Element | undefined) => {
-    if (!el || !observer) return;
-    observer.observe(el);
-    // New words in the same box (a language loaded): the observer sees no new size.
-    requestAnimationFrame(() => markLineStarts(el));
-  };
-  return html`<p class="items-line ${className}" ${ref(look)}>${items
+  return html`<p class="items-line ${className}" ${watchLines()}>${items
     .filter(Boolean)
     .map(
       (item, i) =>

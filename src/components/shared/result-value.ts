@@ -5,10 +5,10 @@
  * once per committed result, and keeps what a result is made of where it lasts: in the site's
  * `assetHandler` (a CMS media library), else in the proxy's result store when the session says
  * there is one (`keep` claim), else nowhere, with one console warning that the result will not
- * outlive its links. A value set from outside is checked first (a console warning names what is
- * wrong, and the element stays as it was), then shown by the element with no API call. The checks
- * load with the first value set from outside: a page that never sets one never loads them, and
- * `updateComplete` waits for them.
+ * outlive its links. A value set from outside reads back at once and is checked before it is shown
+ * by the element with no API call (a refused one: a console warning names what is wrong, and the
+ * value goes back to what it was). The checks load with the first value set from outside: a page
+ * that never sets one never loads them, and `updateComplete` waits for them.
  */
 import { AssetsReleasedEvent, type AssetsReleasedDetail } from '../../events/assets-released.js';
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
@@ -16,6 +16,7 @@ import type { MediaClient } from '../../client/media-client.js';
 import type { LocalizeController } from './localize.js';
 import type { AssetHandler, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
 import type { sharedStrings } from './strings.js';
+import { resultAssets } from './result-assets.js';
 
 export type { AssetsReleasedDetail };
 export type { AssetHandler, AssetInfo, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
@@ -28,8 +29,7 @@ let checks: Promise<typeof import('./result-checks.js')> | undefined;
 const loadChecks = () =>
   (checks ??= import('./result-checks.js').catch((err: unknown) => ((checks = undefined), Promise.reject(err))));
 
-// What keeps a committed result's files (the site's handler, the proxy's store) loads with the
-// first result that has files to keep; a page that only shows or sets values never loads it.
+// What keeps a result's files loads with the first result that has files to keep, never before.
 let keeper: Promise<typeof import('./result-keep.js')> | undefined;
 const loadKeeper = () =>
   (keeper ??= import('./result-keep.js').catch((err: unknown) => ((keeper = undefined), Promise.reject(err))));
@@ -297,19 +297,4 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
 
 function warn(message: string): void {
   console.warn(`[mediakit] ${message}`);
-}
-
-/** Every kept file a value names: its `asset`, a model's `turntable` and `poster`, a batch's variants'. */
-export function resultAssets(value: ResultValueBase | null | undefined): ResultAsset[] {
-  if (!value) return [];
-  const v = value as ResultValueBase & Record<string, unknown>;
-  const found: unknown[] = [v.asset, v['turntable'], v['poster']];
-  if (Array.isArray(v['variants']))
-    for (const variant of v['variants']) found.push((variant as { asset?: unknown })?.asset);
-  const seen = new Set<string>();
-  return found.filter((a): a is ResultAsset => {
-    if (!a || typeof a !== 'object' || typeof (a as ResultAsset).url !== 'string') return false;
-    const url = (a as ResultAsset).url;
-    return !seen.has(url) && !!seen.add(url);
-  });
 }

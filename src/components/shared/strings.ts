@@ -1,6 +1,7 @@
 /**
- * The English strings every element shares (file intake, costs, progress, why a job ended). Each
- * element adds its own dictionary beside its class; other languages: src/translations/.
+ * The English strings every element shares on first load (file intake, costs, progress, keeping).
+ * Each element adds its own dictionary beside its class; words only a later part needs come with it
+ * (field mode's, the error panel's, why a job ended); other languages: src/translations/.
  */
 import type { Formatter } from '../../internal/format.js';
 
@@ -31,25 +32,9 @@ export const sharedStrings = {
   keepSaved: 'Saved.',
   keepFailed: 'The result could not be saved. It is still shown here: try again.',
   keepRetry: 'Save again',
-  fieldCreate: 'Create',
-  fieldOpen: 'Open',
-  fieldReplace: 'Replace',
-  fieldRemove: 'Remove',
-  fieldDone: 'Done',
-  fieldEmpty: 'Nothing made yet.',
-  fieldRunning: 'In progress. It goes on while you edit.',
-  fieldNotSaved: 'Made, but not saved.',
-  noStorageUpload: 'This browser keeps no data for this page: reloading it will lose the upload.',
   waitingRetry: (p: { seconds: number }, f: Formatter) =>
     `The service is busy. Trying again by itself in ${f.unit(p.seconds, 'second')}.`,
   noCharge: 'Nothing was charged.',
-  jobInterrupted: 'The upload was interrupted before the video could be kept on this device. Choose it again.',
-  jobVideoGone:
-    'The upload was interrupted, and the browser no longer has the copy of the video it kept to send it again. Choose it again.',
-  jobExpired: 'The provider removed this result after its retention period. Start a new job to get it again.',
-  jobNotFound: 'The service no longer knows this job (or it belongs to another session). Start a new job.',
-  jobCancelled: 'The upload was stopped before the job was created.',
-  jobFailed: 'The service could not finish this job.',
 };
 
 export type SharedStrings = typeof sharedStrings;

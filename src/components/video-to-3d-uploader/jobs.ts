@@ -12,7 +12,6 @@ import type { MediaClient } from '../../client/media-client.js';
 import { isAbort } from '../../internal/small.js';
 import type { AnnouncerController } from '../shared/announcer.js';
 import type { FieldFacts } from '../shared/field.js';
-import { jobErrorText } from '../shared/job-error.js';
 import type { ResumeHost } from '../shared/job-history.js';
 import { JobRunController } from '../shared/job-run.js';
 import { LazyAwayController } from '../shared/lazy-away.js';
@@ -98,7 +97,7 @@ export class UploaderJobs extends JobRunController<SceneValue, 'video', Running>
       spans: TIMED,
       endOn: { 'first-frame': 'mk-viewer-loaded' },
     });
-    this.away = new LazyAwayController(host, (e) =>
+    this.away = new LazyAwayController(host, (e, jobErrorText) =>
       e.type === 'mk-succeeded'
         ? [t.term('vtNotifyTitle'), String(e.detail.summary['name'] ?? '')]
         : [t.term('vtNotifyFailedTitle'), jobErrorText(t, e.detail.error)],

@@ -7,6 +7,7 @@
 import type { Formatter } from '../../internal/format.js';
 
 export const viewStrings = {
+  noStorageUpload: 'This browser keeps no data for this page: reloading it will lose the upload.',
   vtFactDuration: 'Length',
   vtFactResolution: 'Frame size',
   vtFactSize: 'File size',
