@@ -99,7 +99,7 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
 
   /**
    * A value from outside (the `value` property or attribute, a restored form): checked, then shown
-   * with no API call. An invalid one is refused with a console warning; nothing changes. No event
+   * with no API call. A refused one logs why, and the value goes back to what it was. No event
    * fires (as with an input's `value`). The value handed in last, handed in again while the
    * element works on (it fired `input` since, and no `change` yet), changes nothing: a framework
    * that sets every property on every render (React's wrappers do) must not wipe the job or the
