@@ -16,3 +16,21 @@ export function focusFirst(root: ParentNode, selectors: string): boolean {
 export function isAbort(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
 }
+
+/** A lazily loaded module: the one load, shared; `loaded` once it is in (undefined before). */
+export interface Loader<T> {
+  (): Promise<T>;
+  readonly loaded: T | undefined;
+}
+
+/** Loads with the first call and shares the load; a failed load (offline, a replaced chunk) is tried again on the next call. */
+export function loadOnce<T>(load: () => Promise<T>): Loader<T> {
+  let loading: Promise<T> | undefined;
+  let loaded: T | undefined;
+  const get = () =>
+    (loading ??= load().then(
+      (m) => (loaded = m),
+      (err: unknown) => ((loading = undefined), Promise.reject(err)),
+    ));
+  return Object.defineProperty(get, 'loaded', { get: () => loaded }) as Loader<T>;
+}

@@ -22,8 +22,8 @@ export type JobStrings = typeof jobStrings;
 addEnglish(jobStrings);
 
 /** The sentence for a failed or expired job's `record.error` (a generic one for the API's own failures, or none given). */
-export function jobErrorText(host: LocalizeController<SharedStrings>, error: JobRecord['error']): string {
-  const t = host as unknown as LocalizeController<JobStrings>;
+export function jobErrorText(localize: LocalizeController<SharedStrings>, error: JobRecord['error']): string {
+  const t = localize as unknown as LocalizeController<JobStrings>;
   switch (error?.code) {
     case 'interrupted':
       return t.term('jobInterrupted');

@@ -10,16 +10,14 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
 import type { JobPoller } from '../../jobs/job-poller.js';
 import type { JobKind, JobRecord } from '../../jobs/job-store.js';
+import { loadOnce } from '../../internal/small.js';
 
 // The job engine (sending, polling, the cross-tab channel) is not part of the page's first load:
 // it is imported when the element connects, while the session is asked for, and the first render
 // (the element's idle view) never waits for it.
-let engine: Promise<typeof import('../../jobs/job-poller.js')> | undefined;
+const loadEngine = loadOnce(() => import('../../jobs/job-poller.js'));
 /** The page's one poller for a client, its module imported on first use (memoized; a failed import is asked again). */
-export const pollerFor = (client: MediaClient): Promise<JobPoller> =>
-  (engine ??= import('../../jobs/job-poller.js').catch(
-    (err: unknown) => ((engine = undefined), Promise.reject(err)),
-  )).then((m) => m.JobPoller.for(client));
+export const pollerFor = (client: MediaClient): Promise<JobPoller> => loadEngine().then((m) => m.JobPoller.for(client));
 
 export interface JobHistoryOptions {
   kind: JobKind;

@@ -12,6 +12,7 @@ import {
   type ReactiveControllerHost,
   type ReactiveElement,
 } from 'lit';
+import { loadOnce } from '../../internal/small.js';
 import type { ErrorPanelOptions } from './error-panel.js';
 import type { LocalizeController } from './localize.js';
 import type { SharedStrings } from './strings.js';
@@ -96,9 +97,7 @@ export function addStyles(root: ShadowRoot, styles: CSSResult): void {
 }
 
 type Panel = typeof import('./error-panel.js');
-let panel: Promise<Panel> | undefined;
-const loadPanel = () =>
-  (panel ??= import('./error-panel.js').catch((err: unknown) => ((panel = undefined), Promise.reject(err))));
+const loadPanel = loadOnce(() => import('./error-panel.js'));
 
 /** The error panel (`part="error"`, role=alert) of every element, loaded on idle after connect. */
 export class ErrorPanelController extends LazyModuleController<Panel> {

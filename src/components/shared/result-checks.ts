@@ -64,12 +64,11 @@ export interface KeepFile {
 
 const HANDLE = /^[A-Za-z0-9_-]{16,600}$/;
 
+/** What is wrong with an element's own fields of a value from outside (undefined: nothing). */
+export type ValueCheck = (value: Record<string, unknown>) => string | undefined;
+
 /** A value from outside, parsed and checked (its common fields, then the element's own): the value, or what is wrong. */
-export function checkValue(
-  json: unknown,
-  kind: string,
-  own: (value: Record<string, unknown>) => string | undefined,
-): { value: unknown } | { problem: string } {
+export function checkValue(json: unknown, kind: string, own: ValueCheck): { value: unknown } | { problem: string } {
   let parsed: unknown;
   try {
     parsed = typeof json === 'string' ? JSON.parse(json) : json;

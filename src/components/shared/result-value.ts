@@ -14,25 +14,19 @@ import { AssetsReleasedEvent, type AssetsReleasedDetail } from '../../events/ass
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { MediaClient } from '../../client/media-client.js';
 import type { LocalizeController } from './localize.js';
-import type { AssetHandler, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
+import { loadOnce } from '../../internal/small.js';
+import type { AssetHandler, KeepFile, ResultAsset, ResultValueBase, ValueCheck } from './result-checks.js';
 import type { sharedStrings } from './strings.js';
 import { resultAssets } from './result-assets.js';
 
 export type { AssetsReleasedDetail };
-export type { AssetHandler, AssetInfo, KeepFile, ResultAsset, ResultValueBase } from './result-checks.js';
-
-/** What is wrong with an element's own fields of a value from outside (undefined: nothing). */
-export type ValueCheck = (value: Record<string, unknown>) => string | undefined;
+export type { AssetHandler, AssetInfo, KeepFile, ResultAsset, ResultValueBase, ValueCheck } from './result-checks.js';
 
 // The common checks of a value from outside load with the first one set (with the element's own).
-let checks: Promise<typeof import('./result-checks.js')> | undefined;
-const loadChecks = () =>
-  (checks ??= import('./result-checks.js').catch((err: unknown) => ((checks = undefined), Promise.reject(err))));
+const loadChecks = loadOnce(() => import('./result-checks.js'));
 
 // What keeps a result's files loads with the first result that has files to keep, never before.
-let keeper: Promise<typeof import('./result-keep.js')> | undefined;
-const loadKeeper = () =>
-  (keeper ??= import('./result-keep.js').catch((err: unknown) => ((keeper = undefined), Promise.reject(err))));
+const loadKeeper = loadOnce(() => import('./result-keep.js'));
 
 type Host = ReactiveControllerHost &
   HTMLElement & {
@@ -204,7 +198,6 @@ export class ResultValueController<V extends ResultValueBase> implements Reactiv
    * fires once with the value that names them. `place` puts the kept assets into the value.
    */
   commit(value: V, files: readonly KeepFile[], place: (value: V, assets: ResultAsset[]) => V): void {
-    this.#supersede();
     const run = ++this.#run;
     this.update(value);
     const go = (): void => void this.#keep(run, value, files, place);
